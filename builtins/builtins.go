@@ -1,0 +1,225 @@
+// Package builtins holds sandsh's in-process commands: the coreutils, text
+// and data tools a script calls by name, re-implemented to work on the
+// sandbox filesystem (vfs.FS) and to never touch the host.
+//
+// Each command lives in its own file as a func(ctx, *Env, args) int and is
+// registered in the one table in registry.go. A command reads and writes
+// only through its Env: no os.* file access, no host process, no host
+// environment.
+package builtins
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/sandsh/sandsh/vfs"
+)
+
+// Env is everything an in-process command may use: its standard streams,
+// the sandbox filesystem, its working directory and environment, and a way
+// to run other commands through the sandbox gateway.
+type Env struct {
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+
+	FS  vfs.FS
+	Dir string // absolute sandbox path of the working directory
+
+	// Environ holds the exported variables as NAME=VALUE pairs.
+	Environ []string
+
+	// Exec runs args[0] with args[1:] through the sandbox gateway, as the
+	// shell would for a command that is not a function or shell builtin.
+	// sub carries the streams, directory and environment to run it with.
+	// It is never nil when a command is run by sandsh.
+	Exec func(ctx context.Context, sub *Env, args []string) int
+
+	// Shell runs a nested in-process shell (bash or sh) with args, where
+	// args[0] is the name it was called by. Set by the runner.
+	Shell func(ctx context.Context, sub *Env, args []string) int
+
+	// Sys holds the virtual identity of the machine.
+	Sys *System
+}
+
+// System is the virtual machine identity the sandbox reports. None of it
+// comes from the host.
+type System struct {
+	User     string
+	UID, GID int
+	Hostname string
+	NumCPU   int
+	// Now returns the current time; a fixed clock makes runs reproducible.
+	Now func() time.Time
+}
+
+// DefaultSystem is the identity used when none is configured.
+func DefaultSystem() *System {
+	return &System{User: vfs.DefaultUser, UID: vfs.DefaultUID, GID: vfs.DefaultGID,
+		Hostname: "sandbox", NumCPU: 2, Now: time.Now}
+}
+
+// Command is one in-process command.
+type Command struct {
+	Name    string
+	Summary string // one line for `sandsh commands`
+	Usage   string // printed by --help; first line is the synopsis
+	Run     func(ctx context.Context, env *Env, args []string) int
+	// RawArgs turns off the generic --help handling, for commands whose
+	// arguments are data or another command line (echo, test, env, xargs).
+	RawArgs bool
+}
+
+// Getenv returns the value of the exported variable name, or "".
+func (e *Env) Getenv(name string) string {
+	v, _ := e.LookupEnv(name)
+	return v
+}
+
+// LookupEnv is like os.LookupEnv on the sandbox environment.
+func (e *Env) LookupEnv(name string) (string, bool) {
+	for i := len(e.Environ) - 1; i >= 0; i-- {
+		kv := e.Environ[i]
+		if len(kv) > len(name) && kv[len(name)] == '=' && kv[:len(name)] == name {
+			return kv[len(name)+1:], true
+		}
+	}
+	return "", false
+}
+
+// Abs resolves a path given by the user against the working directory.
+func (e *Env) Abs(p string) string { return vfs.Clean(e.Dir, p) }
+
+// Errorf prints "name: message" on stderr, like GNU tools do.
+func (e *Env) Errorf(name, format string, a ...any) {
+	fmt.Fprintf(e.Stderr, "%s: %s\n", name, fmt.Sprintf(format, a...))
+}
+
+// UsageError reports a bad invocation the GNU way and returns status.
+func (e *Env) UsageError(name string, err error, status int) int {
+	fmt.Fprintf(e.Stderr, "%s: %v\nTry '%s --help' for more information.\n", name, err, name)
+	return status
+}
+
+// Run runs another command line through the gateway with this command's
+// streams and environment.
+func (e *Env) Run(ctx context.Context, args []string) int {
+	return e.Exec(ctx, e, args)
+}
+
+// Sub returns a shallow copy of e that can be changed for a sub-command.
+func (e *Env) Sub() *Env {
+	c := *e
+	c.Environ = append([]string(nil), e.Environ...)
+	return &c
+}
+
+// System returns e.Sys or the default identity.
+func (e *Env) System() *System {
+	if e.Sys != nil {
+		return e.Sys
+	}
+	return DefaultSystem()
+}
+
+// Open opens a file named by the user, relative to the working directory.
+// "-" is not special here; callers decide whether it means stdin.
+func (e *Env) Open(name string) (io.ReadCloser, error) {
+	f, err := e.FS.Open(e.Abs(name))
+	if err != nil {
+		return nil, err
+	}
+	if fi, err := f.Stat(); err == nil && fi.IsDir() {
+		f.Close()
+		return nil, &fs.PathError{Op: "read", Path: name, Err: syscall.EISDIR}
+	}
+	return f, nil
+}
+
+// ErrText renders err the way GNU tools do: "No such file or directory".
+func ErrText(err error) string {
+	var errno syscall.Errno
+	if errors.As(err, &errno) {
+		return errnoText(errno)
+	}
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "No such file or directory"
+	case errors.Is(err, fs.ErrExist):
+		return "File exists"
+	case errors.Is(err, fs.ErrPermission):
+		return "Permission denied"
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+func errnoText(e syscall.Errno) string {
+	switch e {
+	case syscall.ENOENT:
+		return "No such file or directory"
+	case syscall.EISDIR:
+		return "Is a directory"
+	case syscall.ENOTDIR:
+		return "Not a directory"
+	case syscall.EEXIST:
+		return "File exists"
+	case syscall.ENOTEMPTY:
+		return "Directory not empty"
+	case syscall.EACCES, syscall.EPERM:
+		return "Permission denied"
+	case syscall.ENOSPC:
+		return "No space left on device"
+	case syscall.EFBIG:
+		return "File too large"
+	case syscall.ELOOP:
+		return "Too many levels of symbolic links"
+	case syscall.EROFS:
+		return "Read-only file system"
+	case syscall.EXDEV:
+		return "Invalid cross-device link"
+	case syscall.EINVAL:
+		return "Invalid argument"
+	}
+	s := e.Error()
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// FileError prints "name: file: No such file or directory" and returns 1.
+func (e *Env) FileError(name, file string, err error) int {
+	fmt.Fprintf(e.Stderr, "%s: %s: %s\n", name, file, ErrText(err))
+	return 1
+}
+
+// StatusBrokenPipe is what a command returns when its reader went away,
+// like a GNU tool killed by SIGPIPE (128+13).
+const StatusBrokenPipe = 141
+
+// IsBrokenPipe reports whether err means the reading end of stdout is gone.
+func IsBrokenPipe(err error) bool {
+	return errors.Is(err, io.ErrClosedPipe) || errors.Is(err, syscall.EPIPE) || errors.Is(err, os.ErrClosed)
+}
+
+// WriteError turns a failed write into a status: silent 141 for a broken
+// pipe, a "write error" message and 1 otherwise (e.g. an output limit).
+func (e *Env) WriteError(name string, err error) int {
+	if IsBrokenPipe(err) {
+		return StatusBrokenPipe
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return 130
+	}
+	fmt.Fprintf(e.Stderr, "%s: write error: %s\n", name, ErrText(err))
+	return 1
+}

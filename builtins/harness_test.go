@@ -1,0 +1,153 @@
+package builtins
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/spf13/afero"
+
+	"github.com/sandsh/sandsh/vfs"
+)
+
+// result is what one command run produced.
+type result struct {
+	Stdout, Stderr string
+	Status         int
+}
+
+// testEnv makes an Env on a fresh memory filesystem holding files
+// (relative names are under vfs.WorkDir; a name ending in "/" is a dir).
+func testEnv(t testing.TB, files map[string]string) *Env {
+	t.Helper()
+	fsys := vfs.NewMem()
+	if err := fsys.MkdirAll(vfs.WorkDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	fsys.MkdirAll(vfs.TmpDir, 0o1777)
+	for name, data := range files {
+		p := vfs.Clean(vfs.WorkDir, name)
+		if strings.HasSuffix(name, "/") {
+			if err := fsys.MkdirAll(p, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		fsys.MkdirAll(filepath.Dir(p), 0o755)
+		if err := afero.WriteFile(fsys, p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	reg := NewRegistry()
+	env := &Env{
+		Stdin:   strings.NewReader(""),
+		FS:      fsys,
+		Dir:     vfs.WorkDir,
+		Environ: []string{"HOME=" + vfs.HomeDir, "PATH=/usr/bin:/bin", "LC_ALL=C", "USER=sandbox"},
+		Sys: &System{User: "sandbox", UID: 1000, GID: 1000, Hostname: "sandbox", NumCPU: 2,
+			Now: func() time.Time { return time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC) }},
+	}
+	env.Exec = func(ctx context.Context, sub *Env, args []string) int {
+		c, ok := reg.Lookup(filepath.Base(args[0]))
+		if !ok {
+			fmt.Fprintf(sub.Stderr, "sandsh: %s: command not found\n", args[0])
+			return 127
+		}
+		return c.Call(ctx, sub, args)
+	}
+	return env
+}
+
+// run runs one in-process command line on env with stdin.
+func run(t testing.TB, env *Env, stdin string, args ...string) result {
+	t.Helper()
+	var out, errb bytes.Buffer
+	sub := env.Sub()
+	sub.Stdin, sub.Stdout, sub.Stderr = strings.NewReader(stdin), &out, &errb
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	st := sub.Run(ctx, args)
+	return result{out.String(), errb.String(), st}
+}
+
+// readFile returns a file's content from env's filesystem.
+func readFile(t testing.TB, env *Env, name string) string {
+	t.Helper()
+	b, err := afero.ReadFile(env.FS, env.Abs(name))
+	if err != nil {
+		t.Fatalf("read %s: %v", name, err)
+	}
+	return string(b)
+}
+
+// diffCase is one differential case: the same command line is run by the
+// host's GNU tool in a temp dir and in-process on the memory filesystem.
+type diffCase struct {
+	Name  string
+	Files map[string]string
+	Stdin string
+	Args  []string
+	// SkipStdout compares only status and stderr-emptiness (for output
+	// that legitimately differs, such as timestamps).
+	SkipStdout bool
+}
+
+// runDiff runs each case both ways and compares stdout, exit status and
+// whether stderr is empty.
+func runDiff(t *testing.T, cases []diffCase) {
+	t.Helper()
+	for _, c := range cases {
+		name := c.Name
+		if name == "" {
+			name = strings.Join(c.Args, " ")
+		}
+		t.Run(name, func(t *testing.T) {
+			if _, err := exec.LookPath(c.Args[0]); err != nil {
+				t.Skipf("host has no %s", c.Args[0])
+			}
+			dir := t.TempDir()
+			for fname, data := range c.Files {
+				p := filepath.Join(dir, fname)
+				if strings.HasSuffix(fname, "/") {
+					os.MkdirAll(p, 0o755)
+					continue
+				}
+				os.MkdirAll(filepath.Dir(p), 0o755)
+				if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			cmd := exec.Command(c.Args[0], c.Args[1:]...)
+			cmd.Dir = dir
+			cmd.Env = []string{"LC_ALL=C", "PATH=/usr/bin:/bin", "HOME=" + dir, "TZ=UTC"}
+			cmd.Stdin = strings.NewReader(c.Stdin)
+			var hout, herr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &hout, &herr
+			err := cmd.Run()
+			hstatus := 0
+			if ee, ok := err.(*exec.ExitError); ok {
+				hstatus = ee.ExitCode()
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			env := testEnv(t, c.Files)
+			env.Environ = append(env.Environ, "TZ=UTC")
+			got := run(t, env, c.Stdin, c.Args...)
+			if !c.SkipStdout && got.Stdout != hout.String() {
+				t.Errorf("stdout differs\nhost:\n%s\nsandsh:\n%s", hout.String(), got.Stdout)
+			}
+			if got.Status != hstatus {
+				t.Errorf("status: host %d, sandsh %d (stderr %q / %q)", hstatus, got.Status, herr.String(), got.Stderr)
+			}
+			if (got.Stderr == "") != (herr.Len() == 0) {
+				t.Errorf("stderr emptiness differs: host %q, sandsh %q", herr.String(), got.Stderr)
+			}
+		})
+	}
+}

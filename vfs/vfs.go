@@ -1,0 +1,82 @@
+// Package vfs provides the filesystems a sandsh session runs on and the one
+// interface every file operation in sandsh goes through.
+//
+// Everything above this package (the runner, the gateway, the in-process
+// commands) sees only FS and absolute, slash-separated sandbox paths. Only
+// this package and cmd/ may touch the host filesystem.
+package vfs
+
+import (
+	"io/fs"
+	"os"
+	"path"
+	"time"
+
+	"github.com/spf13/afero"
+)
+
+// FS is an afero filesystem that also supports symbolic links.
+// All paths given to it are absolute and clean ("/a/b").
+type FS interface {
+	afero.Fs
+	afero.Lstater
+	afero.Linker
+	afero.LinkReader
+}
+
+// HardLinker is implemented by filesystems that support hard links.
+type HardLinker interface {
+	LinkIfPossible(oldname, newname string) error
+}
+
+// Meta is the POSIX metadata sandsh shows for a file (ls -l, stat, test -O).
+// Every FileInfo returned by an FS of this package has a *Meta as Sys().
+type Meta struct {
+	Ino   uint64
+	Nlink uint64
+	UID   int
+	GID   int
+	Atime time.Time
+	Ctime time.Time
+}
+
+// MetaOf returns the metadata of fi, with sane defaults when the
+// filesystem did not provide any.
+func MetaOf(fi fs.FileInfo) Meta {
+	if m, ok := fi.Sys().(*Meta); ok && m != nil {
+		return *m
+	}
+	return Meta{Nlink: 1, UID: DefaultUID, GID: DefaultGID, Atime: fi.ModTime(), Ctime: fi.ModTime()}
+}
+
+// The virtual identity of the sandbox user.
+const (
+	DefaultUser = "sandbox"
+	DefaultUID  = 1000
+	DefaultGID  = 1000
+)
+
+// Default layout of a fresh sandbox.
+const (
+	HomeDir = "/home/sandbox"
+	TmpDir  = "/tmp"
+	WorkDir = "/workspace"
+)
+
+// Lstat stats name without following a final symlink.
+func Lstat(fsys FS, name string) (os.FileInfo, error) {
+	fi, _, err := fsys.LstatIfPossible(name)
+	return fi, err
+}
+
+// Clean returns the clean absolute form of p, resolved against dir when p
+// is relative.
+func Clean(dir, p string) string {
+	if p == "" {
+		return path.Clean(dir)
+	}
+	if p[0] != '/' {
+		p = dir + "/" + p
+	}
+	return path.Clean(p)
+}
