@@ -46,6 +46,10 @@ type Env struct {
 	// args[0] is the name it was called by. Set by the runner.
 	Shell func(ctx context.Context, sub *Env, args []string) int
 
+	// LookPath reports how the gateway would run name: the path `which`
+	// prints (e.g. "/usr/bin/cat"), or ok=false when nothing would run.
+	LookPath func(name string) (path string, ok bool)
+
 	// Sys holds the virtual identity of the machine.
 	Sys *System
 }
