@@ -2,6 +2,24 @@ module github.com/sandsh/sandsh
 
 go 1.26.8
 
-require github.com/spf13/afero v1.15.0
+require (
+	github.com/dlclark/regexp2 v1.11.5
+	github.com/fatih/color v1.19.0
+	github.com/itchyny/gojq v0.12.20
+	github.com/rogpeppe/go-internal v1.16.0
+	github.com/spf13/afero v1.15.0
+	github.com/spf13/cobra v1.10.2
+	github.com/spf13/pflag v1.0.9
+	golang.org/x/term v0.47.0
+	mvdan.cc/sh/v3 v3.14.1
+)
 
-require golang.org/x/text v0.28.0 // indirect
+require (
+	github.com/inconshreveable/mousetrap v1.1.0 // indirect
+	github.com/itchyny/timefmt-go v0.1.9 // indirect
+	github.com/mattn/go-colorable v0.1.14 // indirect
+	github.com/mattn/go-isatty v0.0.24 // indirect
+	golang.org/x/sys v0.49.0 // indirect
+	golang.org/x/text v0.28.0 // indirect
+	golang.org/x/tools v0.38.0 // indirect
+)

@@ -1,0 +1,206 @@
+package builtins
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"strings"
+
+	"github.com/sandsh/sandsh/builtins/internal/awk"
+)
+
+const awkUsage = `Usage: awk [POSIX or GNU style options] -f progfile [--] file ...
+Usage: awk [POSIX or GNU style options] [--] 'program' file ...
+Pattern scanning and text processing language.
+
+POSIX options:          GNU long options:
+  -f progfile           --file=progfile
+  -F fs                 --field-separator=fs
+  -v var=val            --assign=var=val
+  -e 'program-text'     --source='program-text'
+  -V                    --version
+
+Files and commands are those of the sandbox: getline < file, print > file
+and system() never reach the host.
+`
+
+// runAwk runs the AWK interpreter (awk, gawk, mawk, nawk).
+func runAwk(ctx context.Context, env *Env, args []string) int {
+	name := path.Base(args[0])
+	g := Getopt{
+		Short:         "+F:v:f:e:W:V",
+		Long:          []string{"field-separator=", "assign=", "file=", "source=", "version", "posix", "traditional", "re-interval", "lint?", "sandbox"},
+		LongAlias:     map[string]string{"field-separator": "F", "assign": "v", "file": "f", "source": "e", "version": "V"},
+		StopAtOperand: true,
+	}
+	opts, operands, err := g.Parse(args[1:])
+	if err != nil {
+		return env.UsageError(name, err, 2)
+	}
+	var srcs []awk.Source
+	var vars []string
+	fs, hasFS := "", false
+	for _, o := range opts {
+		switch o.Name {
+		case "F":
+			fs, hasFS = awkFieldSep(o.Value), true
+		case "v":
+			k, v, ok := strings.Cut(o.Value, "=")
+			if !ok || !awkValidName(k) {
+				env.Errorf(name, "`%s' argument to `-v' not in `var=value' form", o.Value)
+				return 2
+			}
+			vars = append(vars, k, v)
+		case "f":
+			text, err := awkReadProgFile(env, o.Value)
+			if err != nil {
+				env.Errorf(name, "fatal: can't open source file `%s' for reading: %s", o.Value, ErrText(err))
+				return 2
+			}
+			srcs = append(srcs, awk.Source{Name: o.Value, Text: text})
+		case "e":
+			srcs = append(srcs, awk.Source{Name: "cmd. line", Text: o.Value})
+		case "V":
+			fmt.Fprintf(env.Stdout, "GNU Awk %s (sandsh awk)\n", awk.Version)
+			return 0
+		case "W":
+			if o.Value == "version" || o.Value == "v" {
+				fmt.Fprintf(env.Stdout, "GNU Awk %s (sandsh awk)\n", awk.Version)
+				return 0
+			}
+		}
+	}
+	if len(srcs) == 0 {
+		if len(operands) == 0 {
+			fmt.Fprint(env.Stderr, awkUsage)
+			return 2
+		}
+		srcs = append(srcs, awk.Source{Name: "cmd. line", Text: operands[0]})
+		operands = operands[1:]
+	}
+	prog, err := awk.Parse(srcs...)
+	if err != nil {
+		awkReportSyntax(env, name, err)
+		return 2
+	}
+	if hasFS {
+		vars = append([]string{"FS", fs}, vars...)
+	}
+	cfg := &awk.Config{
+		Stdin:    env.Stdin,
+		Output:   env.Stdout,
+		Error:    env.Stderr,
+		Argv0:    name,
+		Args:     operands,
+		Vars:     vars,
+		Environ:  awkEnviron(env),
+		OpenFile: func(file string, flag int) (io.ReadWriteCloser, error) { return awkOpen(env, file, flag) },
+		Exec: func(cmd string, stdin io.Reader, out io.Writer) int {
+			sub := env.Sub()
+			sub.Stdin, sub.Stdout = stdin, out
+			return env.Exec(ctx, sub, []string{"sh", "-c", cmd})
+		},
+		Now:     env.System().Now,
+		Context: ctx,
+	}
+	status, err := awk.Run(prog, cfg)
+	if err != nil {
+		var oe *awk.OutputError
+		if errors.As(err, &oe) {
+			return env.WriteError(name, oe.Err)
+		}
+		env.Errorf(name, "%s", err)
+		return 2
+	}
+	return status
+}
+
+// awkFieldSep turns a -F argument into FS: "t" means a tab, and escapes
+// are processed as in string constants.
+func awkFieldSep(s string) string {
+	if s == "t" {
+		return "\t"
+	}
+	return s
+}
+
+func awkValidName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+func awkReadProgFile(env *Env, name string) (string, error) {
+	var r io.Reader
+	if name == "-" || name == "/dev/stdin" {
+		r = env.Stdin
+	} else {
+		f, err := env.Open(name)
+		if err != nil {
+			return "", err
+		}
+		defer f.Close()
+		r = f
+	}
+	b, err := io.ReadAll(r)
+	return string(b), err
+}
+
+func awkEnviron(env *Env) map[string]string {
+	m := make(map[string]string, len(env.Environ))
+	for _, kv := range env.Environ {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			m[k] = v
+		}
+	}
+	return m
+}
+
+// awkReportSyntax prints a parse error the way gawk does: the source
+// line, then the message.
+func awkReportSyntax(env *Env, name string, err error) {
+	var se *awk.SyntaxError
+	if errors.As(err, &se) {
+		if se.Text != "" {
+			fmt.Fprintf(env.Stderr, "%s: %s:%d: %s\n", name, se.Src, se.Line, se.Text)
+		}
+		fmt.Fprintf(env.Stderr, "%s: %s:%d: %s\n", name, se.Src, se.Line, se.Msg)
+		return
+	}
+	env.Errorf(name, "%s", err)
+}
+
+// awkOpen opens a file of the sandbox for the interpreter.
+func awkOpen(env *Env, name string, flag int) (io.ReadWriteCloser, error) {
+	if name == "/dev/null" {
+		return awkNull{}, nil
+	}
+	if flag == os.O_RDONLY {
+		f, err := env.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		return awkReadOnly{f}, nil
+	}
+	return env.FS.OpenFile(env.Abs(name), flag, 0o666)
+}
+
+type awkNull struct{}
+
+func (awkNull) Read([]byte) (int, error)    { return 0, io.EOF }
+func (awkNull) Write(b []byte) (int, error) { return len(b), nil }
+func (awkNull) Close() error                { return nil }
+
+type awkReadOnly struct{ io.ReadCloser }
+
+func (awkReadOnly) Write([]byte) (int, error) { return 0, os.ErrPermission }

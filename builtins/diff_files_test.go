@@ -1,0 +1,531 @@
+package builtins
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/spf13/afero"
+
+	"github.com/sandsh/sandsh/vfs"
+)
+
+// filesFSCase is a differential case for commands that change the
+// filesystem: Setup command lines run first on both sides, then Args;
+// stdout, status, stderr-emptiness and the resulting tree (names, types,
+// permissions, contents and link targets) are compared with GNU's.
+type filesFSCase struct {
+	Name       string
+	Files      map[string]string
+	Setup      [][]string
+	Args       []string
+	Stdin      string
+	SkipStdout bool
+	// NoTree skips the tree comparison (for commands that only read).
+	NoTree bool
+}
+
+func filesRunDiffFS(t *testing.T, cases []filesFSCase) {
+	t.Helper()
+	for _, c := range cases {
+		name := c.Name
+		if name == "" {
+			name = strings.Join(c.Args, " ")
+		}
+		t.Run(name, func(t *testing.T) {
+			if _, err := exec.LookPath(c.Args[0]); err != nil {
+				t.Skipf("host has no %s", c.Args[0])
+			}
+			dir := t.TempDir()
+			for fname, data := range c.Files {
+				p := filepath.Join(dir, fname)
+				if strings.HasSuffix(fname, "/") {
+					os.MkdirAll(p, 0o755)
+					continue
+				}
+				os.MkdirAll(filepath.Dir(p), 0o755)
+				if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			hostEnv := []string{"LC_ALL=C", "PATH=/usr/bin:/bin", "HOME=" + dir, "TZ=UTC"}
+			for _, s := range c.Setup {
+				cmd := exec.Command(s[0], s[1:]...)
+				cmd.Dir, cmd.Env = dir, hostEnv
+				if out, err := cmd.CombinedOutput(); err != nil {
+					t.Fatalf("host setup %q: %v %s", s, err, out)
+				}
+			}
+			cmd := exec.Command(c.Args[0], c.Args[1:]...)
+			cmd.Dir, cmd.Env = dir, hostEnv
+			cmd.Stdin = strings.NewReader(c.Stdin)
+			var hout, herr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &hout, &herr
+			err := cmd.Run()
+			hstatus := 0
+			if ee, ok := err.(*exec.ExitError); ok {
+				hstatus = ee.ExitCode()
+			} else if err != nil {
+				t.Fatal(err)
+			}
+
+			env := testEnv(t, c.Files)
+			env.Environ = append(env.Environ, "TZ=UTC")
+			for _, s := range c.Setup {
+				if r := run(t, env, "", s...); r.Status != 0 {
+					if errors.Is(filesSymlinkProbe(env), afero.ErrNoSymlink) {
+						t.Skip("filesystem has no symlinks")
+					}
+					t.Fatalf("sandbox setup %q: %d %s", s, r.Status, r.Stderr)
+				}
+			}
+			got := run(t, env, c.Stdin, c.Args...)
+			if !c.SkipStdout && got.Stdout != hout.String() {
+				t.Errorf("stdout differs\nhost:\n%s\nsandsh:\n%s", hout.String(), got.Stdout)
+			}
+			if got.Status != hstatus {
+				t.Errorf("status: host %d, sandsh %d (stderr %q / %q)", hstatus, got.Status, herr.String(), got.Stderr)
+			}
+			if (got.Stderr == "") != (herr.Len() == 0) {
+				t.Errorf("stderr emptiness differs: host %q, sandsh %q", herr.String(), got.Stderr)
+			}
+			if c.NoTree {
+				return
+			}
+			want, err := filesHostTree(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			have := filesMemTree(t, env.FS, vfs.WorkDir)
+			if want != have {
+				t.Errorf("tree differs\nhost:\n%s\nsandsh:\n%s", want, have)
+			}
+		})
+	}
+}
+
+// filesSymlinkProbe tries to make a symlink, telling whether the test
+// filesystem supports them.
+func filesSymlinkProbe(env *Env) error {
+	p := "/tmp/.symlink-probe"
+	err := env.FS.SymlinkIfPossible("x", p)
+	if err == nil {
+		env.FS.Remove(p)
+	}
+	return err
+}
+
+// filesSkipNoSymlinks skips a test on a filesystem without symlinks.
+func filesSkipNoSymlinks(t *testing.T, env *Env) {
+	t.Helper()
+	if err := filesSymlinkProbe(env); errors.Is(err, afero.ErrNoSymlink) {
+		t.Skip("filesystem has no symlinks")
+	}
+}
+
+func filesTreeLine(rel string, mode fs.FileMode, data []byte, target string) string {
+	switch {
+	case mode&fs.ModeSymlink != 0:
+		return fmt.Sprintf("l %s -> %s", rel, target)
+	case mode.IsDir():
+		return fmt.Sprintf("d %04o %s", filesUnixPerm(mode), rel)
+	}
+	sum := sha256.Sum256(data)
+	show := string(data)
+	if len(show) > 40 {
+		show = fmt.Sprintf("%x", sum[:8])
+	}
+	return fmt.Sprintf("f %04o %s %q", filesUnixPerm(mode), rel, show)
+}
+
+func filesUnixPerm(m fs.FileMode) uint32 {
+	u := uint32(m.Perm())
+	if m&fs.ModeSetuid != 0 {
+		u |= 0o4000
+	}
+	if m&fs.ModeSetgid != 0 {
+		u |= 0o2000
+	}
+	if m&fs.ModeSticky != 0 {
+		u |= 0o1000
+	}
+	return u
+}
+
+func filesHostTree(root string) (string, error) {
+	var lines []string
+	err := filepath.Walk(root, func(p string, fi fs.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		if rel == "." {
+			return nil
+		}
+		var data []byte
+		var target string
+		switch {
+		case fi.Mode()&fs.ModeSymlink != 0:
+			target, _ = os.Readlink(p)
+		case fi.Mode().IsRegular():
+			data, _ = os.ReadFile(p)
+		}
+		lines = append(lines, filesTreeLine(rel, fi.Mode(), data, target))
+		return nil
+	})
+	sort.Strings(lines)
+	return strings.Join(lines, "\n"), err
+}
+
+func filesMemTree(t *testing.T, fsys vfs.FS, root string) string {
+	var lines []string
+	var walk func(dir, rel string)
+	walk = func(dir, rel string) {
+		list, err := filesReadDir(fsys, dir)
+		if err != nil {
+			t.Fatalf("read %s: %v", dir, err)
+		}
+		for _, fi := range list {
+			p, r := path.Join(dir, fi.Name()), path.Join(rel, fi.Name())
+			var data []byte
+			var target string
+			switch {
+			case fi.Mode()&fs.ModeSymlink != 0:
+				target, _ = fsys.ReadlinkIfPossible(p)
+			case fi.Mode().IsRegular():
+				data, _ = afero.ReadFile(fsys, p)
+			}
+			lines = append(lines, filesTreeLine(r, fi.Mode(), data, target))
+			if fi.IsDir() {
+				walk(p, r)
+			}
+		}
+	}
+	walk(root, "")
+	sort.Strings(lines)
+	return strings.Join(lines, "\n")
+}
+
+// Fixtures shared by the cases below.
+var (
+	filesTwo   = map[string]string{"a": "alpha\n", "b": "beta\nbeta2\n"}
+	filesTree1 = map[string]string{"d/x": "x\n", "d/y": "yy\n", "d/sub/z": "zzz\n", "d/.hid": "h\n", "f": "file\n"}
+	filesText  = map[string]string{"t": "one\n\n\n\ntwo\tx\n\x01\x7f\x80\xff end\r\n\nlast"}
+)
+
+func TestDiffFilesCat(t *testing.T) {
+	runDiff(t, []diffCase{
+		{Files: filesTwo, Args: []string{"cat", "a", "b"}},
+		{Files: filesTwo, Args: []string{"cat", "a", "-", "b"}, Stdin: "in\n"},
+		{Files: filesTwo, Args: []string{"cat"}, Stdin: "just stdin"},
+		{Files: filesTwo, Args: []string{"cat", "nofile", "a"}},
+		{Files: filesTree1, Args: []string{"cat", "d", "f"}},
+		{Files: filesText, Args: []string{"cat", "-n", "t"}},
+		{Files: filesText, Args: []string{"cat", "-b", "t"}},
+		{Files: filesText, Args: []string{"cat", "-s", "t"}},
+		{Files: filesText, Args: []string{"cat", "-sn", "t", "t"}},
+		{Files: filesText, Args: []string{"cat", "-E", "t"}},
+		{Files: filesText, Args: []string{"cat", "-T", "t"}},
+		{Files: filesText, Args: []string{"cat", "-A", "t"}},
+		{Files: filesText, Args: []string{"cat", "-v", "t"}},
+		{Files: filesText, Args: []string{"cat", "-e", "t"}},
+		{Files: filesText, Args: []string{"cat", "-t", "t"}},
+		{Files: filesText, Args: []string{"cat", "--number", "--show-ends", "t"}},
+		{Files: filesText, Args: []string{"cat", "-bn", "t"}},
+		{Files: filesTwo, Args: []string{"cat", "-n", "a", "b", "a"}},
+		{Files: map[string]string{"a": "no newline", "b": "next\n"}, Args: []string{"cat", "-n", "a", "b"}},
+		{Files: filesTwo, Args: []string{"cat", "-z", "a"}},
+		{Files: filesTwo, Args: []string{"cat", "--bogus", "a"}},
+		{Files: filesTwo, Args: []string{"cat", "--", "a"}},
+		{Args: []string{"cat", "-u"}, Stdin: "x\ny\n"},
+		{Args: []string{"cat", "-A"}, Stdin: "\x00\x1b[1m\xc3\xa9\n"},
+	})
+}
+
+func TestDiffFilesLs(t *testing.T) {
+	runDiff(t, []diffCase{
+		{Files: filesTree1, Args: []string{"ls"}},
+		{Files: filesTree1, Args: []string{"ls", "-a"}},
+		{Files: filesTree1, Args: []string{"ls", "-A", "d"}},
+		{Files: filesTree1, Args: []string{"ls", "-R"}},
+		{Files: filesTree1, Args: []string{"ls", "-Ra", "d"}},
+		{Files: filesTree1, Args: []string{"ls", "-1", "d", "f"}},
+		{Files: filesTree1, Args: []string{"ls", "-d", "d", "f", "."}},
+		{Files: filesTree1, Args: []string{"ls", "f", "nofile", "d"}},
+		{Files: filesTree1, Args: []string{"ls", "nofile"}},
+		{Files: filesTree1, Args: []string{"ls", "-F", "d"}},
+		{Files: filesTree1, Args: []string{"ls", "-p", "-a", "d"}},
+		{Files: filesTree1, Args: []string{"ls", "-r", "d"}},
+		{Files: filesTree1, Args: []string{"ls", "-S", "d"}},
+		{Files: filesTree1, Args: []string{"ls", "-Sr", "d"}},
+		{Files: filesTree1, Args: []string{"ls", "-s", "d"}},
+		{Files: filesTree1, Args: []string{"ls", "-sh", "d"}},
+		{Files: filesTree1, Args: []string{"ls", "-m", "d"}},
+		{Files: filesTree1, Args: []string{"ls", "-x", "d"}},
+		{Files: filesTree1, Args: []string{"ls", "-C", "d"}},
+		{Files: filesTree1, Args: []string{"ls", "-C", "-w", "10", "d"}},
+		{Files: filesTree1, Args: []string{"ls", "--color=never", "d"}},
+		{Files: filesTree1, Args: []string{"ls", "--color=bogus", "d"}},
+		{Files: filesTree1, Args: []string{"ls", "-y"}},
+		{Files: filesTree1, Args: []string{"ls", "-l", "d"}, SkipStdout: true},
+		{Files: filesTree1, Args: []string{"ls", "d/"}},
+		{Files: filesTree1, Args: []string{"ls", "-d", "d/"}},
+		{Files: filesTree1, Args: []string{"ls", "d/sub", "d"}},
+		{Files: map[string]string{"a1": "", "a10": "", "a2": "", "B": "", "_x": "", "-y": ""}, Args: []string{"ls"}},
+		{Files: map[string]string{"a1": "", "a10": "", "a2": "", "B": "", "_x": ""}, Args: []string{"ls", "-m", "-w", "12"}},
+		{Files: map[string]string{"aaaaaaaaaaaa": "", "b": "", "ccccccc": "", "dd": "", "eeeeeeeeeeeeeeeeeeeee": "", "f": "", "g": "", "hhhh": ""},
+			Args: []string{"ls", "-C", "-w", "40"}},
+		{Files: map[string]string{"aaaaaaaaaaaa": "", "b": "", "ccccccc": "", "dd": "", "eeeeeeeeeeeeeeeeeeeee": "", "f": "", "g": "", "hhhh": ""},
+			Args: []string{"ls", "-x", "-w", "40"}},
+		{Files: map[string]string{"big": strings.Repeat("x", 5000), "small": "x", "empty": ""}, Args: []string{"ls", "-s"}},
+		{Files: map[string]string{"big": strings.Repeat("x", 5000), "small": "x", "empty": ""}, Args: []string{"ls", "-S"}},
+		{Files: map[string]string{"big": strings.Repeat("x", 5000), "small": "x", "empty": ""}, Args: []string{"ls", "-sSr"}},
+	})
+}
+
+func TestDiffFilesLsState(t *testing.T) {
+	old := [][]string{{"touch", "-d", "2023-06-01 10:00", "a"}, {"touch", "-d", "2023-12-31 23:59:59", "b"},
+		{"touch", "-d", "2022-01-01", "c"}, {"mkdir", "sub"}, {"touch", "-d", "2021-05-05", "sub"}}
+	filesRunDiffFS(t, []filesFSCase{
+		{Files: map[string]string{"a": "1", "b": "22", "c": "333"}, Setup: old, Args: []string{"ls", "-t"}, NoTree: true},
+		{Files: map[string]string{"a": "1", "b": "22", "c": "333"}, Setup: old, Args: []string{"ls", "-tr"}, NoTree: true},
+		{Files: map[string]string{"a": "1", "b": "22", "c": "333"}, Setup: old, Args: []string{"ls", "-l", "--time-style=long-iso"}, NoTree: true, SkipStdout: true},
+		{Files: map[string]string{"a": "1", "b": "22", "c": "333"}, Setup: old, Args: []string{"ls", "-g", "--full-time", "c"}, NoTree: true, SkipStdout: true},
+		{Files: map[string]string{"a": "x"}, Setup: [][]string{{"ln", "-s", "a", "la"}, {"ln", "-s", "nowhere", "dang"}, {"mkdir", "d"}, {"ln", "-s", "d", "ld"}},
+			Args: []string{"ls", "-F"}, NoTree: true},
+		{Files: map[string]string{"a": "x"}, Setup: [][]string{{"mkdir", "d"}, {"touch", "d/in"}, {"ln", "-s", "d", "ld"}},
+			Args: []string{"ls", "ld"}, NoTree: true},
+		{Files: map[string]string{"a": "x"}, Setup: [][]string{{"mkdir", "d"}, {"touch", "d/in"}, {"ln", "-s", "d", "ld"}},
+			Args: []string{"ls", "-d", "ld"}, NoTree: true},
+		{Files: map[string]string{"a": "x"}, Setup: [][]string{{"mkdir", "d"}, {"touch", "d/in"}, {"ln", "-s", "d", "ld"}},
+			Args: []string{"ls", "-L", "ld"}, NoTree: true},
+		{Files: map[string]string{"x": "#!/bin/sh\n"}, Setup: [][]string{{"chmod", "755", "x"}, {"mkdir", "d"}},
+			Args: []string{"ls", "-F"}, NoTree: true},
+		{Files: map[string]string{"x": "#!/bin/sh\n"}, Setup: [][]string{{"chmod", "755", "x"}, {"mkdir", "d"}},
+			Args: []string{"ls", "--file-type"}, NoTree: true},
+	})
+}
+
+func TestDiffFilesCp(t *testing.T) {
+	filesRunDiffFS(t, []filesFSCase{
+		{Files: filesTwo, Args: []string{"cp", "a", "c"}},
+		{Files: filesTwo, Args: []string{"cp", "a", "b"}},
+		{Files: filesTwo, Args: []string{"cp", "a", "a"}},
+		{Files: filesTwo, Args: []string{"cp", "a"}},
+		{Files: filesTwo, Args: []string{"cp"}},
+		{Files: filesTwo, Args: []string{"cp", "nofile", "c"}},
+		{Files: filesTwo, Args: []string{"cp", "-v", "a", "b", "d/"}},
+		{Files: filesTree1, Args: []string{"cp", "f", "d"}},
+		{Files: filesTree1, Args: []string{"cp", "-v", "f", "d/x"}},
+		{Files: filesTree1, Args: []string{"cp", "d", "e"}},
+		{Files: filesTree1, Args: []string{"cp", "-r", "d", "e"}},
+		{Files: filesTree1, Args: []string{"cp", "-R", "d", "f2"}},
+		{Files: filesTree1, Args: []string{"cp", "-rv", "d", "e"}, SkipStdout: true},
+		{Files: map[string]string{"d/sub/z": "z"}, Args: []string{"cp", "-rv", "d", "e"}},
+		{Files: filesTree1, Args: []string{"cp", "-r", "d", "d/sub"}, SkipStdout: true, NoTree: true},
+		{Files: filesTree1, Args: []string{"cp", "-r", "d", "f"}},
+		{Files: filesTree1, Args: []string{"cp", "-r", "d/", "e/"}},
+		{Files: filesTree1, Setup: [][]string{{"mkdir", "e"}}, Args: []string{"cp", "-r", "d", "e"}},
+		{Files: filesTree1, Setup: [][]string{{"mkdir", "-p", "e/d"}}, Args: []string{"cp", "-rv", "d", "e"}, SkipStdout: true},
+		{Files: map[string]string{"d/sub/z": "z", "e/d/": ""}, Args: []string{"cp", "-rv", "d", "e"}},
+		{Files: filesTree1, Setup: [][]string{{"mkdir", "e"}}, Args: []string{"cp", "-t", "e", "f", "d/x"}},
+		{Files: filesTree1, Args: []string{"cp", "-t", "nodir", "f"}},
+		{Files: filesTree1, Args: []string{"cp", "-T", "f", "g"}},
+		{Files: filesTree1, Args: []string{"cp", "-T", "f", "d"}},
+		{Files: filesTree1, Args: []string{"cp", "-T", "f", "g", "h"}},
+		{Files: filesTree1, Args: []string{"cp", "f", "d/x", "nodir"}},
+		{Files: filesTree1, Args: []string{"cp", "f", "d/x", "f"}},
+		{Files: filesTree1, Args: []string{"cp", "f", "nodir/g"}},
+		{Files: filesTwo, Args: []string{"cp", "-n", "a", "b"}},
+		{Files: filesTwo, Args: []string{"cp", "-f", "a", "b"}},
+		{Files: filesTwo, Setup: [][]string{{"chmod", "751", "a"}}, Args: []string{"cp", "a", "c"}},
+		{Files: filesTwo, Setup: [][]string{{"chmod", "751", "a"}}, Args: []string{"cp", "a", "b"}},
+		{Files: filesTwo, Setup: [][]string{{"chmod", "751", "a"}}, Args: []string{"cp", "-p", "a", "c"}},
+		{Files: filesTwo, Setup: [][]string{{"chmod", "700", "a"}}, Args: []string{"cp", "--preserve=mode", "a", "b"}},
+		{Files: filesTree1, Setup: [][]string{{"chmod", "700", "d/sub"}}, Args: []string{"cp", "-a", "d", "e"}},
+		{Files: filesTree1, Setup: [][]string{{"chmod", "700", "d/sub"}}, Args: []string{"cp", "-r", "d", "e"}},
+		{Files: filesTwo, Setup: [][]string{{"ln", "-s", "a", "la"}}, Args: []string{"cp", "la", "c"}},
+		{Files: filesTwo, Setup: [][]string{{"ln", "-s", "a", "la"}}, Args: []string{"cp", "-P", "la", "c"}},
+		{Files: filesTwo, Setup: [][]string{{"ln", "-s", "a", "la"}}, Args: []string{"cp", "-d", "la", "c"}},
+		{Files: filesTree1, Setup: [][]string{{"ln", "-s", "../f", "d/lf"}}, Args: []string{"cp", "-r", "d", "e"}},
+		{Files: filesTree1, Setup: [][]string{{"ln", "-s", "../f", "d/lf"}}, Args: []string{"cp", "-rL", "d", "e"}},
+		{Files: filesTree1, Setup: [][]string{{"ln", "-s", "../f", "d/lf"}}, Args: []string{"cp", "-a", "d", "e"}},
+		{Files: filesTree1, Setup: [][]string{{"ln", "-s", "d", "ld"}}, Args: []string{"cp", "-r", "ld", "e"}},
+		{Files: filesTree1, Setup: [][]string{{"ln", "-s", "d", "ld"}}, Args: []string{"cp", "-rH", "ld", "e"}},
+		{Files: filesTwo, Setup: [][]string{{"ln", "-s", "b", "lb"}}, Args: []string{"cp", "a", "lb"}},
+		{Files: filesTwo, Setup: [][]string{{"ln", "-s", "a", "la"}}, Args: []string{"cp", "la", "a"}},
+		{Files: filesTree1, Args: []string{"cp", "-rn", "d", "e"}},
+		{Files: filesTree1, Args: []string{"cp", "--parents", "d/sub/z", "f"}},
+		{Files: map[string]string{"d/sub/z": "z", "out/": ""}, Args: []string{"cp", "--parents", "d/sub/z", "out"}},
+		{Files: filesTwo, Args: []string{"cp", "--bogus", "a", "b"}},
+		{Files: filesTwo, Args: []string{"cp", "-s", "a", "c"}},
+		{Files: filesTwo, Args: []string{"cp", "-u", "a", "c"}},
+	})
+}
+
+func TestDiffFilesMv(t *testing.T) {
+	filesRunDiffFS(t, []filesFSCase{
+		{Files: filesTwo, Args: []string{"mv", "a", "c"}},
+		{Files: filesTwo, Args: []string{"mv", "a", "b"}},
+		{Files: filesTwo, Args: []string{"mv", "-v", "a", "b"}},
+		{Files: filesTwo, Args: []string{"mv", "a", "a"}},
+		{Files: filesTwo, Args: []string{"mv", "a"}},
+		{Files: filesTwo, Args: []string{"mv", "nofile", "x"}},
+		{Files: filesTwo, Args: []string{"mv", "-n", "a", "b"}},
+		{Files: filesTree1, Args: []string{"mv", "f", "d"}},
+		{Files: filesTree1, Args: []string{"mv", "-v", "f", "d/x", "d/sub"}},
+		{Files: filesTree1, Args: []string{"mv", "d", "e"}},
+		{Files: filesTree1, Args: []string{"mv", "d", "f"}},
+		{Files: filesTree1, Args: []string{"mv", "f", "d/sub/z", "nodir"}},
+		{Files: filesTree1, Args: []string{"mv", "d", "d/sub"}},
+		{Files: filesTree1, Args: []string{"mv", "d/", "e"}},
+		{Files: filesTree1, Setup: [][]string{{"mkdir", "-p", "e/d"}}, Args: []string{"mv", "d", "e"}},
+		{Files: filesTree1, Setup: [][]string{{"mkdir", "-p", "e/d/q"}}, Args: []string{"mv", "d", "e"}},
+		{Files: filesTree1, Setup: [][]string{{"mkdir", "e"}}, Args: []string{"mv", "-t", "e", "d", "f"}},
+		{Files: filesTree1, Setup: [][]string{{"mkdir", "e"}}, Args: []string{"mv", "-T", "d", "e"}},
+		{Files: filesTree1, Args: []string{"mv", "-T", "f", "d"}},
+		{Files: filesTree1, Args: []string{"mv", "f", "nodir/f"}},
+		{Files: filesTwo, Setup: [][]string{{"ln", "-s", "a", "la"}}, Args: []string{"mv", "la", "lb"}},
+		{Files: filesTree1, Setup: [][]string{{"ln", "-s", "d", "ld"}}, Args: []string{"mv", "f", "ld"}},
+		{Files: filesTwo, Args: []string{"mv", "--bogus", "a", "b"}},
+	})
+}
+
+func TestDiffFilesRm(t *testing.T) {
+	filesRunDiffFS(t, []filesFSCase{
+		{Files: filesTwo, Args: []string{"rm", "a"}},
+		{Files: filesTwo, Args: []string{"rm", "-v", "a", "b"}},
+		{Files: filesTwo, Args: []string{"rm", "nofile", "a"}},
+		{Files: filesTwo, Args: []string{"rm", "-f", "nofile", "a"}},
+		{Files: filesTwo, Args: []string{"rm"}},
+		{Files: filesTwo, Args: []string{"rm", "-f"}},
+		{Files: filesTree1, Args: []string{"rm", "d"}},
+		{Files: filesTree1, Args: []string{"rm", "-d", "d"}},
+		{Files: filesTree1, Args: []string{"rm", "-r", "d"}},
+		{Files: filesTree1, Args: []string{"rm", "-rv", "d"}, SkipStdout: true},
+		{Files: map[string]string{"d/sub/z": "z"}, Args: []string{"rm", "-rv", "d"}},
+		{Files: filesTree1, Args: []string{"rm", "-Rf", "d", "f", "nofile"}},
+		{Files: filesTree1, Args: []string{"rm", "-r", "."}},
+		{Files: filesTree1, Args: []string{"rm", "-rf", "d/.."}},
+		{Files: filesTree1, Args: []string{"rm", "-r", "/"}},
+		{Files: filesTree1, Args: []string{"rm", "f/"}},
+		{Files: map[string]string{"d/sub/z": "z", "f": ""}, Args: []string{"rm", "-rv", "d/", "f"}},
+		{Files: map[string]string{"e/": ""}, Args: []string{"rm", "-dv", "e"}},
+		{Files: filesTwo, Setup: [][]string{{"ln", "-s", "a", "la"}}, Args: []string{"rm", "la"}},
+		{Files: filesTree1, Setup: [][]string{{"ln", "-s", "d", "ld"}}, Args: []string{"rm", "-r", "ld"}},
+		{Files: filesTree1, Setup: [][]string{{"ln", "-s", "d", "ld"}}, Args: []string{"rm", "ld/"}},
+		{Files: map[string]string{"d/x": ""}, Setup: [][]string{{"ln", "-s", "d", "ld"}}, Args: []string{"rm", "-r", "ld/"}},
+		{Files: filesTwo, Args: []string{"rm", "--bogus", "a"}},
+	})
+}
+
+func TestDiffFilesMkdirRmdir(t *testing.T) {
+	filesRunDiffFS(t, []filesFSCase{
+		{Args: []string{"mkdir", "a"}},
+		{Args: []string{"mkdir", "a", "b", "c"}},
+		{Args: []string{"mkdir", "-v", "a", "b"}},
+		{Args: []string{"mkdir", "a/b"}},
+		{Args: []string{"mkdir", "-p", "a/b/c"}},
+		{Args: []string{"mkdir", "-pv", "a/b/c"}},
+		{Args: []string{"mkdir", "-pv", "a//b/./c/"}},
+		{Files: filesTree1, Args: []string{"mkdir", "d"}},
+		{Files: filesTree1, Args: []string{"mkdir", "-p", "d"}},
+		{Files: filesTree1, Args: []string{"mkdir", "-p", "f"}},
+		{Files: filesTree1, Args: []string{"mkdir", "-p", "f/x"}},
+		{Files: filesTree1, Args: []string{"mkdir", "f/x"}},
+		{Files: filesTree1, Args: []string{"mkdir", "-pv", "d/sub/new/deeper"}},
+		{Args: []string{"mkdir"}},
+		{Args: []string{"mkdir", "-m", "700", "a"}},
+		{Args: []string{"mkdir", "-m", "1777", "a"}},
+		{Args: []string{"mkdir", "-m", "u=rwx,g=rx,o=", "a"}},
+		{Args: []string{"mkdir", "-m", "g-w", "a"}},
+		{Args: []string{"mkdir", "-m", "+t", "a"}},
+		{Args: []string{"mkdir", "-m", "-w", "a"}},
+		{Args: []string{"mkdir", "-m", "=rwx", "a"}},
+		{Args: []string{"mkdir", "-m", "bogus", "a"}},
+		{Args: []string{"mkdir", "-pm", "700", "a/b/c"}},
+		{Files: filesTree1, Args: []string{"rmdir", "d/sub"}},
+		{Files: map[string]string{"a/b/c/": ""}, Args: []string{"rmdir", "a/b/c"}},
+		{Files: map[string]string{"a/b/c/": ""}, Args: []string{"rmdir", "-p", "a/b/c"}},
+		{Files: map[string]string{"a/b/c/": ""}, Args: []string{"rmdir", "-pv", "a/b/c/"}},
+		{Files: map[string]string{"a/b/c/": "", "a/f": ""}, Args: []string{"rmdir", "-p", "a/b/c"}},
+		{Files: map[string]string{"a/b/c/": "", "a/f": ""}, Args: []string{"rmdir", "-p", "--ignore-fail-on-non-empty", "a/b/c"}},
+		{Files: filesTree1, Args: []string{"rmdir", "d"}},
+		{Files: filesTree1, Args: []string{"rmdir", "f"}},
+		{Files: filesTree1, Args: []string{"rmdir", "nofile"}},
+		{Files: filesTree1, Args: []string{"rmdir"}},
+		{Files: filesTree1, Args: []string{"rmdir", "--ignore-fail-on-non-empty", "d"}},
+	})
+}
+
+func TestDiffFilesTouchChmodLn(t *testing.T) {
+	filesRunDiffFS(t, []filesFSCase{
+		{Args: []string{"touch", "a", "b"}},
+		{Files: filesTwo, Args: []string{"touch", "a"}},
+		{Args: []string{"touch", "-c", "a"}},
+		{Args: []string{"touch", "nodir/a"}},
+		{Args: []string{"touch"}},
+		{Args: []string{"touch", "-d", "garbage", "a"}},
+		{Args: []string{"touch", "-t", "202401020304.05", "a"}},
+		{Args: []string{"touch", "-t", "99", "a"}},
+		{Args: []string{"touch", "-r", "nofile", "a"}},
+		{Files: filesTwo, Setup: [][]string{{"touch", "-d", "2020-02-03 04:05:06", "a"}},
+			Args: []string{"touch", "-r", "a", "b"}},
+		{Files: filesTwo, Setup: [][]string{{"touch", "-d", "@1000000000", "a"}, {"touch", "-t", "200001010000", "b"}},
+			Args: []string{"ls", "-t"}},
+		{Files: filesTwo, Setup: [][]string{{"touch", "-d", "2020-01-01T10:00:00Z", "a"}, {"touch", "-d", "2020-01-01 09:00", "b"}},
+			Args: []string{"ls", "-t"}},
+		{Files: filesTwo, Args: []string{"chmod", "755", "a"}},
+		{Files: filesTwo, Args: []string{"chmod", "u+x,g+w", "a", "b"}},
+		{Files: filesTwo, Args: []string{"chmod", "-v", "a=r", "a"}},
+		{Files: filesTwo, Args: []string{"chmod", "-c", "644", "a", "b"}},
+		{Files: filesTwo, Args: []string{"chmod", "-c", "600", "a", "b"}},
+		{Files: filesTwo, Args: []string{"chmod", "-w", "a"}},
+		{Files: filesTwo, Args: []string{"chmod", "+x", "a"}},
+		{Files: filesTwo, Args: []string{"chmod", "-x,+w", "a"}},
+		{Files: filesTwo, Setup: [][]string{{"chmod", "666", "a"}}, Args: []string{"chmod", "-w", "a"}},
+		{Files: filesTwo, Args: []string{"chmod", "go=u", "a"}},
+		{Files: filesTwo, Args: []string{"chmod", "u+s,g+s,+t", "a"}},
+		{Files: filesTwo, Args: []string{"chmod", "4755", "a"}},
+		{Files: filesTwo, Args: []string{"chmod", "bogus", "a"}},
+		{Files: filesTwo, Args: []string{"chmod", "755"}},
+		{Files: filesTwo, Args: []string{"chmod"}},
+		{Files: filesTwo, Args: []string{"chmod", "755", "nofile", "a"}},
+		{Files: filesTree1, Args: []string{"chmod", "-R", "a+X", "d"}},
+		{Files: filesTree1, Args: []string{"chmod", "-R", "go-rwx", "d"}},
+		{Files: filesTree1, Args: []string{"chmod", "-Rv", "u=rwx", "d"}, SkipStdout: true},
+		{Files: map[string]string{"d/sub/z": "z"}, Args: []string{"chmod", "-Rv", "u=rwx", "d"}},
+		{Files: filesTree1, Args: []string{"chmod", "--reference=d", "f"}},
+		{Files: filesTree1, Setup: [][]string{{"chmod", "700", "f"}}, Args: []string{"chmod", "--reference=f", "d/x"}},
+		{Files: filesTwo, Setup: [][]string{{"ln", "-s", "a", "la"}}, Args: []string{"chmod", "700", "la"}},
+		{Files: filesTwo, Setup: [][]string{{"ln", "-s", "zz", "dang"}}, Args: []string{"chmod", "700", "dang"}},
+		{Files: filesTwo, Args: []string{"ln", "-s", "a", "la"}},
+		{Files: filesTwo, Args: []string{"ln", "-sv", "a", "b"}},
+		{Files: filesTwo, Args: []string{"ln", "-sfv", "a", "b"}},
+		{Files: filesTwo, Args: []string{"ln", "-s", "/some/where", "abs"}},
+		{Files: filesTree1, Args: []string{"ln", "-s", "../f", "d"}},
+		{Files: filesTree1, Args: []string{"ln", "-s", "f", "d/x", "d/sub"}},
+		{Files: filesTree1, Args: []string{"ln", "-s", "f"}},
+		{Files: filesTree1, Args: []string{"ln", "-s", "d/x"}},
+		{Files: filesTree1, Args: []string{"ln", "-s", "f", "nodir/l"}},
+		{Files: filesTree1, Args: []string{"ln", "-sT", "f", "d"}},
+		{Files: filesTree1, Args: []string{"ln", "-sfT", "f", "d"}},
+		{Files: filesTree1, Args: []string{"ln", "-st", "d", "../f"}},
+		{Files: filesTree1, Args: []string{"ln", "-sr", "f", "d/sub/lnk"}},
+		{Files: filesTree1, Args: []string{"ln", "-r", "f", "d/sub/lnk"}},
+		{Files: filesTree1, Setup: [][]string{{"mkdir", "e"}, {"ln", "-s", "e", "le"}}, Args: []string{"ln", "-s", "f", "le"}},
+		{Files: filesTree1, Setup: [][]string{{"mkdir", "e"}, {"ln", "-s", "e", "le"}}, Args: []string{"ln", "-sfn", "f", "le"}},
+		{Files: filesTree1, Args: []string{"ln"}},
+		{Files: filesTree1, Args: []string{"ln", "d", "hd"}},
+		{Files: filesTree1, Args: []string{"ln", "nofile", "x"}},
+	})
+}

@@ -1,0 +1,282 @@
+package awk
+
+import (
+	"bufio"
+	"strings"
+)
+
+// splitMode is how a record (or split's string) is cut into fields.
+type splitMode uint8
+
+const (
+	splitSpace splitMode = iota // FS = " ": runs of blanks, trimmed
+	splitByte                   // a single character, literally
+	splitRegex                  // anything longer: a regex
+	splitChars                  // FS = "": every character is a field
+)
+
+type splitter struct {
+	mode splitMode
+	c    byte
+	nl   bool // also split at newlines (paragraph mode with a byte FS)
+	re   *regex
+}
+
+// newSplitter makes the splitter for a field separator string.
+func (p *interp) newSplitter(fs string, paragraph bool) splitter {
+	switch {
+	case fs == " ":
+		return splitter{mode: splitSpace}
+	case fs == "":
+		return splitter{mode: splitChars}
+	case len(fs) == 1 && fs[0] != '\\':
+		c := fs[0]
+		if p.ignore && isAlpha(c) {
+			return p.regexSplitter("["+fs+"]", paragraph)
+		}
+		return splitter{mode: splitByte, c: c, nl: paragraph && c != '\n'}
+	case fs == "\\":
+		return splitter{mode: splitByte, c: '\\', nl: paragraph}
+	}
+	return p.regexSplitter(fs, paragraph)
+}
+
+func (p *interp) regexSplitter(fs string, paragraph bool) splitter {
+	if paragraph {
+		fs = "(" + fs + ")|\n"
+	}
+	return splitter{mode: splitRegex, re: p.dynRegex(fs)}
+}
+
+func isAlpha(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// splitInto appends the fields of s to dst as strnums; seps, if non-nil,
+// receives the separators.
+func (sp *splitter) splitInto(dst []value, s string, seps *[]string) []value {
+	switch sp.mode {
+	case splitSpace:
+		return splitSpaces(dst, s, seps)
+	case splitChars:
+		for i := 0; i < len(s); i++ {
+			dst = append(dst, value{s: s[i : i+1], k: kStrNum})
+			if seps != nil && i > 0 {
+				*seps = append(*seps, "")
+			}
+		}
+		return dst
+	case splitByte:
+		if s == "" {
+			return dst
+		}
+		start := 0
+		for i := 0; i < len(s); i++ {
+			if c := s[i]; c == sp.c || (sp.nl && c == '\n') {
+				dst = append(dst, value{s: s[start:i], k: kStrNum})
+				if seps != nil {
+					*seps = append(*seps, s[i:i+1])
+				}
+				start = i + 1
+			}
+		}
+		return append(dst, value{s: s[start:], k: kStrNum})
+	}
+	if s == "" {
+		return dst
+	}
+	start := 0
+	for _, m := range sp.re.findAllIndex(s, -1) {
+		if m[1] == m[0] {
+			continue // an empty match separates nothing
+		}
+		dst = append(dst, value{s: s[start:m[0]], k: kStrNum})
+		if seps != nil {
+			*seps = append(*seps, s[m[0]:m[1]])
+		}
+		start = m[1]
+	}
+	return append(dst, value{s: s[start:], k: kStrNum})
+}
+
+// splitSpaces splits at runs of blanks and newlines, ignoring them at
+// both ends: the default field splitting.
+func splitSpaces(dst []value, s string, seps *[]string) []value {
+	i, n := 0, len(s)
+	for {
+		start := i
+		for i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n') {
+			i++
+		}
+		if i >= n {
+			return dst
+		}
+		if seps != nil && len(dst) > 0 {
+			*seps = append(*seps, s[start:i])
+		}
+		j := i
+		for j < n && s[j] != ' ' && s[j] != '\t' && s[j] != '\n' {
+			j++
+		}
+		dst = append(dst, value{s: s[i:j], k: kStrNum})
+		i = j
+	}
+}
+
+// setRecord makes s the current record; fields are split on demand.
+func (p *interp) setRecord(s string) {
+	p.record = s
+	p.recordOK = true
+	p.fieldsOK = false
+}
+
+// getRecord returns $0, rebuilding it if fields were assigned.
+func (p *interp) getRecord() string {
+	if !p.recordOK {
+		p.rebuildRecord()
+	}
+	return p.record
+}
+
+func (p *interp) ensureFields() {
+	if p.fieldsOK {
+		return
+	}
+	p.fields = p.split.splitInto(p.fields[:0], p.record, nil)
+	p.nf = len(p.fields)
+	p.fieldsOK = true
+}
+
+func (p *interp) getField(i int) value {
+	if i == 0 {
+		return value{s: p.getRecord(), k: kStrNum}
+	}
+	if i < 0 {
+		p.fatalf("attempt to access field %d", i)
+	}
+	p.ensureFields()
+	if i > p.nf {
+		return value{}
+	}
+	return p.fields[i-1]
+}
+
+func (p *interp) setField(i int, v value) {
+	if i == 0 {
+		p.setRecord(p.toStr(v))
+		return
+	}
+	if i < 0 {
+		p.fatalf("attempt to access field %d", i)
+	}
+	p.ensureFields()
+	if i > p.nf {
+		p.growFields(i)
+	}
+	p.fields[i-1] = v
+	p.recordOK = false
+}
+
+func (p *interp) growFields(n int) {
+	for len(p.fields) < n {
+		p.fields = append(p.fields, value{})
+	}
+	p.fields = p.fields[:n]
+	for j := p.nf; j < n; j++ {
+		p.fields[j] = value{}
+	}
+	p.nf = n
+}
+
+func (p *interp) setNF(n int) {
+	p.ensureFields()
+	if n < 0 {
+		p.fatalf("NF set to negative value")
+	}
+	if n > p.nf {
+		p.growFields(n)
+	} else {
+		p.fields = p.fields[:n]
+		p.nf = n
+	}
+	p.recordOK = false
+}
+
+func (p *interp) rebuildRecord() {
+	var b strings.Builder
+	for i, f := range p.fields[:p.nf] {
+		if i > 0 {
+			b.WriteString(p.ofs)
+		}
+		b.WriteString(p.toStr(f))
+	}
+	p.record = b.String()
+	p.recordOK = true
+}
+
+func (p *interp) getSpecial(i int) value {
+	switch i {
+	case spNF:
+		p.ensureFields()
+		return num(float64(p.nf))
+	case spNR:
+		return num(p.nr)
+	case spFNR:
+		return num(p.fnr)
+	}
+	return p.sp[i]
+}
+
+// setSpecial assigns a special variable and updates what depends on it.
+func (p *interp) setSpecial(i int, v value) {
+	switch i {
+	case spNF:
+		f := v.toNum()
+		if f > 1e7 {
+			p.fatalf("NF set to too large a value")
+		}
+		p.setNF(int(f))
+		return
+	case spNR:
+		p.nr = float64(int64(v.toNum()))
+		return
+	case spFNR:
+		p.fnr = float64(int64(v.toNum()))
+		return
+	}
+	p.sp[i] = v
+	switch i {
+	case spFS:
+		// The current record keeps the old separator.
+		p.ensureFields()
+		p.split = p.newSplitter(p.toStr(v), p.rsMode == rsPara)
+	case spRS:
+		p.setRS(p.toStr(v))
+	case spOFS:
+		p.ofs = p.toStr(v)
+	case spORS:
+		p.ors = p.toStr(v)
+	case spSUBSEP:
+		p.subsep = p.toStr(v)
+	case spCONVFMT:
+		p.convfmt = v.s
+		if v.k == kNum {
+			p.convfmt = "%.6g"
+		}
+	case spOFMT:
+		p.ofmt = v.s
+		if v.k == kNum {
+			p.ofmt = "%.6g"
+		}
+	case spIGNORECASE:
+		p.ignore = v.isTrue()
+		p.split = p.newSplitter(p.toStr(p.sp[spFS]), p.rsMode == rsPara)
+		if p.rsMode == rsRegex {
+			p.setRS(p.toStr(p.sp[spRS]))
+		}
+	}
+}
+
+// printRecord writes $0 and ORS: a rule without an action.
+func (p *interp) printRecord(w *bufio.Writer) {
+	p.writeString(w, p.getRecord())
+	p.writeString(w, p.ors)
+}

@@ -1,0 +1,579 @@
+package awk
+
+import (
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// callBuiltin evaluates a call of a built-in function.
+func (p *interp) callBuiltin(e *BuiltinExpr) value {
+	a := e.Args
+	switch e.Name {
+	case "length":
+		return num(float64(p.length(a)))
+	case "substr":
+		s := p.toStr(p.eval(a[0]))
+		m := p.eval(a[1]).toNum()
+		n := math.Inf(1)
+		if len(a) == 3 {
+			n = p.eval(a[2]).toNum()
+		}
+		return str(substr(s, m, n))
+	case "index":
+		s := p.toStr(p.eval(a[0]))
+		t := p.toStr(p.eval(a[1]))
+		return num(float64(strings.Index(s, t) + 1))
+	case "split":
+		return num(float64(p.splitBuiltin(a)))
+	case "sub", "gsub":
+		return num(float64(p.subBuiltin(a, e.Name == "gsub")))
+	case "match":
+		return p.matchBuiltin(a)
+	case "sprintf":
+		format := p.toStr(p.eval(a[0]))
+		args := make([]value, len(a)-1)
+		for i, x := range a[1:] {
+			args[i] = p.eval(x)
+		}
+		return str(p.sprintf(format, args))
+	case "sin", "cos", "exp", "log", "sqrt", "int":
+		return num(p.math1(e.Name, p.eval(a[0]).toNum()))
+	case "atan2":
+		y := p.eval(a[0]).toNum()
+		x := p.eval(a[1]).toNum()
+		return num(math.Atan2(y, x))
+	case "rand":
+		return num(p.rng.float())
+	case "srand":
+		prev := p.randSeed
+		seed := float64(p.cfg.Now().Unix())
+		if len(a) == 1 {
+			seed = p.eval(a[0]).toNum()
+		}
+		p.randSeed = seed
+		p.rng = newRNG(seed)
+		return num(prev)
+	case "tolower":
+		return str(asciiLower(p.toStr(p.eval(a[0]))))
+	case "toupper":
+		return str(asciiUpper(p.toStr(p.eval(a[0]))))
+	case "close":
+		name := p.toStr(p.eval(a[0]))
+		return num(float64(p.closeStream(name)))
+	case "fflush":
+		return num(float64(p.fflush(a)))
+	case "system":
+		cmd := p.toStr(p.eval(a[0]))
+		p.flushAll()
+		if p.cfg.Exec == nil {
+			return num(-1)
+		}
+		return num(float64(p.cfg.Exec(cmd, p.cfg.Stdin, p.outSync)))
+	case "gensub":
+		return p.gensub(a)
+	case "systime":
+		return num(float64(p.cfg.Now().Unix()))
+	case "strftime":
+		return p.strftimeBuiltin(a)
+	case "mktime":
+		return p.mktimeBuiltin(a)
+	case "asort", "asorti":
+		return num(float64(p.asort(a, e.Name == "asorti")))
+	case "and", "or", "xor", "lshift", "rshift", "compl":
+		return num(p.bitop(e.Name, a))
+	}
+	p.fatalf("function `%s' not defined", e.Name)
+	return value{}
+}
+
+// length handles length, length(s) and gawk's length(array).
+func (p *interp) length(a []Expr) int {
+	if len(a) == 0 {
+		return len(p.getRecord())
+	}
+	if v, ok := a[0].(*VarExpr); ok && v.Scope != scopeSpecial {
+		if c := p.cellOf(v); c.arr != nil {
+			return c.arr.len()
+		}
+	}
+	return len(p.toStr(p.eval(a[0])))
+}
+
+// substr follows POSIX with gawk's rounding: the characters at positions
+// round(m) up to round(m)+round(n)-1, clipped to the string.
+func substr(s string, m, n float64) string {
+	if math.IsNaN(m) || math.IsNaN(n) {
+		return ""
+	}
+	start := roundHalf(m)
+	var end float64
+	if math.IsInf(n, 1) {
+		end = float64(len(s)) + 1
+	} else {
+		end = start + roundHalf(n)
+	}
+	if start < 1 {
+		start = 1
+	}
+	if end > float64(len(s))+1 {
+		end = float64(len(s)) + 1
+	}
+	if end <= start {
+		return ""
+	}
+	return s[int(start)-1 : int(end)-1]
+}
+
+func roundHalf(f float64) float64 {
+	if math.IsInf(f, 0) {
+		return f
+	}
+	return math.Floor(f + 0.5)
+}
+
+func (p *interp) math1(name string, x float64) float64 {
+	switch name {
+	case "sin":
+		return math.Sin(x)
+	case "cos":
+		return math.Cos(x)
+	case "exp":
+		return math.Exp(x)
+	case "log":
+		return math.Log(x)
+	case "sqrt":
+		return math.Sqrt(x)
+	}
+	return math.Trunc(x)
+}
+
+func asciiLower(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 'A' && c <= 'Z' {
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				if c := b[j]; c >= 'A' && c <= 'Z' {
+					b[j] = c + 'a' - 'A'
+				}
+			}
+			return string(b)
+		}
+	}
+	return s
+}
+
+func asciiUpper(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 'a' && c <= 'z' {
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				if c := b[j]; c >= 'a' && c <= 'z' {
+					b[j] = c - ('a' - 'A')
+				}
+			}
+			return string(b)
+		}
+	}
+	return s
+}
+
+func (p *interp) fflush(a []Expr) int {
+	if len(a) == 0 {
+		p.flushAll()
+		return 0
+	}
+	name := p.toStr(p.eval(a[0]))
+	switch name {
+	case "":
+		p.flushAll()
+		return 0
+	case "/dev/stdout", "-":
+		p.flushOut(p.out)
+		return 0
+	case "/dev/stderr":
+		p.errOut.Flush()
+		return 0
+	}
+	if s, ok := p.outputs[name]; ok {
+		if s.w.Flush() != nil {
+			return -1
+		}
+		return 0
+	}
+	return -1
+}
+
+// splitBuiltin implements split(s, a [, fs [, seps]]).
+func (p *interp) splitBuiltin(a []Expr) int {
+	s := p.toStr(p.eval(a[0]))
+	arr := p.arrayOf(a[1].(*VarExpr))
+	var sp splitter
+	switch {
+	case len(a) < 3:
+		sp = p.newSplitter(p.toStr(p.sp[spFS]), false)
+	default:
+		if re, ok := a[2].(*RegexLit); ok {
+			sp = splitter{mode: splitRegex, re: p.regexOf(re)}
+		} else {
+			sp = p.newSplitter(p.toStr(p.eval(a[2])), false)
+		}
+	}
+	var seps []string
+	var sepsArr *array
+	if len(a) == 4 {
+		sepsArr = p.arrayOf(a[3].(*VarExpr))
+	}
+	var sepp *[]string
+	if sepsArr != nil {
+		sepp = &seps
+	}
+	p.splitBuf = sp.splitInto(p.splitBuf[:0], s, sepp)
+	parts := p.splitBuf
+	arr.clear()
+	for i, v := range parts {
+		arr.set(itoa(i+1), v)
+	}
+	if sepsArr != nil {
+		sepsArr.clear()
+		if sp.mode == splitSpace {
+			lead := len(s) - len(strings.TrimLeft(s, " \t\n"))
+			if lead > 0 {
+				sepsArr.set("0", strnum(s[:lead]))
+			}
+		}
+		for i, sep := range seps {
+			sepsArr.set(itoa(i+1), strnum(sep))
+		}
+		if sp.mode == splitSpace && len(parts) > 0 {
+			trail := strings.TrimRight(s, " \t\n")
+			if len(trail) < len(s) {
+				sepsArr.set(itoa(len(parts)), strnum(s[len(trail):]))
+			}
+		}
+	}
+	return len(parts)
+}
+
+// subBuiltin implements sub and gsub.
+func (p *interp) subBuiltin(a []Expr, global bool) int {
+	re := p.regexFor(a[0])
+	repl := p.toStr(p.eval(a[1]))
+	var target Expr = &FieldExpr{Index: &NumLit{0}}
+	if len(a) == 3 {
+		target = a[2]
+	}
+	s := p.toStr(p.eval(target))
+	out, n := p.substitute(re, repl, s, global)
+	if n > 0 && isLvalue(target) {
+		p.assign(target, str(out))
+	}
+	return n
+}
+
+// replPiece is a part of a sub/gsub replacement: literal text, or the
+// matched text when lit is empty and match is set.
+type replPiece struct {
+	lit   string
+	match bool
+}
+
+// parseRepl applies the POSIX rules gawk follows for sub and gsub:
+// "&" is the match, "\&" a literal "&", "\\" a literal backslash, and any
+// other backslash stays as it is.
+func parseRepl(repl string) []replPiece {
+	var pieces []replPiece
+	var b strings.Builder
+	for i := 0; i < len(repl); i++ {
+		c := repl[i]
+		switch {
+		case c == '\\' && i+1 < len(repl) && (repl[i+1] == '&' || repl[i+1] == '\\'):
+			i++
+			b.WriteByte(repl[i])
+		case c == '&':
+			if b.Len() > 0 {
+				pieces = append(pieces, replPiece{lit: b.String()})
+				b.Reset()
+			}
+			pieces = append(pieces, replPiece{match: true})
+		default:
+			b.WriteByte(c)
+		}
+	}
+	if b.Len() > 0 {
+		pieces = append(pieces, replPiece{lit: b.String()})
+	}
+	return pieces
+}
+
+func (p *interp) substitute(re *regex, repl, s string, global bool) (string, int) {
+	pieces := p.replPieces(repl)
+	var b strings.Builder
+	last, n := 0, 0
+	re.forEachMatch(s, global, func(start, end int) {
+		if n == 0 {
+			b.Grow(len(s) + len(repl))
+		}
+		n++
+		b.WriteString(s[last:start])
+		for _, pc := range pieces {
+			if pc.match {
+				b.WriteString(s[start:end])
+			} else {
+				b.WriteString(pc.lit)
+			}
+		}
+		last = end
+	})
+	if n == 0 {
+		return s, 0
+	}
+	b.WriteString(s[last:])
+	return b.String(), n
+}
+
+// replPieces parses a replacement through a small cache: programs use a
+// handful of constant replacements on every record.
+func (p *interp) replPieces(repl string) []replPiece {
+	if pcs, ok := p.replCache[repl]; ok {
+		return pcs
+	}
+	pcs := parseRepl(repl)
+	if len(p.replCache) >= 64 {
+		clear(p.replCache)
+	}
+	p.replCache[repl] = pcs
+	return pcs
+}
+
+// matchBuiltin implements match(s, re [, arr]).
+func (p *interp) matchBuiltin(a []Expr) value {
+	s := p.toStr(p.eval(a[0]))
+	re := p.regexFor(a[1])
+	var arr *array
+	if len(a) == 3 {
+		arr = p.arrayOf(a[2].(*VarExpr))
+		arr.clear()
+	}
+	var loc []int
+	if arr != nil {
+		loc = re.findSubmatchIndex(s)
+	} else {
+		loc = re.findIndex(s)
+	}
+	if loc == nil {
+		p.sp[spRSTART] = num(0)
+		p.sp[spRLENGTH] = num(-1)
+		return num(0)
+	}
+	p.sp[spRSTART] = num(float64(loc[0] + 1))
+	p.sp[spRLENGTH] = num(float64(loc[1] - loc[0]))
+	if arr != nil {
+		for i := 0; 2*i+1 < len(loc); i++ {
+			if loc[2*i] < 0 {
+				continue
+			}
+			k := itoa(i)
+			arr.set(k, strnum(s[loc[2*i]:loc[2*i+1]]))
+			arr.set(k+p.subsep+"start", num(float64(loc[2*i]+1)))
+			arr.set(k+p.subsep+"length", num(float64(loc[2*i+1]-loc[2*i])))
+		}
+	}
+	return num(float64(loc[0] + 1))
+}
+
+// gensub implements gawk's gensub(re, repl, how [, target]).
+func (p *interp) gensub(a []Expr) value {
+	re := p.regexFor(a[0])
+	repl := p.toStr(p.eval(a[1]))
+	how := p.eval(a[2])
+	var s string
+	if len(a) == 4 {
+		s = p.toStr(p.eval(a[3]))
+	} else {
+		s = p.getRecord()
+	}
+	global, which := false, 1
+	hs := p.toStr(how)
+	if how.k != kNum && len(hs) > 0 && (hs[0] == 'g' || hs[0] == 'G') {
+		global = true
+	} else if n := how.toNum(); n >= 1 {
+		which = int(n)
+	} else if how.k == kNum || hs != "" {
+		p.warnf("gensub: third argument `%s' treated as 1", hs)
+	}
+	var b strings.Builder
+	last, count := 0, 0
+	for _, m := range re.findAllIndex(s, -1) {
+		count++
+		if !global && count != which {
+			continue
+		}
+		b.WriteString(s[last:m[0]])
+		appendGensubRepl(&b, repl, s, m)
+		last = m[1]
+		if !global {
+			break
+		}
+	}
+	if last == 0 && b.Len() == 0 {
+		return str(s)
+	}
+	b.WriteString(s[last:])
+	return str(b.String())
+}
+
+func appendGensubRepl(b *strings.Builder, repl, s string, m []int) {
+	for i := 0; i < len(repl); i++ {
+		c := repl[i]
+		switch {
+		case c == '&':
+			b.WriteString(s[m[0]:m[1]])
+		case c == '\\' && i+1 < len(repl):
+			i++
+			d := repl[i]
+			switch {
+			case d >= '0' && d <= '9':
+				g := int(d - '0')
+				if 2*g+1 < len(m) && m[2*g] >= 0 {
+					b.WriteString(s[m[2*g]:m[2*g+1]])
+				}
+			case d == '&':
+				b.WriteByte('&')
+			case d == '\\':
+				b.WriteByte('\\')
+			default:
+				b.WriteByte('\\')
+				b.WriteByte(d)
+			}
+		default:
+			b.WriteByte(c)
+		}
+	}
+}
+
+// asort implements asort and asorti: sort values (or indices) into
+// 1..n of the destination, which is the source itself when absent.
+func (p *interp) asort(a []Expr, indices bool) int {
+	src := p.arrayOf(a[0].(*VarExpr))
+	var vals []value
+	for _, e := range src.ents {
+		if !e.live {
+			continue
+		}
+		if indices {
+			vals = append(vals, strnum(e.key))
+		} else {
+			vals = append(vals, e.v)
+		}
+	}
+	how := ""
+	if len(a) == 3 {
+		how = p.toStr(p.eval(a[2]))
+	}
+	p.sortValues(vals, indices, how)
+	dst := src
+	if len(a) >= 2 {
+		dst = p.arrayOf(a[1].(*VarExpr))
+	}
+	dst.clear()
+	for i, v := range vals {
+		dst.set(itoa(i+1), v)
+	}
+	return len(vals)
+}
+
+// sortValues orders like gawk's default "@val_type_asc": numbers before
+// strings, numbers by value, strings bytewise. asorti compares indices
+// as strings.
+func (p *interp) sortValues(vals []value, indices bool, how string) {
+	desc := strings.Contains(how, "desc")
+	less := func(x, y value) bool {
+		if indices && !strings.Contains(how, "num") {
+			return x.s < y.s
+		}
+		xn, xNum := numericForCompare(x)
+		yn, yNum := numericForCompare(y)
+		if x.k == kNull {
+			xNum = true
+		}
+		switch {
+		case xNum && yNum:
+			if xn != yn {
+				return xn < yn
+			}
+			return p.toStr(x) < p.toStr(y)
+		case xNum != yNum:
+			return xNum
+		}
+		return p.toStr(x) < p.toStr(y)
+	}
+	sort.SliceStable(vals, func(i, j int) bool {
+		if desc {
+			return less(vals[j], vals[i])
+		}
+		return less(vals[i], vals[j])
+	})
+}
+
+func (p *interp) bitop(name string, a []Expr) float64 {
+	toU := func(e Expr) uint64 {
+		f := p.eval(e).toNum()
+		if f < 0 {
+			p.fatalf("%s: negative values are not allowed", name)
+		}
+		return uint64(f)
+	}
+	switch name {
+	case "compl":
+		return float64(^toU(a[0]) & (1<<53 - 1))
+	case "lshift":
+		x, n := toU(a[0]), toU(a[1])
+		return float64(x << n)
+	case "rshift":
+		x, n := toU(a[0]), toU(a[1])
+		return float64(x >> n)
+	}
+	r := toU(a[0])
+	for _, e := range a[1:] {
+		x := toU(e)
+		switch name {
+		case "and":
+			r &= x
+		case "or":
+			r |= x
+		case "xor":
+			r ^= x
+		}
+	}
+	return float64(r)
+}
+
+// rng is a small deterministic generator: like gawk, a program that never
+// calls srand gets the same sequence every run.
+type rng struct{ state uint64 }
+
+func newRNG(seed float64) *rng {
+	s := math.Float64bits(seed) ^ 0x9E3779B97F4A7C15
+	r := &rng{state: s}
+	r.next()
+	return r
+}
+
+// next is splitmix64.
+func (r *rng) next() uint64 {
+	r.state += 0x9E3779B97F4A7C15
+	z := r.state
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EB
+	return z ^ (z >> 31)
+}
+
+func (r *rng) float() float64 {
+	return float64(r.next()>>11) / (1 << 53)
+}
+
+func sortStrings(s []string) { sort.Strings(s) }
+
+var _ = strconv.Itoa

@@ -1,0 +1,948 @@
+package awk
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Source is one piece of program text: the -f file name (or "cmd. line"
+// for a program given as an argument) and its text.
+type Source struct {
+	Name string
+	Text string
+}
+
+// Parse parses the program made of srcs, which are concatenated the way
+// several -f files are.
+func Parse(srcs ...Source) (*Program, error) {
+	p := &parser{prog: &Program{globals: map[string]int{}, funcIdx: map[string]int{}}}
+	for _, src := range srcs {
+		toks, err := lex(src.Text, src.Name)
+		if err != nil {
+			return nil, withLine(err, src.Text)
+		}
+		p.toks, p.pos, p.src = toks, 0, src
+		if err := p.program(); err != nil {
+			return nil, withLine(err, src.Text)
+		}
+	}
+	if err := p.resolveCalls(); err != nil {
+		return nil, err
+	}
+	return p.prog, nil
+}
+
+// withLine adds the offending source line to a syntax error.
+func withLine(err error, text string) error {
+	se, ok := err.(*SyntaxError)
+	if !ok {
+		return err
+	}
+	lines := strings.Split(text, "\n")
+	if se.Line >= 1 && se.Line <= len(lines) {
+		se.Text = lines[se.Line-1]
+	}
+	return se
+}
+
+type parser struct {
+	prog *Program
+	toks []lexToken
+	pos  int
+	src  Source
+
+	fn       *Func          // function being parsed, nil at top level
+	locals   map[string]int // its parameters
+	loops    int            // loop nesting, for break/continue
+	noGT     int            // >0 while parsing print args outside parens
+	inAction bool           // false in BEGIN/END for next checks
+	rule     token          // tBegin, tEnd, ... or 0 for main rules
+}
+
+// bailout carries a syntax error out of the recursive descent.
+type bailout struct{ err error }
+
+func (p *parser) program() (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			b, ok := r.(bailout)
+			if !ok {
+				panic(r)
+			}
+			err = b.err
+		}
+	}()
+	p.optTerms()
+	for p.tok() != tEOF {
+		p.item()
+		p.optTerms()
+	}
+	return nil
+}
+
+func (p *parser) tok() token       { return p.toks[p.pos].tok }
+func (p *parser) cur() lexToken    { return p.toks[p.pos] }
+func (p *parser) peek(n int) token { return p.toks[min(p.pos+n, len(p.toks)-1)].tok }
+func (p *parser) advance() lexToken {
+	t := p.toks[p.pos]
+	if p.pos < len(p.toks)-1 {
+		p.pos++
+	}
+	return t
+}
+
+func (p *parser) errorf(format string, a ...any) {
+	t := p.cur()
+	panic(bailout{&SyntaxError{Src: p.src.Name, Line: t.line, Msg: fmt.Sprintf(format, a...)}})
+}
+
+// syntaxError reports an unexpected token the way awk does.
+func (p *parser) syntaxError() {
+	t := p.cur()
+	switch t.tok {
+	case tEOF:
+		p.errorf("syntax error: unexpected end of program")
+	case tNewline:
+		p.errorf("syntax error: unexpected newline")
+	}
+	text := t.val
+	if s, ok := tokenText[t.tok]; ok {
+		text = s
+	}
+	p.errorf("syntax error at or near %s", text)
+}
+
+func (p *parser) expect(t token) lexToken {
+	if p.tok() != t {
+		p.syntaxError()
+	}
+	return p.advance()
+}
+
+func (p *parser) optNewlines() {
+	for p.tok() == tNewline {
+		p.advance()
+	}
+}
+
+func (p *parser) optTerms() {
+	for p.tok() == tNewline || p.tok() == tSemicolon {
+		p.advance()
+	}
+}
+
+// item parses one function definition or pattern-action rule.
+func (p *parser) item() {
+	switch p.tok() {
+	case tFunction:
+		p.function()
+	case tBegin, tEnd, tBeginfile, tEndfile:
+		kind := p.advance().tok
+		p.optNewlines()
+		if p.tok() != tLbrace {
+			p.syntaxError()
+		}
+		p.rule = kind
+		body := p.block()
+		p.rule = 0
+		switch kind {
+		case tBegin:
+			p.prog.Begin = append(p.prog.Begin, body)
+		case tEnd:
+			p.prog.End = append(p.prog.End, body)
+			p.prog.hasInput = true
+		case tBeginfile:
+			p.prog.BeginFile = append(p.prog.BeginFile, body)
+		case tEndfile:
+			p.prog.EndFile = append(p.prog.EndFile, body)
+		}
+	default:
+		it := &Item{}
+		if p.tok() != tLbrace {
+			it.Pattern = p.expr()
+			if p.tok() == tComma {
+				p.advance()
+				p.optNewlines()
+				it.Pattern2 = p.expr()
+			}
+		}
+		if p.tok() == tLbrace {
+			it.Body = p.block()
+		} else if t := p.tok(); t != tNewline && t != tSemicolon && t != tEOF {
+			p.syntaxError()
+		}
+		p.prog.Items = append(p.prog.Items, it)
+		p.prog.hasInput = true
+	}
+}
+
+func (p *parser) function() {
+	p.advance()
+	var name string
+	switch p.tok() {
+	case tName, tFuncName:
+		name = p.advance().val
+	case tBuiltin:
+		p.errorf("function name `%s' previously defined", p.cur().val)
+	default:
+		p.syntaxError()
+	}
+	if _, ok := p.prog.funcIdx[name]; ok {
+		p.errorf("function name `%s' previously defined", name)
+	}
+	if _, ok := specialVars[name]; ok {
+		p.errorf("function name `%s' previously defined", name)
+	}
+	fn := &Func{Name: name}
+	p.expect(tLparen)
+	p.locals = map[string]int{}
+	for p.tok() != tRparen {
+		t := p.expect(tName)
+		if t.val == name {
+			p.errorf("function `%s': cannot use function name as parameter name", name)
+		}
+		if _, ok := specialVars[t.val]; ok {
+			p.errorf("function `%s': cannot use special variable `%s' as a function parameter", name, t.val)
+		}
+		if _, dup := p.locals[t.val]; dup {
+			p.errorf("function `%s': parameter #%d, `%s', duplicates parameter", name, len(fn.Params)+1, t.val)
+		}
+		p.locals[t.val] = len(fn.Params)
+		fn.Params = append(fn.Params, t.val)
+		if p.tok() == tComma {
+			p.advance()
+			p.optNewlines()
+		} else if p.tok() != tRparen {
+			p.syntaxError()
+		}
+	}
+	p.advance()
+	p.prog.funcIdx[name] = len(p.prog.Funcs)
+	p.prog.Funcs = append(p.prog.Funcs, fn)
+	p.optNewlines()
+	p.fn = fn
+	fn.Body = p.block()
+	p.fn, p.locals = nil, nil
+}
+
+// block parses { stmts }.
+func (p *parser) block() []Stmt {
+	p.expect(tLbrace)
+	var body []Stmt
+	for {
+		p.optTerms()
+		if p.tok() == tRbrace {
+			p.advance()
+			return body
+		}
+		if s := p.stmt(); s != nil {
+			body = append(body, s)
+		}
+	}
+}
+
+// endSimple consumes the terminator of a simple statement.
+func (p *parser) endSimple() {
+	switch p.tok() {
+	case tSemicolon, tNewline:
+		p.advance()
+	case tRbrace, tEOF:
+	default:
+		p.syntaxError()
+	}
+}
+
+// body parses the statement controlled by if/while/for/do.
+func (p *parser) body() []Stmt {
+	p.optNewlines()
+	if p.tok() == tSemicolon {
+		p.advance()
+		return nil
+	}
+	s := p.stmt()
+	if b, ok := s.(*BlockStmt); ok {
+		return b.Body
+	}
+	if s == nil {
+		return nil
+	}
+	return []Stmt{s}
+}
+
+func (p *parser) loopBody() []Stmt {
+	p.loops++
+	defer func() { p.loops-- }()
+	return p.body()
+}
+
+func (p *parser) stmt() Stmt {
+	switch p.tok() {
+	case tLbrace:
+		return &BlockStmt{p.block()}
+	case tIf:
+		p.advance()
+		p.expect(tLparen)
+		cond := p.expr()
+		p.expect(tRparen)
+		s := &IfStmt{Cond: cond, Then: p.body()}
+		// Look past newlines (and one ';' after a block) for else.
+		save := p.pos
+		p.optNewlines()
+		if p.tok() == tSemicolon && p.peekPast(1) == tElse {
+			p.advance()
+			p.optNewlines()
+		}
+		if p.tok() == tElse {
+			p.advance()
+			s.Else = p.body()
+		} else {
+			p.pos = save
+		}
+		return s
+	case tWhile:
+		p.advance()
+		p.expect(tLparen)
+		cond := p.expr()
+		p.expect(tRparen)
+		if p.tok() == tSemicolon {
+			p.advance()
+			return &WhileStmt{Cond: cond}
+		}
+		return &WhileStmt{Cond: cond, Body: p.loopBody()}
+	case tDo:
+		p.advance()
+		body := p.loopBody()
+		p.optTerms()
+		p.expect(tWhile)
+		p.expect(tLparen)
+		cond := p.expr()
+		p.expect(tRparen)
+		p.endSimple()
+		return &DoStmt{Body: body, Cond: cond}
+	case tFor:
+		return p.forStmt()
+	case tSemicolon:
+		p.advance()
+		return nil
+	}
+	s := p.simpleStmt()
+	p.endSimple()
+	return s
+}
+
+// peekPast returns the token n places ahead, skipping newlines.
+func (p *parser) peekPast(n int) token {
+	i := p.pos + n
+	for i < len(p.toks)-1 && p.toks[i].tok == tNewline {
+		i++
+	}
+	return p.toks[min(i, len(p.toks)-1)].tok
+}
+
+func (p *parser) forStmt() Stmt {
+	p.advance()
+	p.expect(tLparen)
+	// for (name in array) and for ((name) in array)
+	if p.tok() == tName && p.peek(1) == tIn && p.peek(2) == tName && p.peek(3) == tRparen {
+		v := p.varRef(p.advance().val)
+		p.advance()
+		arr := p.arrayRef(p.advance().val)
+		p.advance()
+		return &ForInStmt{Var: v, Array: arr, Body: p.loopBody()}
+	}
+	s := &ForStmt{}
+	if p.tok() != tSemicolon {
+		s.Init = p.simpleStmt()
+	}
+	p.expect(tSemicolon)
+	p.optNewlines()
+	if p.tok() != tSemicolon {
+		s.Cond = p.expr()
+	}
+	p.expect(tSemicolon)
+	p.optNewlines()
+	if p.tok() != tRparen {
+		s.Post = p.simpleStmt()
+	}
+	p.expect(tRparen)
+	if p.tok() == tSemicolon {
+		p.advance()
+		return s
+	}
+	s.Body = p.loopBody()
+	return s
+}
+
+func (p *parser) simpleStmt() Stmt {
+	switch p.tok() {
+	case tPrint, tPrintf:
+		return p.printStmt()
+	case tDelete:
+		p.advance()
+		name := p.expect(tName).val
+		arr := p.arrayRef(name)
+		if p.tok() != tLbracket {
+			return &DeleteStmt{Array: arr}
+		}
+		p.advance()
+		idx := p.exprList(tRbracket)
+		p.expect(tRbracket)
+		return &DeleteStmt{Array: arr, Index: idx}
+	case tNext, tNextfile:
+		t := p.advance().tok
+		if p.rule == tBegin || p.rule == tEnd {
+			p.errorf("`%s' used in %s action", map[token]string{tNext: "next", tNextfile: "nextfile"}[t], map[token]string{tBegin: "BEGIN", tEnd: "END"}[p.rule])
+		}
+		if t == tNext {
+			return &NextStmt{}
+		}
+		return &NextfileStmt{}
+	case tBreak, tContinue:
+		t := p.advance().tok
+		if p.loops == 0 {
+			if t == tBreak {
+				p.errorf("`break' is not allowed outside a loop")
+			}
+			p.errorf("`continue' is not allowed outside a loop")
+		}
+		if t == tBreak {
+			return &BreakStmt{}
+		}
+		return &ContinueStmt{}
+	case tExit:
+		p.advance()
+		s := &ExitStmt{}
+		if !p.atStmtEnd() {
+			s.Status = p.expr()
+		}
+		return s
+	case tReturn:
+		p.advance()
+		if p.fn == nil {
+			p.errorf("`return' used outside function context")
+		}
+		s := &ReturnStmt{}
+		if !p.atStmtEnd() {
+			s.Value = p.expr()
+		}
+		return s
+	}
+	return &ExprStmt{p.expr()}
+}
+
+func (p *parser) atStmtEnd() bool {
+	switch p.tok() {
+	case tSemicolon, tNewline, tRbrace, tEOF:
+		return true
+	}
+	return false
+}
+
+func (p *parser) printStmt() Stmt {
+	s := &PrintStmt{Printf: p.advance().tok == tPrintf}
+	if !p.atStmtEnd() && p.tok() != tGreater && p.tok() != tAppend && p.tok() != tPipe {
+		p.noGT++
+		s.Args = p.exprList(0)
+		p.noGT--
+		if len(s.Args) == 1 {
+			if m, ok := s.Args[0].(*multiExpr); ok {
+				s.Args = m.Exprs
+			}
+		}
+	}
+	for _, a := range s.Args {
+		if _, ok := a.(*multiExpr); ok {
+			p.syntaxError()
+		}
+	}
+	if s.Printf && len(s.Args) == 0 {
+		p.errorf("printf: no format")
+	}
+	switch p.tok() {
+	case tGreater, tAppend, tPipe:
+		s.Redir = p.advance().tok
+		s.Dest = p.concat()
+	}
+	return s
+}
+
+// exprList parses comma-separated expressions up to (not including) end.
+func (p *parser) exprList(end token) []Expr {
+	var list []Expr
+	if end != 0 && p.tok() == end {
+		return nil
+	}
+	for {
+		list = append(list, p.expr())
+		if p.tok() != tComma {
+			return list
+		}
+		p.advance()
+		p.optNewlines()
+	}
+}
+
+// nested parses f with print's '>' restriction lifted, as inside parens.
+func nested[T any](p *parser, f func() T) T {
+	saved := p.noGT
+	p.noGT = 0
+	defer func() { p.noGT = saved }()
+	return f()
+}
+
+func (p *parser) expr() Expr {
+	left := p.ternary()
+	switch op := p.tok(); op {
+	case tAssign, tAddAssign, tSubAssign, tMulAssign, tDivAssign, tModAssign, tPowAssign:
+		if !isLvalue(left) {
+			// "a /= 1" lexed as a regex is handled by the lexer; anything
+			// else is a real error.
+			p.syntaxError()
+		}
+		p.advance()
+		p.optNewlines()
+		right := p.expr()
+		bin := map[token]token{tAssign: tAssign, tAddAssign: tAdd, tSubAssign: tSub,
+			tMulAssign: tMul, tDivAssign: tDiv, tModAssign: tMod, tPowAssign: tPow}[op]
+		return &AssignExpr{Left: left, Op: bin, Right: right}
+	}
+	return left
+}
+
+func isLvalue(e Expr) bool {
+	switch e.(type) {
+	case *VarExpr, *IndexExpr, *FieldExpr:
+		return true
+	}
+	return false
+}
+
+func (p *parser) ternary() Expr {
+	cond := p.or()
+	if p.tok() != tQuestion {
+		return cond
+	}
+	p.advance()
+	p.optNewlines()
+	yes := p.ternaryBranch()
+	p.optNewlines()
+	p.expect(tColon)
+	p.optNewlines()
+	no := p.ternaryBranch()
+	return &CondExpr{Cond: cond, Yes: yes, No: no}
+}
+
+// ternaryBranch allows an assignment in a branch, as gawk does.
+func (p *parser) ternaryBranch() Expr {
+	e := p.ternary()
+	if p.tok() == tAssign && isLvalue(e) {
+		p.advance()
+		return &AssignExpr{Left: e, Op: tAssign, Right: p.ternaryBranch()}
+	}
+	return e
+}
+
+func (p *parser) or() Expr {
+	left := p.and()
+	for p.tok() == tOr {
+		p.advance()
+		p.optNewlines()
+		left = &BinaryExpr{Op: tOr, L: left, R: p.and()}
+	}
+	return left
+}
+
+func (p *parser) and() Expr {
+	left := p.in()
+	for p.tok() == tAnd {
+		p.advance()
+		p.optNewlines()
+		left = &BinaryExpr{Op: tAnd, L: left, R: p.in()}
+	}
+	return left
+}
+
+func (p *parser) in() Expr {
+	left := p.match()
+	for p.tok() == tIn {
+		p.advance()
+		arr := p.arrayRef(p.expect(tName).val)
+		idx := []Expr{left}
+		if m, ok := left.(*multiExpr); ok {
+			idx = m.Exprs
+		}
+		left = &InExpr{Index: idx, Array: arr}
+	}
+	return left
+}
+
+func (p *parser) match() Expr {
+	left := p.comparison()
+	for p.tok() == tMatch || p.tok() == tNotMatch {
+		not := p.advance().tok == tNotMatch
+		left = &MatchExpr{L: left, R: p.comparison(), Not: not}
+	}
+	return left
+}
+
+func (p *parser) comparison() Expr {
+	left := p.pipeGetline()
+	switch op := p.tok(); op {
+	case tGreater:
+		if p.noGT > 0 {
+			return left
+		}
+		fallthrough
+	case tLess, tLessEq, tGreaterEq, tEquals, tNotEquals:
+		p.advance()
+		return &BinaryExpr{Op: op, L: left, R: p.pipeGetline()}
+	}
+	return left
+}
+
+// pipeGetline parses cmd | getline [var], which binds looser than
+// concatenation so that "cmd " arg | getline works.
+func (p *parser) pipeGetline() Expr {
+	left := p.concat()
+	for p.tok() == tPipe && p.peek(1) == tGetline {
+		p.advance()
+		p.advance()
+		g := &GetlineExpr{Cmd: left}
+		g.Target = p.optLvalue()
+		left = g
+	}
+	return left
+}
+
+// concat parses juxtaposed operands. An operand cannot start with '+' or
+// '-' (that is a binary operator) nor with '!'.
+func (p *parser) concat() Expr {
+	left := p.additive()
+	var parts []Expr
+	for p.startsConcatOperand() {
+		if parts == nil {
+			parts = []Expr{left}
+		}
+		parts = append(parts, p.additive())
+	}
+	if parts != nil {
+		return &ConcatExpr{Parts: parts}
+	}
+	return left
+}
+
+func (p *parser) startsConcatOperand() bool {
+	switch p.tok() {
+	case tNumber, tString, tRegex, tName, tFuncName, tBuiltin, tDollar, tLparen, tIncr, tDecr:
+		return true
+	}
+	return false
+}
+
+func (p *parser) additive() Expr {
+	left := p.multiplicative()
+	for p.tok() == tAdd || p.tok() == tSub {
+		op := p.advance().tok
+		left = &BinaryExpr{Op: op, L: left, R: p.multiplicative()}
+	}
+	return left
+}
+
+func (p *parser) multiplicative() Expr {
+	left := p.unary()
+	for p.tok() == tMul || p.tok() == tDiv || p.tok() == tMod {
+		op := p.advance().tok
+		left = &BinaryExpr{Op: op, L: left, R: p.unary()}
+	}
+	return left
+}
+
+func (p *parser) unary() Expr {
+	switch p.tok() {
+	case tNot, tSub, tAdd:
+		op := p.advance().tok
+		return &UnaryExpr{Op: op, X: p.unary()}
+	}
+	return p.power()
+}
+
+func (p *parser) power() Expr {
+	base := p.postfix()
+	if p.tok() != tPow {
+		return base
+	}
+	p.advance()
+	// Right associative, and the exponent may carry a sign: 2^-1.
+	var exp Expr
+	switch p.tok() {
+	case tSub, tAdd, tNot:
+		op := p.advance().tok
+		exp = &UnaryExpr{Op: op, X: p.power()}
+	default:
+		exp = p.power()
+	}
+	return &BinaryExpr{Op: tPow, L: base, R: exp}
+}
+
+func (p *parser) postfix() Expr {
+	e := p.primary()
+	if (p.tok() == tIncr || p.tok() == tDecr) && isLvalue(e) {
+		return &IncrExpr{X: e, Op: p.advance().tok}
+	}
+	return e
+}
+
+func (p *parser) primary() Expr {
+	t := p.cur()
+	switch t.tok {
+	case tNumber:
+		p.advance()
+		return &NumLit{t.num}
+	case tString:
+		p.advance()
+		return &StrLit{t.val}
+	case tRegex:
+		p.advance()
+		re := &RegexLit{Src: t.val}
+		p.prog.regexes = append(p.prog.regexes, re)
+		return re
+	case tDollar:
+		p.advance()
+		return &FieldExpr{p.dollarOperand()}
+	case tIncr, tDecr:
+		p.advance()
+		x := p.primary()
+		if !isLvalue(x) {
+			p.syntaxError()
+		}
+		return &IncrExpr{X: x, Op: t.tok, Pre: true}
+	case tSub, tAdd, tNot:
+		p.advance()
+		return &UnaryExpr{Op: t.tok, X: p.unary()}
+	case tLparen:
+		p.advance()
+		p.optNewlines()
+		list := nested(p, func() []Expr { return p.exprList(tRparen) })
+		p.optNewlines()
+		p.expect(tRparen)
+		switch len(list) {
+		case 0:
+			p.syntaxError()
+		case 1:
+			return &GroupExpr{list[0]}
+		}
+		switch p.tok() {
+		case tIn:
+		case tGreater, tAppend, tPipe, tSemicolon, tNewline, tRbrace, tEOF:
+			if p.noGT == 0 {
+				p.syntaxError()
+			}
+		default:
+			p.syntaxError()
+		}
+		return &multiExpr{list}
+	case tGetline:
+		p.advance()
+		g := &GetlineExpr{Target: p.optLvalue()}
+		if p.tok() == tLess {
+			p.advance()
+			g.File = p.postfix()
+		}
+		return g
+	case tName:
+		p.advance()
+		if p.tok() == tLbracket {
+			p.advance()
+			arr := p.arrayRef(t.val)
+			idx := nested(p, func() []Expr { return p.exprList(tRbracket) })
+			if len(idx) == 0 {
+				p.syntaxError()
+			}
+			p.expect(tRbracket)
+			return &IndexExpr{Array: arr, Index: idx}
+		}
+		return p.varRef(t.val)
+	case tFuncName:
+		p.advance()
+		p.expect(tLparen)
+		p.optNewlines()
+		args := nested(p, func() []Expr { return p.exprList(tRparen) })
+		p.optNewlines()
+		p.expect(tRparen)
+		if _, ok := specialVars[t.val]; ok {
+			p.errorf("syntax error: special variable `%s' called as a function", t.val)
+		}
+		c := &CallExpr{Name: t.val, Args: args, line: t.line}
+		p.prog.calls = append(p.prog.calls, c)
+		return c
+	case tBuiltin:
+		return p.builtin()
+	}
+	p.syntaxError()
+	return nil
+}
+
+// dollarOperand parses what follows '$': a primary with a possible
+// prefix increment or sign, but not a postfix increment ($i++ is ($i)++).
+func (p *parser) dollarOperand() Expr {
+	switch p.tok() {
+	case tIncr, tDecr:
+		op := p.advance().tok
+		x := p.primary()
+		if !isLvalue(x) {
+			p.syntaxError()
+		}
+		return &IncrExpr{X: x, Op: op, Pre: true}
+	case tSub, tAdd, tNot:
+		op := p.advance().tok
+		return &UnaryExpr{Op: op, X: p.dollarOperand()}
+	}
+	return p.primary()
+}
+
+// optLvalue parses getline's optional target variable.
+func (p *parser) optLvalue() Expr {
+	switch p.tok() {
+	case tDollar:
+		p.advance()
+		return &FieldExpr{p.dollarOperand()}
+	case tName:
+		t := p.advance()
+		if p.tok() == tLbracket {
+			p.advance()
+			arr := p.arrayRef(t.val)
+			idx := nested(p, func() []Expr { return p.exprList(tRbracket) })
+			p.expect(tRbracket)
+			return &IndexExpr{Array: arr, Index: idx}
+		}
+		return p.varRef(t.val)
+	}
+	return nil
+}
+
+func (p *parser) builtin() Expr {
+	t := p.advance()
+	name := t.val
+	if p.tok() != tLparen {
+		if name == "length" {
+			return &BuiltinExpr{Name: name}
+		}
+		p.syntaxError()
+	}
+	p.advance()
+	p.optNewlines()
+	args := nested(p, func() []Expr { return p.exprList(tRparen) })
+	p.optNewlines()
+	p.expect(tRparen)
+	p.checkBuiltinArgs(name, args)
+	// Array arguments are resolved as arrays, not scalars.
+	switch name {
+	case "split":
+		if len(args) >= 2 {
+			args[1] = p.toArrayArg(name, args[1])
+		}
+		if len(args) == 4 {
+			args[3] = p.toArrayArg(name, args[3])
+		}
+	case "match":
+		if len(args) == 3 {
+			args[2] = p.toArrayArg(name, args[2])
+		}
+	case "asort", "asorti":
+		args[0] = p.toArrayArg(name, args[0])
+		if len(args) >= 2 {
+			args[1] = p.toArrayArg(name, args[1])
+		}
+	case "sub", "gsub":
+		if len(args) == 3 && !isLvalue(args[2]) {
+			if _, ok := args[2].(*GroupExpr); !ok {
+				p.errorf("%s third parameter is not a changeable object", name)
+			}
+		}
+	}
+	return &BuiltinExpr{Name: name, Args: args}
+}
+
+// toArrayArg checks that an argument meant to be an array is a bare name.
+func (p *parser) toArrayArg(fn string, e Expr) Expr {
+	v, ok := e.(*VarExpr)
+	if !ok || v.Scope == scopeSpecial {
+		p.errorf("%s: argument is not an array", fn)
+	}
+	return v
+}
+
+var builtinArity = map[string][2]int{
+	"length": {0, 1}, "substr": {2, 3}, "index": {2, 2}, "split": {2, 4},
+	"sub": {2, 3}, "gsub": {2, 3}, "match": {2, 3}, "sprintf": {1, 1 << 30},
+	"sin": {1, 1}, "cos": {1, 1}, "atan2": {2, 2}, "exp": {1, 1}, "log": {1, 1},
+	"sqrt": {1, 1}, "int": {1, 1}, "rand": {0, 0}, "srand": {0, 1},
+	"tolower": {1, 1}, "toupper": {1, 1}, "close": {1, 2}, "fflush": {0, 1},
+	"system": {1, 1}, "gensub": {3, 4}, "systime": {0, 0}, "strftime": {0, 3},
+	"mktime": {1, 2}, "asort": {1, 3}, "asorti": {1, 3}, "and": {2, 1 << 30},
+	"or": {2, 1 << 30}, "xor": {2, 1 << 30}, "lshift": {2, 2}, "rshift": {2, 2},
+	"compl": {1, 1},
+}
+
+func (p *parser) checkBuiltinArgs(name string, args []Expr) {
+	ar := builtinArity[name]
+	if len(args) < ar[0] || len(args) > ar[1] {
+		p.errorf("%d is invalid as number of arguments for %s", len(args), name)
+	}
+}
+
+// varRef resolves a name used as a variable.
+func (p *parser) varRef(name string) *VarExpr {
+	if i, ok := p.locals[name]; ok {
+		return &VarExpr{Scope: scopeLocal, Index: i, Name: name}
+	}
+	if i, ok := specialVars[name]; ok {
+		return &VarExpr{Scope: scopeSpecial, Index: i, Name: name}
+	}
+	if _, ok := p.prog.funcIdx[name]; ok {
+		p.errorf("function `%s' called with space between name and `(',\nor used as a variable or an array", name)
+	}
+	return &VarExpr{Scope: scopeGlobal, Index: p.global(name), Name: name}
+}
+
+// arrayRef resolves a name used as an array.
+func (p *parser) arrayRef(name string) *VarExpr {
+	v := p.varRef(name)
+	if v.Scope == scopeSpecial {
+		p.errorf("attempt to use scalar `%s' as an array", name)
+	}
+	return v
+}
+
+func (p *parser) global(name string) int {
+	if i, ok := p.prog.globals[name]; ok {
+		return i
+	}
+	i := len(p.prog.names)
+	p.prog.globals[name] = i
+	p.prog.names = append(p.prog.names, name)
+	return i
+}
+
+// resolveCalls binds calls to functions now that all are known.
+func (p *parser) resolveCalls() error {
+	for _, c := range p.prog.calls {
+		i, ok := p.prog.funcIdx[c.Name]
+		if !ok {
+			return &SyntaxError{Src: "cmd. line", Line: c.line, Msg: fmt.Sprintf("function `%s' not defined", c.Name)}
+		}
+		fn := p.prog.Funcs[i]
+		if len(c.Args) > len(fn.Params) {
+			return &SyntaxError{Src: "cmd. line", Line: c.line, Msg: fmt.Sprintf("function `%s' called with more arguments than declared", c.Name)}
+		}
+		c.fn = fn
+	}
+	// A global that shares its name with a function is an error even when
+	// it was seen before the function was defined.
+	for name := range p.prog.globals {
+		if _, ok := p.prog.funcIdx[name]; ok {
+			return &SyntaxError{Src: "cmd. line", Line: 1, Msg: fmt.Sprintf("function name `%s' previously defined", name)}
+		}
+	}
+	return nil
+}

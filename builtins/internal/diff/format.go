@@ -1,0 +1,212 @@
+package diff
+
+import (
+	"bufio"
+	"strconv"
+)
+
+// File is one side of a comparison as the formatters see it.
+type File struct {
+	Lines  [][]byte // without their newlines
+	NoEOL  bool     // the last line has no trailing newline
+	Header string   // "name\tdate" or a --label
+}
+
+func (f *File) line(w *bufio.Writer, prefix string, i int, marker bool) {
+	w.WriteString(prefix)
+	w.Write(f.Lines[i])
+	w.WriteByte('\n')
+	if marker && f.NoEOL && i == len(f.Lines)-1 {
+		w.WriteString("\\ No newline at end of file\n")
+	}
+}
+
+func rangeStr(a, b int) string { // 1-based inclusive
+	if a == b {
+		return strconv.Itoa(a)
+	}
+	return strconv.Itoa(a) + "," + strconv.Itoa(b)
+}
+
+// WriteNormal prints changes in diff's default format.
+func WriteNormal(w *bufio.Writer, a, b *File, changes []Change) {
+	for _, c := range changes {
+		switch {
+		case c.Ins == 0:
+			w.WriteString(rangeStr(c.A0+1, c.A0+c.Del) + "d" + strconv.Itoa(c.B0) + "\n")
+		case c.Del == 0:
+			w.WriteString(strconv.Itoa(c.A0) + "a" + rangeStr(c.B0+1, c.B0+c.Ins) + "\n")
+		default:
+			w.WriteString(rangeStr(c.A0+1, c.A0+c.Del) + "c" + rangeStr(c.B0+1, c.B0+c.Ins) + "\n")
+		}
+		for i := c.A0; i < c.A0+c.Del; i++ {
+			a.line(w, "< ", i, true)
+		}
+		if c.Del > 0 && c.Ins > 0 {
+			w.WriteString("---\n")
+		}
+		for i := c.B0; i < c.B0+c.Ins; i++ {
+			b.line(w, "> ", i, true)
+		}
+	}
+}
+
+// WriteEd prints an ed script (diff -e): changes last to first.
+func WriteEd(w *bufio.Writer, a, b *File, changes []Change) {
+	for k := len(changes) - 1; k >= 0; k-- {
+		c := changes[k]
+		switch {
+		case c.Ins == 0:
+			w.WriteString(rangeStr(c.A0+1, c.A0+c.Del) + "d\n")
+			continue
+		case c.Del == 0:
+			w.WriteString(strconv.Itoa(c.A0) + "a\n")
+		default:
+			w.WriteString(rangeStr(c.A0+1, c.A0+c.Del) + "c\n")
+		}
+		fixed := false
+		for i := c.B0; i < c.B0+c.Ins; i++ {
+			if fixed {
+				w.WriteString("a\n")
+				fixed = false
+			}
+			if len(b.Lines[i]) == 1 && b.Lines[i][0] == '.' {
+				// A lone "." would end input mode: GNU writes ".." and
+				// then removes the extra dot with a substitution.
+				w.WriteString("..\n.\ns/.//\n")
+				fixed = true
+				continue
+			}
+			b.line(w, "", i, false)
+		}
+		if !fixed {
+			w.WriteString(".\n")
+		}
+	}
+}
+
+// hunks groups changes closer than 2*context lines into hunks.
+func hunks(changes []Change, context int) [][]Change {
+	var out [][]Change
+	for i := 0; i < len(changes); {
+		j := i + 1
+		for j < len(changes) && changes[j].A0-(changes[j-1].A0+changes[j-1].Del) <= 2*context {
+			j++
+		}
+		out = append(out, changes[i:j])
+		i = j
+	}
+	return out
+}
+
+// hunkBounds returns the 0-based line ranges [a0,a1) and [b0,b1) a hunk
+// covers including context.
+func hunkBounds(h []Change, a, b *File, context int) (a0, a1, b0, b1 int) {
+	first, last := h[0], h[len(h)-1]
+	a0 = max(0, first.A0-context)
+	b0 = first.B0 - (first.A0 - a0)
+	a1 = min(len(a.Lines), last.A0+last.Del+context)
+	b1 = last.B0 + last.Ins + (a1 - (last.A0 + last.Del))
+	return
+}
+
+func unifiedRange(start, count int) string {
+	switch count {
+	case 0:
+		return strconv.Itoa(start) + ",0"
+	case 1:
+		return strconv.Itoa(start + 1)
+	}
+	return strconv.Itoa(start+1) + "," + strconv.Itoa(count)
+}
+
+// WriteUnified prints changes in unified format (diff -u).
+func WriteUnified(w *bufio.Writer, a, b *File, changes []Change, context int) {
+	if len(changes) == 0 {
+		return
+	}
+	w.WriteString("--- " + a.Header + "\n+++ " + b.Header + "\n")
+	for _, h := range hunks(changes, context) {
+		a0, a1, b0, b1 := hunkBounds(h, a, b, context)
+		w.WriteString("@@ -" + unifiedRange(a0, a1-a0) + " +" + unifiedRange(b0, b1-b0) + " @@\n")
+		ai := a0
+		for _, c := range h {
+			for ; ai < c.A0; ai++ {
+				a.line(w, " ", ai, true)
+			}
+			for i := c.A0; i < c.A0+c.Del; i++ {
+				a.line(w, "-", i, true)
+			}
+			for i := c.B0; i < c.B0+c.Ins; i++ {
+				b.line(w, "+", i, true)
+			}
+			ai = c.A0 + c.Del
+		}
+		for ; ai < a1; ai++ {
+			a.line(w, " ", ai, true)
+		}
+	}
+}
+
+func contextRange(start, end int) string { // 0-based [start,end)
+	if end <= start+1 {
+		return strconv.Itoa(end)
+	}
+	return strconv.Itoa(start+1) + "," + strconv.Itoa(end)
+}
+
+// WriteContext prints changes in context format (diff -c).
+func WriteContext(w *bufio.Writer, a, b *File, changes []Change, context int) {
+	if len(changes) == 0 {
+		return
+	}
+	w.WriteString("*** " + a.Header + "\n--- " + b.Header + "\n")
+	for _, h := range hunks(changes, context) {
+		a0, a1, b0, b1 := hunkBounds(h, a, b, context)
+		w.WriteString("***************\n*** " + contextRange(a0, a1) + " ****\n")
+		anyDel, anyIns := false, false
+		for _, c := range h {
+			anyDel = anyDel || c.Del > 0
+			anyIns = anyIns || c.Ins > 0
+		}
+		if anyDel {
+			ai := a0
+			for _, c := range h {
+				for ; ai < c.A0; ai++ {
+					a.line(w, "  ", ai, true)
+				}
+				mark := "- "
+				if c.Ins > 0 {
+					mark = "! "
+				}
+				for i := c.A0; i < c.A0+c.Del; i++ {
+					a.line(w, mark, i, true)
+				}
+				ai = c.A0 + c.Del
+			}
+			for ; ai < a1; ai++ {
+				a.line(w, "  ", ai, true)
+			}
+		}
+		w.WriteString("--- " + contextRange(b0, b1) + " ----\n")
+		if anyIns {
+			bi := b0
+			for _, c := range h {
+				for ; bi < c.B0; bi++ {
+					b.line(w, "  ", bi, true)
+				}
+				mark := "+ "
+				if c.Del > 0 {
+					mark = "! "
+				}
+				for i := c.B0; i < c.B0+c.Ins; i++ {
+					b.line(w, mark, i, true)
+				}
+				bi = c.B0 + c.Ins
+			}
+			for ; bi < b1; bi++ {
+				b.line(w, "  ", bi, true)
+			}
+		}
+	}
+}

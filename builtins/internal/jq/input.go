@@ -1,0 +1,160 @@
+package jq
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+)
+
+// inputIter yields the input values of all files in turn. The main loop
+// and the input/inputs builtins share it, as in jq.
+type inputIter struct {
+	r      *runner
+	files  []string
+	next   int // index of the next file to open
+	cur    io.ReadCloser
+	br     *bufio.Reader
+	dec    *decoder
+	name   string // current file name, "" for stdin
+	failed bool   // a file could not be opened: exit status 2
+	done   bool
+	lines  int // raw mode line count
+}
+
+func newInputIter(r *runner) *inputIter {
+	return &inputIter{r: r, files: r.cfg.Files}
+}
+
+// open advances to the next input source; false when none is left.
+func (it *inputIter) open() bool {
+	if it.cur != nil {
+		it.cur.Close()
+		it.cur = nil
+	}
+	it.br, it.dec = nil, nil
+	cfg := it.r.cfg
+	if len(it.files) == 0 {
+		if it.next > 0 {
+			return false
+		}
+		it.next++
+		it.setReader(cfg.Stdin)
+		return true
+	}
+	for it.next < len(it.files) {
+		name := it.files[it.next]
+		it.next++
+		f, err := cfg.Open(name)
+		if err != nil {
+			fmt.Fprintf(cfg.Stderr, "jq: error: Could not open %s: %s\n", name, cfg.ErrText(err))
+			it.failed = true
+			continue
+		}
+		it.cur, it.name = f, name
+		it.setReader(f)
+		return true
+	}
+	return false
+}
+
+func (it *inputIter) setReader(r io.Reader) {
+	it.br = bufio.NewReaderSize(r, 64<<10)
+	it.dec = newDecoder(it.br, it.r.order)
+	it.lines = 0
+}
+
+// Next implements gojq.Iter. A parse error is returned as an error value
+// and ends the stream.
+func (it *inputIter) Next() (any, bool) {
+	for !it.done {
+		if it.br == nil && !it.open() {
+			it.done = true
+			break
+		}
+		// Flush what we printed before a read that may block on a pipe.
+		if it.br.Buffered() == 0 {
+			if err := it.r.out.Flush(); err != nil && it.r.cfg.WriteFailed == nil {
+				it.r.cfg.WriteFailed = err
+			}
+		}
+		if it.r.cfg.RawInput {
+			if s, ok := it.rawLine(); ok {
+				return s, true
+			}
+		} else {
+			v, err := it.dec.next()
+			if err == nil {
+				return v, true
+			}
+			if err != io.EOF {
+				it.done = true
+				return err, true
+			}
+		}
+		it.br = nil
+	}
+	return nil, false
+}
+
+// rawLine returns the next line without its newline (-R). With -s the
+// lines keep their newlines so that joining gives the text back.
+func (it *inputIter) rawLine() (string, bool) {
+	line, err := it.br.ReadSlice('\n')
+	if err == bufio.ErrBufferFull {
+		buf := append([]byte(nil), line...)
+		for err == bufio.ErrBufferFull {
+			line, err = it.br.ReadSlice('\n')
+			buf = append(buf, line...)
+		}
+		line = buf
+	}
+	if len(line) == 0 {
+		return "", false
+	}
+	it.lines++
+	if !it.r.cfg.Slurp && line[len(line)-1] == '\n' {
+		line = line[:len(line)-1]
+	}
+	return string(ToValidUTF8IfNeeded(line)), true
+}
+
+// ToValidUTF8IfNeeded avoids a copy for valid text.
+func ToValidUTF8IfNeeded(b []byte) []byte {
+	for _, c := range b {
+		if c >= 0x80 {
+			return ToValidUTF8(b)
+		}
+	}
+	return b
+}
+
+func (it *inputIter) line() int {
+	if it.dec == nil {
+		return 0
+	}
+	if it.r.cfg.RawInput {
+		return it.lines
+	}
+	return it.dec.line - 1
+}
+
+// pos is the "<stdin>:N" location jq shows in error messages.
+func (it *inputIter) pos() string {
+	if it.dec == nil && it.next == 0 {
+		return "<unknown>"
+	}
+	name := it.name
+	if name == "" {
+		name = "<stdin>"
+	}
+	return fmt.Sprintf("%s:%d", name, it.line())
+}
+
+// Close releases the open file.
+func (it *inputIter) Close() error {
+	if it.cur != nil {
+		return it.cur.Close()
+	}
+	return nil
+}
+

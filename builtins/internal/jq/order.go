@@ -1,0 +1,221 @@
+package jq
+
+import (
+	"reflect"
+	"sort"
+
+	"github.com/itchyny/gojq"
+)
+
+// order remembers the key order of objects. gojq keeps objects as Go maps,
+// which have no order, while jq prints keys in insertion order. Objects
+// that reach the output unchanged (read from input, built by an object
+// literal with constant keys, by from_entries) are looked up here by map
+// identity; objects gojq rebuilt (updates, merges) print with sorted keys.
+type order struct {
+	m    map[uintptr]orderEntry
+	perm map[uintptr]orderEntry // survives reset: $ARGS and --argjson values
+}
+
+type orderEntry struct {
+	obj  map[string]any // keeps the map alive so its address is not reused
+	keys []string
+}
+
+func newOrder() *order {
+	return &order{m: map[uintptr]orderEntry{}, perm: map[uintptr]orderEntry{}}
+}
+
+func mapID(m map[string]any) uintptr { return reflect.ValueOf(m).Pointer() }
+
+func (o *order) set(m map[string]any, keys []string) {
+	if len(keys) > 1 {
+		o.m[mapID(m)] = orderEntry{m, keys}
+	}
+}
+
+// keep moves every recorded entry to the permanent table.
+func (o *order) keep() {
+	for k, v := range o.m {
+		o.perm[k] = v
+	}
+	o.m = map[uintptr]orderEntry{}
+}
+
+// reset forgets the objects of one input once its outputs are printed,
+// so memory stays flat on long input streams.
+func (o *order) reset() {
+	if len(o.m) > 0 {
+		o.m = map[uintptr]orderEntry{}
+	}
+}
+
+// keys returns the keys of m in print order: recorded order first, then
+// any other keys sorted (gojq may have added keys to a fresh map).
+func (o *order) keys(m map[string]any, sorted bool) []string {
+	var rec []string
+	if !sorted && len(m) > 1 {
+		id := mapID(m)
+		e, ok := o.m[id]
+		if !ok {
+			e, ok = o.perm[id]
+		}
+		if ok {
+			rec = e.keys
+		}
+	}
+	if rec != nil && len(rec) == len(m) {
+		all := true
+		for _, k := range rec {
+			if _, ok := m[k]; !ok {
+				all = false
+				break
+			}
+		}
+		if all {
+			return rec
+		}
+	}
+	out := make([]string, 0, len(m))
+	seen := make(map[string]bool, len(rec))
+	for _, k := range rec {
+		if _, ok := m[k]; ok && !seen[k] {
+			out = append(out, k)
+			seen[k] = true
+		}
+	}
+	n := len(out)
+	for k := range m {
+		if !seen[k] {
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out[n:])
+	return out
+}
+
+// rewrite adjusts the parsed program so that key order survives gojq:
+// every object literal with constant keys becomes
+// `(OBJ | _sandsh_order([keys]))`, and `X[]` outside path expressions
+// becomes `X | _sandsh_iter`, which iterates objects in key order.
+func rewrite(q *gojq.Query) {
+	walk(reflect.ValueOf(q), false)
+}
+
+// pathFuncs take path expressions as arguments, where a function call
+// would be an invalid path.
+var pathFuncs = map[string]bool{"path": true, "del": true, "pick": true, "paths": true}
+
+func walk(v reflect.Value, inPath bool) {
+	switch v.Kind() {
+	case reflect.Pointer:
+		if v.IsNil() {
+			return
+		}
+		switch x := v.Interface().(type) {
+		case *gojq.Query:
+			if x.Op >= gojq.OpAssign {
+				walk(reflect.ValueOf(x.Left), true)
+				walk(reflect.ValueOf(x.Right), inPath)
+				for _, fd := range x.FuncDefs {
+					walk(reflect.ValueOf(fd), inPath)
+				}
+				return
+			}
+		case *gojq.Func:
+			if pathFuncs[x.Name] {
+				inPath = true
+			}
+		}
+		walk(v.Elem(), inPath)
+		// Post-order, so the wrappers built here are not walked again.
+		if t, ok := v.Interface().(*gojq.Term); ok {
+			rewriteTerm(t)
+			if !inPath {
+				rewriteIter(t)
+			}
+		}
+	case reflect.Struct:
+		for i := 0; i < v.NumField(); i++ {
+			if v.Type().Field(i).IsExported() {
+				walk(v.Field(i), inPath)
+			}
+		}
+	case reflect.Slice:
+		for i := 0; i < v.Len(); i++ {
+			walk(v.Index(i), inPath)
+		}
+	}
+}
+
+// rewriteIter splits `T.a[].b` into `T.a | _sandsh_iter.b`. A `?`
+// applies to everything before it, so `T[].b?.c` becomes
+// `(T | _sandsh_iter.b)?.c`.
+func rewriteIter(t *gojq.Term) {
+	i := 0
+	for i < len(t.SuffixList) && !t.SuffixList[i].Iter {
+		i++
+	}
+	if i == len(t.SuffixList) {
+		return
+	}
+	j := i + 1
+	for j < len(t.SuffixList) && !t.SuffixList[j].Optional {
+		j++
+	}
+	head := *t
+	head.SuffixList = t.SuffixList[:i]
+	call := &gojq.Term{Type: gojq.TermTypeFunc, Func: &gojq.Func{Name: "_sandsh_iter"},
+		SuffixList: t.SuffixList[i+1 : j]}
+	rewriteIter(call)
+	rest := t.SuffixList[j:]
+	*t = gojq.Term{Type: gojq.TermTypeQuery, SuffixList: rest, Query: &gojq.Query{
+		Left: &gojq.Query{Term: &head}, Op: gojq.OpPipe, Right: &gojq.Query{Term: call}}}
+	if len(rest) > 0 {
+		rewriteIter(t)
+	}
+}
+
+func rewriteTerm(t *gojq.Term) {
+	if t.Type != gojq.TermTypeObject || t.Object == nil || len(t.Object.KeyVals) < 2 {
+		return
+	}
+	var keys []*gojq.Query
+	seen := map[string]bool{}
+	for _, kv := range t.Object.KeyVals {
+		var k string
+		switch {
+		case kv.Key != "" && kv.Key[0] == '$':
+			if kv.Val != nil {
+				return // {$k: v} uses the value of $k as the key
+			}
+			k = kv.Key[1:]
+		case kv.Key != "":
+			k = kv.Key
+		case kv.KeyString != nil && len(kv.KeyString.Queries) == 0:
+			k = kv.KeyString.Str
+		default:
+			return
+		}
+		if !seen[k] {
+			seen[k] = true
+			keys = append(keys, &gojq.Query{Term: &gojq.Term{Type: gojq.TermTypeString, Str: &gojq.String{Str: k}}})
+		}
+	}
+	obj := &gojq.Term{Type: gojq.TermTypeObject, Object: t.Object}
+	call := &gojq.Term{Type: gojq.TermTypeFunc, Func: &gojq.Func{
+		Name: "_sandsh_order",
+		Args: []*gojq.Query{{Term: &gojq.Term{Type: gojq.TermTypeArray, Array: &gojq.Array{Query: commaList(keys)}}}},
+	}}
+	t.Type = gojq.TermTypeQuery
+	t.Object = nil
+	t.Query = &gojq.Query{Left: &gojq.Query{Term: obj}, Op: gojq.OpPipe, Right: &gojq.Query{Term: call}}
+}
+
+func commaList(qs []*gojq.Query) *gojq.Query {
+	q := qs[0]
+	for _, r := range qs[1:] {
+		q = &gojq.Query{Left: q, Op: gojq.OpComma, Right: r}
+	}
+	return q
+}

@@ -1,0 +1,183 @@
+package builtins
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"time"
+
+	"github.com/sandsh/sandsh/builtins/internal/fileutil"
+	"github.com/sandsh/sandsh/vfs"
+)
+
+const touchUsage = `Usage: touch [OPTION]... FILE...
+Update the access and modification times of each FILE to the current time.
+
+A FILE argument that does not exist is created empty, unless -c or -h
+is supplied.
+
+  -a                     change only the access time
+  -c, --no-create        do not create any files
+  -d, --date=STRING      parse STRING and use it instead of current time
+  -f                     (ignored)
+  -h, --no-dereference   affect each symbolic link instead of any referenced
+                         file (only for systems that can change the
+                         timestamps of a symlink)
+  -m                     change only the modification time
+  -r, --reference=FILE   use this file's times instead of current time
+  -t STAMP               use [[CC]YY]MMDDhhmm[.ss] instead of current time
+      --time=WORD        change the specified time:
+                           WORD is access, atime, or use: equivalent to -a
+                           WORD is modify or mtime: equivalent to -m
+      --help     display this help and exit
+`
+
+var touchGetopt = Getopt{
+	Short: "acd:fhmr:t:",
+	Long:  []string{"no-create", "date=", "no-dereference", "reference=", "time="},
+	LongAlias: map[string]string{"no-create": "c", "date": "d", "no-dereference": "h",
+		"reference": "r"},
+}
+
+func runTouch(ctx context.Context, env *Env, args []string) int {
+	opts, operands, err := touchGetopt.Parse(args[1:])
+	if err != nil {
+		return env.UsageError("touch", err, 1)
+	}
+	var atimeOnly, mtimeOnly, noCreate, noDeref bool
+	var dateStr, ref, stamp string
+	var haveDate, haveRef, haveStamp bool
+	for _, o := range opts {
+		switch o.Name {
+		case "a":
+			atimeOnly = true
+		case "m":
+			mtimeOnly = true
+		case "c":
+			noCreate = true
+		case "h":
+			noDeref, noCreate = true, true
+		case "d":
+			dateStr, haveDate = o.Value, true
+		case "r":
+			ref, haveRef = o.Value, true
+		case "t":
+			stamp, haveStamp = o.Value, true
+		case "time":
+			switch o.Value {
+			case "access", "atime", "use":
+				atimeOnly = true
+			case "modify", "mtime":
+				mtimeOnly = true
+			default:
+				return env.UsageError("touch", errors.New("invalid argument "+fileutil.Quote(o.Value)+" for '--time'"), 1)
+			}
+		}
+	}
+	if haveStamp && (haveDate || haveRef) {
+		return env.UsageError("touch", errors.New("cannot specify times from more than one source"), 1)
+	}
+	if len(operands) == 0 {
+		return env.UsageError("touch", errors.New("missing file operand"), 1)
+	}
+	now := env.System().Now()
+	loc := filesLocation(env)
+	atime, mtime := now, now
+	if haveRef {
+		fi, err := filesStat(env, ref)
+		if noDeref {
+			fi, err = filesLstat(env, ref)
+		}
+		if err != nil {
+			filesErrorf(env, "touch", err, "failed to get attributes of %s", fileutil.Quote(ref))
+			return 1
+		}
+		atime, mtime = vfs.MetaOf(fi).Atime, fi.ModTime()
+	}
+	if haveDate {
+		base := now
+		if haveRef {
+			base = mtime
+		}
+		t, err := fileutil.ParseDate(dateStr, base, loc)
+		if err != nil {
+			env.Errorf("touch", "invalid date format %s", fileutil.Quote(dateStr))
+			return 1
+		}
+		atime, mtime = t, t
+	}
+	if haveStamp {
+		t, err := fileutil.ParseTouchStamp(stamp, now, loc)
+		if err != nil {
+			env.Errorf("touch", "invalid date format %s", fileutil.Quote(stamp))
+			return 1
+		}
+		atime, mtime = t, t
+	}
+	if !atimeOnly && !mtimeOnly {
+		atimeOnly, mtimeOnly = true, true
+	}
+	status := 0
+	for _, name := range operands {
+		if ctx.Err() != nil {
+			return 130
+		}
+		if err := touchOne(env, name, atime, mtime, atimeOnly, mtimeOnly, noCreate, noDeref); err != nil {
+			env.Errorf("touch", "cannot touch %s: %s", fileutil.Quote(name), ErrText(err))
+			status = 1
+		}
+	}
+	return status
+}
+
+// touchOne creates name if needed and sets the chosen times, keeping
+// the one not asked for.
+func touchOne(env *Env, name string, atime, mtime time.Time, setA, setM, noCreate, noDeref bool) error {
+	if name == "-" {
+		// GNU touches standard output; there is no file behind it here.
+		return nil
+	}
+	abs := env.Abs(name)
+	fi, err := env.FS.Stat(abs)
+	if noDeref {
+		fi, err = vfs.Lstat(env.FS, abs)
+	}
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		if noCreate {
+			return nil
+		}
+		if _, lerr := vfs.Lstat(env.FS, abs); lerr == nil {
+			// A dangling symlink: creating through it makes its target.
+			f, err := env.FS.OpenFile(abs, os.O_WRONLY|os.O_CREATE, 0o666)
+			if err != nil {
+				return err
+			}
+			f.Close()
+		} else {
+			f, err := filesCreate(env.FS, abs, os.O_WRONLY|os.O_CREATE, 0o666)
+			if err != nil {
+				return filesStatErr(env.FS, abs, err)
+			}
+			f.Close()
+		}
+		if fi, err = env.FS.Stat(abs); err != nil {
+			return err
+		}
+	}
+	if noDeref && filesIsLink(fi) {
+		// Symlink timestamps cannot be set on this filesystem.
+		return nil
+	}
+	m := vfs.MetaOf(fi)
+	if !setA {
+		atime = m.Atime
+	}
+	if !setM {
+		mtime = fi.ModTime()
+	}
+	return env.FS.Chtimes(abs, atime, mtime)
+}

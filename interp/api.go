@@ -1,0 +1,331 @@
+// Package interp is sandsh's shell runner: it executes bash scripts parsed
+// by mvdan.cc/sh/v3/syntax, with bash 5.2 as the reference for behaviour.
+//
+// The runner is built for the sandbox first. It reaches the outside world
+// only through two seams: every file operation goes to a vfs.FS, and every
+// command that is not a function or shell builtin goes to a Gateway. Pipes,
+// here-documents and process substitution live in memory, process ids are
+// virtual, and every step, loop iteration, call and byte can be counted
+// against Limits.
+package interp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/sandsh/sandsh/builtins"
+	"github.com/sandsh/sandsh/vfs"
+)
+
+// Gateway runs every command that is not a shell function or builtin.
+type Gateway interface {
+	// Run runs args through the gateway and returns the exit status. It
+	// reports a refused or missing command on env.Stderr itself.
+	Run(ctx context.Context, env *builtins.Env, args []string) int
+	// LookPath reports what `type`, `command -v` and `which` show for name.
+	LookPath(env *builtins.Env, name string) (string, bool)
+	// Restricted reports whether host programs are refused.
+	Restricted() bool
+}
+
+// Option configures a Runner.
+type Option func(*config) error
+
+type config struct {
+	fs       vfs.FS
+	gw       Gateway
+	stdin    io.Reader
+	stdout   io.Writer
+	stderr   io.Writer
+	env      []string
+	dir      string
+	sys      *builtins.System
+	limits   Limits
+	params   []string
+	arg0     string
+	interact bool
+	shellOpt []string
+}
+
+// WithFS sets the filesystem every file operation goes to.
+func WithFS(fsys vfs.FS) Option { return func(c *config) error { c.fs = fsys; return nil } }
+
+// WithGateway sets where external commands go.
+func WithGateway(gw Gateway) Option { return func(c *config) error { c.gw = gw; return nil } }
+
+// WithStdio sets the standard streams. A nil reader reads nothing; nil
+// writers discard.
+func WithStdio(in io.Reader, out, err io.Writer) Option {
+	return func(c *config) error { c.stdin, c.stdout, c.stderr = in, out, err; return nil }
+}
+
+// WithEnv sets the initial environment as NAME=VALUE pairs; all of them
+// are exported.
+func WithEnv(pairs []string) Option {
+	return func(c *config) error { c.env = append([]string(nil), pairs...); return nil }
+}
+
+// WithDir sets the starting directory (an absolute sandbox path).
+func WithDir(dir string) Option {
+	return func(c *config) error {
+		if !strings.HasPrefix(dir, "/") {
+			return fmt.Errorf("directory %q is not absolute", dir)
+		}
+		c.dir = dir
+		return nil
+	}
+}
+
+// WithSystem sets the virtual identity (user, host name, clock).
+func WithSystem(sys *builtins.System) Option {
+	return func(c *config) error { c.sys = sys; return nil }
+}
+
+// WithLimits sets the resource limits.
+func WithLimits(l Limits) Option { return func(c *config) error { c.limits = l; return nil } }
+
+// WithParams sets $0 and the positional parameters.
+func WithParams(arg0 string, args ...string) Option {
+	return func(c *config) error { c.arg0, c.params = arg0, args; return nil }
+}
+
+// Interactive makes errors abort only the current command line instead
+// of the shell, as in bash's interactive mode.
+func Interactive(on bool) Option { return func(c *config) error { c.interact = on; return nil } }
+
+// WithShellOptions turns on `set -o` options (e.g. "errexit", "xtrace").
+func WithShellOptions(names ...string) Option {
+	return func(c *config) error { c.shellOpt = append(c.shellOpt, names...); return nil }
+}
+
+// session is the state a runner shares with all its subshells, nested
+// shells and jobs: the sandbox, the limits and their counters.
+type session struct {
+	fs       vfs.FS
+	gw       Gateway
+	sys      *builtins.System
+	limits   Limits
+	start    time.Time
+	cancel   context.CancelCauseFunc
+	commands atomic.Int64
+	outBytes atomic.Int64
+	live     atomic.Int64 // goroutines alive for jobs, pipeline stages, substitutions
+	nextPID  atomic.Int64
+	fatalMu  sync.Mutex
+	fatal    error
+
+	randMu sync.Mutex
+	rand   *rand.Rand
+
+	rxMu    sync.Mutex
+	rxCache map[string]*regexp.Regexp
+}
+
+// fail records the first fatal error (a limit) and stops every goroutine
+// of the run.
+func (s *session) fail(err error) {
+	s.fatalMu.Lock()
+	if s.fatal == nil {
+		s.fatal = err
+		if s.cancel != nil {
+			s.cancel(err)
+		}
+	}
+	s.fatalMu.Unlock()
+}
+
+func (s *session) fatalErr() error {
+	s.fatalMu.Lock()
+	defer s.fatalMu.Unlock()
+	return s.fatal
+}
+
+func (s *session) newPID() int { return int(s.nextPID.Add(1)) }
+
+// New makes a runner ready to run scripts.
+func New(opts ...Option) (*Runner, error) {
+	c := config{limits: DefaultLimits()}
+	for _, o := range opts {
+		if err := o(&c); err != nil {
+			return nil, err
+		}
+	}
+	if c.fs == nil {
+		c.fs = vfs.NewMem()
+	}
+	if c.gw == nil {
+		return nil, errors.New("interp: no gateway configured")
+	}
+	if c.sys == nil {
+		c.sys = builtins.DefaultSystem()
+	}
+	if c.dir == "" {
+		c.dir = "/"
+	}
+	if c.arg0 == "" {
+		c.arg0 = "sandsh"
+	}
+	s := &session{fs: c.fs, gw: c.gw, sys: c.sys, limits: c.limits, start: c.sys.Now(),
+		rand: rand.New(rand.NewPCG(uint64(c.sys.Now().UnixNano()), 0x5a5d5))}
+	s.nextPID.Store(4200)
+	r := newRunner(s)
+	r.interactive = c.interact
+	r.dir = c.dir
+	r.arg0 = c.arg0
+	r.params = c.params
+	r.pid = s.newPID()
+	r.ppid = 4199
+	r.fds = newFDTable(c.stdin, c.stdout, c.stderr, &s.outBytes, s.limits.MaxOutput, s)
+	r.initVars(c.env)
+	for _, name := range c.shellOpt {
+		if !r.setOptByName(name, true) {
+			return nil, fmt.Errorf("interp: unknown shell option %q", name)
+		}
+	}
+	return r, nil
+}
+
+// Run runs a whole parsed file and returns its exit status. The error is
+// non-nil only for a fatal condition: a limit, a cancelled context or an
+// internal error.
+func (r *Runner) Run(ctx context.Context, file *syntax.File) (int, error) {
+	ctx, stop := r.bind(ctx)
+	defer stop()
+	r.stmts(ctx, file.Stmts)
+	return r.finish(ctx)
+}
+
+// RunReader parses and runs a script statement by statement, like bash:
+// statements before a syntax error run, and the error then ends the run
+// with status 2.
+func (r *Runner) RunReader(ctx context.Context, src io.Reader, name string) (int, error) {
+	ctx, stop := r.bind(ctx)
+	defer stop()
+	r.source = name
+	err := r.parseAndRun(ctx, src, name)
+	if err != nil {
+		var se *SyntaxError
+		if errors.As(err, &se) {
+			r.exitCode, r.exiting = 2, true
+		}
+	}
+	status, ferr := r.finish(ctx)
+	if ferr == nil && err != nil && !isSyntax(err) {
+		ferr = err
+	}
+	return status, ferr
+}
+
+// Reset clears a pending exit so an interactive session can go on after
+// an error that would end a script.
+func (r *Runner) Reset() {
+	r.exiting, r.breakN, r.contN, r.returning = false, 0, 0, false
+}
+
+// Exited reports whether the shell ran `exit` (or failed fatally).
+func (r *Runner) Exited() bool { return r.exiting }
+
+// Status is the exit status of the last command.
+func (r *Runner) Status() int { return r.lastStatus }
+
+// Dir is the current directory.
+func (r *Runner) Dir() string { return r.dir }
+
+// bind ties ctx to the session so limits can cancel everything.
+func (r *Runner) bind(ctx context.Context) (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	r.s.cancel = cancel
+	if d := r.s.limits.Timeout; d > 0 {
+		var stopT context.CancelFunc
+		ctx, stopT = context.WithTimeoutCause(ctx, d, &LimitError{Limit: "timeout", Value: d.String()})
+		return ctx, func() { stopT(); cancel(nil) }
+	}
+	return ctx, func() { cancel(nil) }
+}
+
+// finish runs the EXIT trap and turns the run's end into a status.
+func (r *Runner) finish(ctx context.Context) (int, error) {
+	r.runExitTrap(ctx)
+	r.fds.flush()
+	status := r.lastStatus
+	if r.exiting {
+		status = r.exitCode
+	}
+	if err := r.s.fatalErr(); err != nil {
+		return status, err
+	}
+	if cause := context.Cause(ctx); cause != nil && ctx.Err() != nil {
+		var le *LimitError
+		if errors.As(cause, &le) {
+			return status, le
+		}
+		return status, cause
+	}
+	return status & 0xff, nil
+}
+
+// RunLine runs one interactive line (already parsed statements).
+func (r *Runner) RunLine(ctx context.Context, stmts []*syntax.Stmt) int {
+	ctx, stop := r.bind(ctx)
+	defer stop()
+	r.stmts(ctx, stmts)
+	r.fds.flush()
+	if r.exiting {
+		return r.exitCode
+	}
+	return r.lastStatus
+}
+
+// Finish runs the EXIT trap at the end of an interactive session.
+func (r *Runner) Finish(ctx context.Context) int {
+	ctx, stop := r.bind(ctx)
+	defer stop()
+	st, _ := r.finish(ctx)
+	return st
+}
+
+// Completions lists command names and functions starting with prefix, for
+// the REPL's tab completion.
+func (r *Runner) Completions(prefix string) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(n string) {
+		if strings.HasPrefix(n, prefix) && !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	for name := range r.funcs {
+		add(name)
+	}
+	for _, name := range shellBuiltinNames() {
+		add(name)
+	}
+	for name := range r.aliases {
+		add(name)
+	}
+	return out
+}
+
+// CommandCompletions lists functions, builtins, aliases and in-process
+// commands starting with prefix.
+func (r *Runner) CommandCompletions(prefix string) []string {
+	out := r.Completions(prefix)
+	out = append(out, r.commandNames(prefix)...)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// FS returns the runner's filesystem.
+func (r *Runner) FS() vfs.FS { return r.s.fs }

@@ -1,0 +1,1328 @@
+package interp
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/sandsh/sandsh/builtins"
+	"github.com/sandsh/sandsh/vfs"
+)
+
+// builtinFunc is a shell builtin: it runs inside the shell and may change
+// its state.
+type builtinFunc func(r *Runner, ctx context.Context, args []string) int
+
+// shellBuiltins is the table of shell builtins, built once per call
+// because Go forbids the initialization cycle a package var would make.
+func shellBuiltin(name string) builtinFunc {
+	switch name {
+	case ":", "true":
+		return func(*Runner, context.Context, []string) int { return 0 }
+	case "false":
+		return func(*Runner, context.Context, []string) int { return 1 }
+	case "echo":
+		return (*Runner).biEcho
+	case "printf":
+		return (*Runner).biPrintf
+	case "test", "[":
+		return (*Runner).biTest
+	case "cd":
+		return (*Runner).biCd
+	case "pwd":
+		return (*Runner).biPwd
+	case "exit", "logout":
+		return (*Runner).biExit
+	case "return":
+		return (*Runner).biReturn
+	case "break", "continue":
+		return (*Runner).biBreak
+	case "shift":
+		return (*Runner).biShift
+	case "set":
+		return (*Runner).biSet
+	case "shopt":
+		return (*Runner).biShopt
+	case "eval":
+		return (*Runner).biEval
+	case "source", ".":
+		return (*Runner).biSource
+	case "exec":
+		return (*Runner).biExec
+	case "command":
+		return (*Runner).biCommand
+	case "builtin":
+		return (*Runner).biBuiltin
+	case "type":
+		return (*Runner).biType
+	case "hash":
+		return (*Runner).biHash
+	case "alias":
+		return (*Runner).biAlias
+	case "unalias":
+		return (*Runner).biUnalias
+	case "unset":
+		return (*Runner).biUnset
+	case "read":
+		return (*Runner).biRead
+	case "mapfile", "readarray":
+		return (*Runner).biMapfile
+	case "trap":
+		return (*Runner).biTrap
+	case "kill":
+		return (*Runner).biKill
+	case "wait":
+		return (*Runner).biWait
+	case "jobs":
+		return (*Runner).biJobs
+	case "fg", "bg":
+		return (*Runner).biFg
+	case "disown":
+		return (*Runner).biDisown
+	case "times":
+		return (*Runner).biTimes
+	case "ulimit":
+		return (*Runner).biUlimit
+	case "umask":
+		return (*Runner).biUmask
+	case "getopts":
+		return (*Runner).biGetopts
+	case "caller":
+		return (*Runner).biCaller
+	case "compgen":
+		return (*Runner).biCompgen
+	case "dirs":
+		return (*Runner).biDirs
+	case "pushd":
+		return (*Runner).biPushd
+	case "popd":
+		return (*Runner).biPopd
+	case "help":
+		return (*Runner).biHelp
+	case "enable":
+		return (*Runner).biEnable
+	case "declare", "typeset", "local", "export", "readonly", "nameref":
+		return (*Runner).biDecl
+	case "let":
+		return (*Runner).biLet
+	case "history", "bind", "complete", "compopt", "suspend":
+		return func(*Runner, context.Context, []string) int { return 0 }
+	}
+	return nil
+}
+
+var builtinNames = []string{":", ".", "[", "alias", "bg", "bind", "break", "builtin", "caller", "cd", "command",
+	"compgen", "complete", "compopt", "continue", "declare", "dirs", "disown", "echo", "enable", "eval", "exec",
+	"exit", "export", "false", "fg", "getopts", "hash", "help", "history", "jobs", "kill", "let", "local",
+	"logout", "mapfile", "popd", "printf", "pushd", "pwd", "read", "readarray", "readonly", "return", "set",
+	"shift", "shopt", "source", "suspend", "test", "times", "trap", "true", "type", "typeset", "ulimit",
+	"umask", "unalias", "unset", "wait"}
+
+func shellBuiltinNames() []string { return builtinNames }
+
+func isShellBuiltin(name string) bool { return shellBuiltin(name) != nil }
+
+// specialBuiltins cannot be redefined as functions in POSIX mode; bash
+// allows it outside POSIX mode, so this only lists what bash refuses.
+var specialBuiltins = map[string]bool{}
+
+var keywords = map[string]bool{"if": true, "then": true, "else": true, "elif": true, "fi": true, "case": true,
+	"esac": true, "for": true, "select": true, "while": true, "until": true, "do": true, "done": true,
+	"in": true, "function": true, "time": true, "{": true, "}": true, "!": true, "[[": true, "]]": true, "coproc": true}
+
+func (r *Runner) out() io.Writer { return r.fds.writer(1) }
+
+// biEnv is the Env for helpers shared with the in-process commands.
+func (r *Runner) biEnv() *builtins.Env { return r.cmdEnv(nil) }
+
+func (r *Runner) biEcho(_ context.Context, args []string) int {
+	newline, escapes := true, r.opts.xpgEcho
+	i := 1
+	for ; i < len(args); i++ {
+		a := args[i]
+		if len(a) < 2 || a[0] != '-' || strings.Trim(a[1:], "neE") != "" {
+			break
+		}
+		for _, c := range a[1:] {
+			switch c {
+			case 'n':
+				newline = false
+			case 'e':
+				escapes = true
+			case 'E':
+				escapes = false
+			}
+		}
+	}
+	var sb strings.Builder
+	for k, a := range args[i:] {
+		if k > 0 {
+			sb.WriteByte(' ')
+		}
+		if escapes {
+			s, stop := echoEscapes(a)
+			sb.WriteString(s)
+			if stop {
+				newline = false
+				break
+			}
+			continue
+		}
+		sb.WriteString(a)
+	}
+	if newline {
+		sb.WriteByte('\n')
+	}
+	if _, err := io.WriteString(r.out(), sb.String()); err != nil {
+		if r.s.fatalErr() == nil && !builtins.IsBrokenPipe(err) {
+			r.builtinErr("echo", "write error: %s", builtins.ErrText(err))
+		}
+		return 1
+	}
+	return 0
+}
+
+// echoEscapes interprets echo -e escapes; stop is set by \c.
+func echoEscapes(s string) (string, bool) {
+	var sb strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' || i+1 >= len(s) {
+			sb.WriteByte(c)
+			continue
+		}
+		i++
+		switch s[i] {
+		case 'a':
+			sb.WriteByte('\a')
+		case 'b':
+			sb.WriteByte('\b')
+		case 'c':
+			return sb.String(), true
+		case 'e', 'E':
+			sb.WriteByte(0x1b)
+		case 'f':
+			sb.WriteByte('\f')
+		case 'n':
+			sb.WriteByte('\n')
+		case 'r':
+			sb.WriteByte('\r')
+		case 't':
+			sb.WriteByte('\t')
+		case 'v':
+			sb.WriteByte('\v')
+		case '\\':
+			sb.WriteByte('\\')
+		case '0':
+			n, k := 0, 0
+			for k < 3 && i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '7' {
+				i++
+				n = n*8 + int(s[i]-'0')
+				k++
+			}
+			sb.WriteByte(byte(n))
+		case 'x':
+			n, k := 0, 0
+			for k < 2 && i+1 < len(s) && isHex(s[i+1]) {
+				i++
+				n = n*16 + hexVal(s[i])
+				k++
+			}
+			if k == 0 {
+				sb.WriteString(`\x`)
+			} else {
+				sb.WriteByte(byte(n))
+			}
+		case 'u', 'U':
+			max := 4
+			if s[i] == 'U' {
+				max = 8
+			}
+			n, k := 0, 0
+			for k < max && i+1 < len(s) && isHex(s[i+1]) {
+				i++
+				n = n*16 + hexVal(s[i])
+				k++
+			}
+			if k == 0 {
+				sb.WriteByte('\\')
+				sb.WriteByte(s[i])
+			} else {
+				sb.WriteRune(rune(n))
+			}
+		default:
+			sb.WriteByte('\\')
+			sb.WriteByte(s[i])
+		}
+	}
+	return sb.String(), false
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+func hexVal(c byte) int {
+	switch {
+	case c >= '0' && c <= '9':
+		return int(c - '0')
+	case c >= 'a' && c <= 'f':
+		return int(c-'a') + 10
+	}
+	return int(c-'A') + 10
+}
+
+func (r *Runner) biPrintf(_ context.Context, args []string) int {
+	args = args[1:]
+	varName := ""
+	if len(args) >= 2 && args[0] == "-v" {
+		varName, args = args[1], args[2:]
+	} else if len(args) >= 1 && strings.HasPrefix(args[0], "-v") && len(args[0]) > 2 {
+		varName, args = args[0][2:], args[1:]
+	}
+	if len(args) > 0 && args[0] == "--" {
+		args = args[1:]
+	}
+	if len(args) == 0 {
+		r.builtinErr("printf", "usage: printf [-v var] format [arguments]")
+		return 2
+	}
+	env := r.biEnv()
+	out, status := builtins.Printf(env, args[0], args[1:])
+	if varName != "" {
+		if err := r.setString(varName, out, false); err != nil {
+			r.assignError(err)
+			return 1
+		}
+		return status
+	}
+	if _, err := io.WriteString(r.out(), out); err != nil {
+		return 1
+	}
+	return status
+}
+
+func (r *Runner) biTest(_ context.Context, args []string) int {
+	env := r.biEnv()
+	bracket := args[0] == "["
+	// -v needs the shell's variables, which the shared test cannot see.
+	if len(args) == 3 && args[1] == "-v" || bracket && len(args) == 4 && args[1] == "-v" && args[3] == "]" {
+		return oneIfFalse(r.varIsSet(args[2]))
+	}
+	return builtins.Test(env, args[1:], bracket)
+}
+
+// resolvePhysical resolves every symlink in an absolute path.
+func (r *Runner) resolvePhysical(p string) (string, error) {
+	parts := strings.Split(strings.Trim(p, "/"), "/")
+	cur := "/"
+	hops := 0
+	for i := 0; i < len(parts); i++ {
+		part := parts[i]
+		if part == "" || part == "." {
+			continue
+		}
+		if part == ".." {
+			cur = parentDir(cur)
+			continue
+		}
+		next := cleanPath(cur + "/" + part)
+		fi, err := vfs.Lstat(r.s.fs, next)
+		if err != nil {
+			return "", err
+		}
+		if fi.Mode()&0o20000000000 != 0 { // fs.ModeSymlink
+			hops++
+			if hops > 40 {
+				return "", fmt.Errorf("too many levels of symbolic links")
+			}
+			target, err := r.s.fs.ReadlinkIfPossible(next)
+			if err != nil {
+				return "", err
+			}
+			rest := append(strings.Split(strings.Trim(target, "/"), "/"), parts[i+1:]...)
+			if strings.HasPrefix(target, "/") {
+				cur = "/"
+			}
+			parts = rest
+			i = -1
+			continue
+		}
+		cur = next
+	}
+	return cur, nil
+}
+
+func parentDir(p string) string {
+	i := strings.LastIndexByte(p, '/')
+	if i <= 0 {
+		return "/"
+	}
+	return p[:i]
+}
+
+func (r *Runner) biCd(_ context.Context, args []string) int {
+	physical := false
+	args = args[1:]
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") && args[0] != "-" {
+		if args[0] == "--" {
+			args = args[1:]
+			break
+		}
+		for _, c := range args[0][1:] {
+			switch c {
+			case 'P':
+				physical = true
+			case 'L':
+				physical = false
+			case 'e', '@':
+			default:
+				r.builtinErr("cd", "-%c: invalid option", c)
+				fmt.Fprintln(r.fds.writer(2), "cd: usage: cd [-L|[-P [-e]] [-@]] [dir]")
+				return 2
+			}
+		}
+		args = args[1:]
+	}
+	if len(args) > 1 {
+		r.builtinErr("cd", "too many arguments")
+		return 1
+	}
+	var dir string
+	printDir := false
+	if len(args) == 0 {
+		dir = r.getVar("HOME").String()
+		if dir == "" {
+			r.builtinErr("cd", "HOME not set")
+			return 1
+		}
+	} else {
+		dir = args[0]
+		if dir == "-" {
+			dir = r.getVar("OLDPWD").String()
+			if dir == "" {
+				r.builtinErr("cd", "OLDPWD not set")
+				return 1
+			}
+			printDir = true
+		}
+	}
+	if dir == "" {
+		return 0
+	}
+	target := ""
+	if !strings.HasPrefix(dir, "/") && !strings.HasPrefix(dir, "./") && !strings.HasPrefix(dir, "../") && dir != "." && dir != ".." {
+		for _, base := range strings.Split(r.getVar("CDPATH").String(), ":") {
+			if base == "" {
+				continue
+			}
+			cand := r.abs(base + "/" + dir)
+			if fi, err := r.s.fs.Stat(cand); err == nil && fi.IsDir() {
+				target, printDir = cand, true
+				break
+			}
+		}
+	}
+	if target == "" {
+		target = r.abs(dir)
+	}
+	if physical {
+		p, err := r.resolvePhysical(target)
+		if err != nil {
+			r.builtinErr("cd", "%s: %s", dir, builtins.ErrText(err))
+			return 1
+		}
+		target = p
+	}
+	fi, err := r.s.fs.Stat(target)
+	if err != nil {
+		r.builtinErr("cd", "%s: %s", dir, builtins.ErrText(err))
+		return 1
+	}
+	if !fi.IsDir() {
+		r.builtinErr("cd", "%s: Not a directory", dir)
+		return 1
+	}
+	if !r.access(fi, 1) {
+		r.builtinErr("cd", "%s: Permission denied", dir)
+		return 1
+	}
+	r.setString("OLDPWD", r.dir, false)
+	r.dir = target
+	r.setString("PWD", target, false)
+	if printDir {
+		fmt.Fprintln(r.out(), target)
+	}
+	return 0
+}
+
+func (r *Runner) biPwd(_ context.Context, args []string) int {
+	physical := false
+	for _, a := range args[1:] {
+		switch a {
+		case "-P":
+			physical = true
+		case "-L":
+			physical = false
+		default:
+			r.builtinErr("pwd", "%s: invalid option", a)
+			return 2
+		}
+	}
+	dir := r.dir
+	if physical {
+		p, err := r.resolvePhysical(dir)
+		if err != nil {
+			r.builtinErr("pwd", "error retrieving current directory: %s", builtins.ErrText(err))
+			return 1
+		}
+		dir = p
+	}
+	fmt.Fprintln(r.out(), dir)
+	return 0
+}
+
+// numArg parses a numeric argument to exit/return/shift/break.
+func (r *Runner) numArg(name, s string) (int, bool) {
+	n, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil {
+		r.builtinErr(name, "%s: numeric argument required", s)
+		return 2, false
+	}
+	return n, true
+}
+
+func (r *Runner) biExit(_ context.Context, args []string) int {
+	code := r.lastStatus
+	if len(args) > 2 {
+		r.builtinErr(args[0], "too many arguments")
+		return 1
+	}
+	if len(args) == 2 {
+		n, ok := r.numArg(args[0], args[1])
+		code = n
+		if !ok {
+			code = 2
+		}
+	}
+	r.exiting, r.exitCode = true, code&0xff
+	return code & 0xff
+}
+
+func (r *Runner) biReturn(_ context.Context, args []string) int {
+	if len(r.frames) == 0 {
+		r.builtinErr("return", "can only `return' from a function or sourced script")
+		return 1
+	}
+	code := r.lastStatus
+	if len(args) > 1 {
+		n, ok := r.numArg("return", args[1])
+		code = n
+		if !ok {
+			code = 2
+		}
+	}
+	r.returning = true
+	return code & 0xff
+}
+
+func (r *Runner) biBreak(_ context.Context, args []string) int {
+	n := 1
+	if len(args) > 1 {
+		var ok bool
+		if n, ok = r.numArg(args[0], args[1]); !ok {
+			return 1
+		}
+		if n < 1 {
+			r.builtinErr(args[0], "%s: loop count out of range", args[1])
+			return 1
+		}
+	}
+	if r.loopDepth == 0 {
+		r.builtinErr(args[0], "only meaningful in a `for', `while', or `until' loop")
+		return 0
+	}
+	n = min(n, r.loopDepth)
+	if args[0] == "break" {
+		r.breakN = n
+	} else {
+		r.contN = n
+	}
+	return 0
+}
+
+func (r *Runner) biShift(_ context.Context, args []string) int {
+	n := 1
+	if len(args) > 1 {
+		var ok bool
+		if n, ok = r.numArg("shift", args[1]); !ok {
+			return 1
+		}
+	}
+	if n < 0 || n > len(r.params) {
+		if r.opts.shiftVerbose || n < 0 {
+			r.builtinErr("shift", "%d: shift count out of range", n)
+		}
+		return 1
+	}
+	r.params = r.params[n:]
+	return 0
+}
+
+func (r *Runner) biSet(_ context.Context, args []string) int {
+	args = args[1:]
+	if len(args) == 0 {
+		w := r.out()
+		for _, name := range r.varNames() {
+			v, _ := r.lookup(name)
+			if v == nil || !v.Set {
+				continue
+			}
+			switch v.Kind {
+			case expand.Indexed, expand.Associative:
+				var sb strings.Builder
+				r.printDecl(&sb, name, v)
+				s := sb.String()
+				s = s[strings.IndexByte(s, ' ')+1:]
+				s = s[strings.IndexByte(s, ' ')+1:]
+				fmt.Fprint(w, s)
+			default:
+				fmt.Fprintf(w, "%s=%s\n", name, setQuote(v.Str))
+			}
+		}
+		return 0
+	}
+	for len(args) > 0 {
+		a := args[0]
+		if a == "--" {
+			r.params = slices.Clone(args[1:])
+			return 0
+		}
+		if a == "-" {
+			r.opts.xtrace, r.opts.verbose = false, false
+			r.params = slices.Clone(args[1:])
+			return 0
+		}
+		if len(a) < 2 || a[0] != '-' && a[0] != '+' {
+			break
+		}
+		on := a[0] == '-'
+		args = args[1:]
+		for i := 1; i < len(a); i++ {
+			c := a[i]
+			switch c {
+			case 'o':
+				if len(args) == 0 {
+					r.printSetO(r.out(), !on)
+					continue
+				}
+				name := args[0]
+				args = args[1:]
+				if name == "restricted" {
+					if !on {
+						r.builtinErr("set", "+o restricted: restricted mode cannot be turned off")
+						return 1
+					}
+					continue
+				}
+				if !r.setOptByName(name, on) {
+					r.builtinErr("set", "%s: invalid option name", name)
+					return 2
+				}
+			case 'r':
+				if !on {
+					r.builtinErr("set", "+r: restricted mode cannot be turned off")
+					return 1
+				}
+			case 'i', 's', 'c':
+			default:
+				if !r.setOptByLetter(c, on) {
+					r.builtinErr("set", "%c%c: invalid option", a[0], c)
+					fmt.Fprintln(r.fds.writer(2), "set: usage: set [-abefhkmnptuvxBCEHPT] [-o option-name] [--] [-] [arg ...]")
+					return 2
+				}
+			}
+		}
+	}
+	if len(args) > 0 {
+		r.params = slices.Clone(args)
+	}
+	return 0
+}
+
+// setQuote quotes a value the way `set` prints variables.
+func setQuote(s string) string {
+	if s == "" {
+		return "''"
+	}
+	if traceQuote(s) == s {
+		return s
+	}
+	return traceQuote(s)
+}
+
+func (r *Runner) biShopt(_ context.Context, args []string) int {
+	set, unset, quiet, print, setO := false, false, false, false, false
+	args = args[1:]
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
+		for _, c := range args[0][1:] {
+			switch c {
+			case 's':
+				set = true
+			case 'u':
+				unset = true
+			case 'q':
+				quiet = true
+			case 'p':
+				print = true
+			case 'o':
+				setO = true
+			default:
+				r.builtinErr("shopt", "-%c: invalid option", c)
+				fmt.Fprintln(r.fds.writer(2), "shopt: usage: shopt [-pqsu] [-o] [optname ...]")
+				return 2
+			}
+		}
+		args = args[1:]
+	}
+	w := r.out()
+	if setO {
+		if len(args) == 0 {
+			r.printSetO(w, print)
+			return 0
+		}
+		status := 0
+		for _, name := range args {
+			if set || unset {
+				if name == "restricted" && unset {
+					r.builtinErr("shopt", "restricted: restricted mode cannot be turned off")
+					status = 1
+					continue
+				}
+				if !r.setOptByName(name, set) {
+					r.builtinErr("shopt", "%s: invalid option name", name)
+					status = 1
+				}
+				continue
+			}
+			found := false
+			for _, o := range setOptions {
+				if o.name == name {
+					found = true
+					on := o.field != nil && *o.field(&r.opts)
+					if !on {
+						status = 1
+					}
+					if !quiet {
+						fmt.Fprintf(w, "%-15s\t%s\n", name, onOff(on))
+					}
+				}
+			}
+			if !found {
+				r.builtinErr("shopt", "%s: invalid option name", name)
+				status = 1
+			}
+		}
+		return status
+	}
+	if set || unset {
+		status := 0
+		for _, name := range args {
+			f, ok := shoptOptions[name]
+			if !ok {
+				r.builtinErr("shopt", "%s: invalid shell option name", name)
+				status = 1
+				continue
+			}
+			if name == "restricted_shell" {
+				r.builtinErr("shopt", "restricted_shell: restricted mode cannot be changed")
+				status = 1
+				continue
+			}
+			if f != nil {
+				*f(&r.opts) = set
+			}
+		}
+		return status
+	}
+	names := args
+	if len(names) == 0 {
+		names = shoptNames()
+	}
+	status := 0
+	for _, name := range names {
+		on, ok := r.shoptValue(name)
+		if !ok {
+			r.builtinErr("shopt", "%s: invalid shell option name", name)
+			status = 1
+			continue
+		}
+		if !on && len(args) > 0 {
+			status = 1
+		}
+		if quiet {
+			continue
+		}
+		if print {
+			flag := "-u"
+			if on {
+				flag = "-s"
+			}
+			fmt.Fprintf(w, "shopt %s %s\n", flag, name)
+		} else {
+			fmt.Fprintf(w, "%-15s\t%s\n", name, onOff(on))
+		}
+	}
+	return status
+}
+
+func (r *Runner) biEval(ctx context.Context, args []string) int {
+	src := strings.Join(args[1:], " ")
+	if strings.TrimSpace(src) == "" {
+		return 0
+	}
+	if !r.enterCall("eval") {
+		return 1
+	}
+	defer func() { r.callDepth-- }()
+	r.evalString(ctx, src, "eval")
+	return r.lastStatus
+}
+
+func (r *Runner) biSource(ctx context.Context, args []string) int {
+	if len(args) < 2 {
+		r.builtinErr(args[0], "filename argument required")
+		fmt.Fprintf(r.fds.writer(2), "%s: usage: %s filename [arguments]\n", args[0], args[0])
+		return 2
+	}
+	return r.sourceFile(ctx, args[1], args[2:])
+}
+
+func (r *Runner) biExec(ctx context.Context, args []string) int {
+	args = args[1:]
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
+		if args[0] == "--" {
+			args = args[1:]
+			break
+		}
+		if args[0] == "-a" && len(args) > 1 {
+			args = args[2:]
+			continue
+		}
+		args = args[1:]
+	}
+	if len(args) == 0 {
+		return 0
+	}
+	r.runCommand(ctx, args, nil, true)
+	r.exiting, r.exitCode = true, r.lastStatus
+	return r.lastStatus
+}
+
+func (r *Runner) biCommand(ctx context.Context, args []string) int {
+	args = args[1:]
+	mode := byte(0)
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") && len(args[0]) > 1 {
+		if args[0] == "--" {
+			args = args[1:]
+			break
+		}
+		for _, c := range args[0][1:] {
+			switch c {
+			case 'v', 'V':
+				mode = byte(c)
+			case 'p':
+			default:
+				r.builtinErr("command", "-%c: invalid option", c)
+				return 2
+			}
+		}
+		args = args[1:]
+	}
+	if len(args) == 0 {
+		return 0
+	}
+	if mode != 0 {
+		status := 0
+		for _, name := range args {
+			if !r.describe(name, mode == 'V', false, mode == 'v') {
+				if mode == 'V' {
+					r.builtinErr("command", "%s: not found", name)
+				}
+				status = 1
+			}
+		}
+		return status
+	}
+	r.runCommand(ctx, args, nil, true)
+	return r.lastStatus
+}
+
+func (r *Runner) biBuiltin(ctx context.Context, args []string) int {
+	if len(args) < 2 {
+		return 0
+	}
+	fn := shellBuiltin(args[1])
+	if fn == nil {
+		r.builtinErr("builtin", "%s: not a shell builtin", args[1])
+		return 1
+	}
+	return fn(r, ctx, args[1:])
+}
+
+// describe prints what a name is, for type and command -v/-V. It
+// reports whether the name was found.
+func (r *Runner) describe(name string, verbose, typeOnly, short bool) bool {
+	w := r.out()
+	if v, ok := r.aliases[name]; ok {
+		switch {
+		case typeOnly:
+			fmt.Fprintln(w, "alias")
+		case short:
+			fmt.Fprintf(w, "alias %s=%s\n", name, aliasQuote(v))
+		default:
+			fmt.Fprintf(w, "%s is aliased to `%s'\n", name, v)
+		}
+		return true
+	}
+	if keywords[name] {
+		switch {
+		case typeOnly:
+			fmt.Fprintln(w, "keyword")
+		case short:
+			fmt.Fprintln(w, name)
+		default:
+			fmt.Fprintf(w, "%s is a shell keyword\n", name)
+		}
+		return true
+	}
+	if body, ok := r.funcs[name]; ok {
+		switch {
+		case typeOnly:
+			fmt.Fprintln(w, "function")
+		case short:
+			fmt.Fprintln(w, name)
+		default:
+			fmt.Fprintf(w, "%s is a function\n", name)
+			r.printFunc(w, name, body)
+		}
+		return true
+	}
+	if isShellBuiltin(name) {
+		switch {
+		case typeOnly:
+			fmt.Fprintln(w, "builtin")
+		case short:
+			fmt.Fprintln(w, name)
+		default:
+			fmt.Fprintf(w, "%s is a shell builtin\n", name)
+		}
+		return true
+	}
+	env := r.biEnv()
+	if p, ok := r.s.gw.LookPath(env, name); ok {
+		switch {
+		case typeOnly:
+			fmt.Fprintln(w, "file")
+		case short:
+			fmt.Fprintln(w, p)
+		default:
+			fmt.Fprintf(w, "%s is %s\n", name, p)
+		}
+		return true
+	}
+	return false
+}
+
+func aliasQuote(v string) string { return "'" + strings.ReplaceAll(v, "'", `'\''`) + "'" }
+
+func (r *Runner) biType(_ context.Context, args []string) int {
+	typeOnly, path, all := false, false, false
+	args = args[1:]
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") && len(args[0]) > 1 {
+		for _, c := range args[0][1:] {
+			switch c {
+			case 't':
+				typeOnly = true
+			case 'p', 'P':
+				path = true
+			case 'a':
+				all = true
+			case 'f':
+			default:
+				r.builtinErr("type", "-%c: invalid option", c)
+				return 2
+			}
+		}
+		args = args[1:]
+	}
+	_ = all
+	status := 0
+	for _, name := range args {
+		if path {
+			if p, ok := r.s.gw.LookPath(r.biEnv(), name); ok && r.funcs[name] == nil && !isShellBuiltin(name) {
+				fmt.Fprintln(r.out(), p)
+			} else if !ok {
+				status = 1
+			}
+			continue
+		}
+		if !r.describe(name, true, typeOnly, false) {
+			if !typeOnly {
+				r.builtinErr("type", "%s: not found", name)
+			}
+			status = 1
+		}
+	}
+	return status
+}
+
+func (r *Runner) biHash(_ context.Context, args []string) int {
+	status := 0
+	names := args[1:]
+	if len(names) > 0 && names[0] == "-r" {
+		return 0
+	}
+	if len(names) == 0 {
+		fmt.Fprintln(r.out(), "hash: hash table empty")
+		return 0
+	}
+	for _, name := range names {
+		if strings.HasPrefix(name, "-") {
+			continue
+		}
+		if isShellBuiltin(name) || r.funcs[name] != nil {
+			continue
+		}
+		if _, ok := r.s.gw.LookPath(r.biEnv(), name); !ok {
+			r.builtinErr("hash", "%s: not found", name)
+			status = 1
+		}
+	}
+	return status
+}
+
+func (r *Runner) biAlias(_ context.Context, args []string) int {
+	w := r.out()
+	args = args[1:]
+	if len(args) > 0 && args[0] == "-p" {
+		args = args[1:]
+	}
+	if len(args) == 0 {
+		for _, name := range slices.Sorted(maps.Keys(r.aliases)) {
+			fmt.Fprintf(w, "alias %s=%s\n", name, aliasQuote(r.aliases[name]))
+		}
+		return 0
+	}
+	status := 0
+	for _, a := range args {
+		name, val, ok := strings.Cut(a, "=")
+		if !ok {
+			v, found := r.aliases[name]
+			if !found {
+				r.builtinErr("alias", "%s: not found", name)
+				status = 1
+				continue
+			}
+			fmt.Fprintf(w, "alias %s=%s\n", name, aliasQuote(v))
+			continue
+		}
+		r.aliases[name] = val
+	}
+	return status
+}
+
+func (r *Runner) biUnalias(_ context.Context, args []string) int {
+	status := 0
+	for _, name := range args[1:] {
+		if name == "-a" {
+			clear(r.aliases)
+			continue
+		}
+		if _, ok := r.aliases[name]; !ok {
+			r.builtinErr("unalias", "%s: not found", name)
+			status = 1
+			continue
+		}
+		delete(r.aliases, name)
+	}
+	return status
+}
+
+func (r *Runner) biUnset(_ context.Context, args []string) int {
+	mode := byte(0)
+	args = args[1:]
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
+		for _, c := range args[0][1:] {
+			switch c {
+			case 'f', 'v', 'n':
+				mode = byte(c)
+			default:
+				r.builtinErr("unset", "-%c: invalid option", c)
+				return 2
+			}
+		}
+		args = args[1:]
+	}
+	status := 0
+	for _, name := range args {
+		if mode == 'f' {
+			delete(r.funcs, name)
+			continue
+		}
+		base, idx, hasIdx := strings.Cut(name, "[")
+		if hasIdx && strings.HasSuffix(idx, "]") {
+			idx = idx[:len(idx)-1]
+			target := r.resolveRef(base)
+			v, _ := r.lookup(target)
+			if v == nil {
+				continue
+			}
+			if v.ReadOnly {
+				r.builtinErr("unset", "%s: cannot unset: readonly variable", base)
+				status = 1
+				continue
+			}
+			switch v.Kind {
+			case expand.Associative:
+				if idx == "@" || idx == "*" {
+					v.Map = map[string]string{}
+				} else {
+					delete(v.Map, idx)
+				}
+			case expand.Indexed:
+				if idx == "@" || idx == "*" {
+					r.unsetVar(target)
+					continue
+				}
+				i, err := r.arithString(idx)
+				if err != nil {
+					r.builtinErr("unset", "%s: bad array subscript", name)
+					status = 1
+					continue
+				}
+				if i < 0 {
+					i += indexedMax(v.List, v.Indexes) + 1
+				}
+				v.List, v.Indexes = indexedUnset(v.List, v.Indexes, i)
+			default:
+				if idx == "0" || idx == "@" || idx == "*" {
+					r.unsetVar(target)
+				}
+			}
+			continue
+		}
+		if !syntax.ValidName(name) {
+			r.builtinErr("unset", "`%s': not a valid identifier", name)
+			status = 1
+			continue
+		}
+		if v, _ := r.lookup(name); v == nil && mode == 0 {
+			if _, ok := r.funcs[name]; ok {
+				delete(r.funcs, name)
+				continue
+			}
+		}
+		target := name
+		if mode != 'n' {
+			target = r.resolveRef(name)
+		}
+		if err := r.unsetVar(target); err != nil {
+			r.builtinErr("unset", "%s: cannot unset: readonly variable", name)
+			status = 1
+		}
+	}
+	return status
+}
+
+func (r *Runner) biDecl(ctx context.Context, args []string) int {
+	dc := &syntax.DeclClause{Variant: &syntax.Lit{Value: args[0]}}
+	for _, a := range args[1:] {
+		dc.Args = append(dc.Args, &syntax.Assign{Naked: true, Value: &syntax.Word{Parts: []syntax.WordPart{
+			&syntax.SglQuoted{Value: a}}}})
+	}
+	r.declClause(ctx, dc)
+	return r.lastStatus
+}
+
+func (r *Runner) biLet(ctx context.Context, args []string) int {
+	if len(args) < 2 {
+		r.builtinErr("let", "expression expected")
+		return 1
+	}
+	n := 0
+	for _, a := range args[1:] {
+		var err error
+		n, err = r.arithString(a)
+		if err != nil {
+			r.builtinErr("let", "%v", err)
+			return 1
+		}
+	}
+	return oneIfZero(n)
+}
+
+func (r *Runner) biTimes(context.Context, []string) int {
+	el := r.s.sys.Now().Sub(r.s.start)
+	fmt.Fprintf(r.out(), "0m%.3fs 0m0.000s\n0m0.000s 0m0.000s\n", el.Seconds())
+	return 0
+}
+
+func (r *Runner) biUlimit(_ context.Context, args []string) int {
+	if len(args) > 1 && args[1] == "-a" {
+		fmt.Fprint(r.out(), "core file size              (blocks, -c) 0\ndata seg size               (kbytes, -d) unlimited\nfile size                   (blocks, -f) unlimited\nmax user processes                  (-u) 512\nopen files                          (-n) 1024\nstack size                  (kbytes, -s) 8192\ncpu time                   (seconds, -t) unlimited\nvirtual memory              (kbytes, -v) unlimited\n")
+		return 0
+	}
+	last := args[len(args)-1]
+	if len(args) == 1 || strings.HasPrefix(last, "-") {
+		switch last {
+		case "-n":
+			fmt.Fprintln(r.out(), "1024")
+		case "-u":
+			fmt.Fprintln(r.out(), "512")
+		case "-s":
+			fmt.Fprintln(r.out(), "8192")
+		case "-c":
+			fmt.Fprintln(r.out(), "0")
+		default:
+			fmt.Fprintln(r.out(), "unlimited")
+		}
+	}
+	return 0
+}
+
+func (r *Runner) biUmask(_ context.Context, args []string) int {
+	symbolic := false
+	args = args[1:]
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
+		for _, c := range args[0][1:] {
+			switch c {
+			case 'S':
+				symbolic = true
+			case 'p':
+			default:
+				r.builtinErr("umask", "-%c: invalid option", c)
+				return 2
+			}
+		}
+		args = args[1:]
+	}
+	if len(args) == 0 {
+		m := r.umask()
+		if symbolic {
+			perm := func(shift uint) string {
+				v := (^m >> shift) & 7
+				s := ""
+				if v&4 != 0 {
+					s += "r"
+				}
+				if v&2 != 0 {
+					s += "w"
+				}
+				if v&1 != 0 {
+					s += "x"
+				}
+				return s
+			}
+			fmt.Fprintf(r.out(), "u=%s,g=%s,o=%s\n", perm(6), perm(3), perm(0))
+		} else {
+			fmt.Fprintf(r.out(), "%04o\n", m)
+		}
+		return 0
+	}
+	n, err := strconv.ParseUint(args[0], 8, 32)
+	if err != nil || n > 0o777 {
+		r.builtinErr("umask", "%s: octal number out of range", args[0])
+		return 1
+	}
+	r.umaskBits = uint32(n)
+	return 0
+}
+
+func (r *Runner) umask() uint32 { return r.umaskBits }
+
+func (r *Runner) biCaller(_ context.Context, args []string) int {
+	n := 0
+	if len(args) > 1 {
+		var err error
+		if n, err = strconv.Atoi(args[1]); err != nil || n < 0 {
+			r.builtinErr("caller", "%s: invalid number", args[1])
+			return 2
+		}
+	}
+	if n >= len(r.frames) {
+		return 1
+	}
+	f := r.frames[len(r.frames)-1-n]
+	caller := "main"
+	if k := len(r.frames) - 2 - n; k >= 0 {
+		caller = r.frames[k].funcName
+	}
+	if len(args) > 1 {
+		fmt.Fprintf(r.out(), "%d %s %s\n", f.callLine, caller, f.source)
+	} else {
+		fmt.Fprintf(r.out(), "%d %s\n", f.callLine, f.source)
+	}
+	return 0
+}
+
+func (r *Runner) biHelp(_ context.Context, args []string) int {
+	if len(args) > 1 {
+		for _, a := range args[1:] {
+			if !isShellBuiltin(a) {
+				r.builtinErr("help", "no help topics match `%s'.  Try `help help' or `man -k %s' or `info %s'.", a, a, a)
+				return 1
+			}
+			fmt.Fprintf(r.out(), "%s: %s is a shell builtin of sandsh, with the options of bash 5.2.\n", a, a)
+		}
+		return 0
+	}
+	fmt.Fprintf(r.out(), "sandsh shell builtins (bash %s compatible):\n", bashVersion)
+	for _, name := range builtinNames {
+		fmt.Fprintf(r.out(), " %s\n", name)
+	}
+	return 0
+}
+
+func (r *Runner) biEnable(_ context.Context, args []string) int {
+	if len(args) == 1 || args[1] == "-a" || args[1] == "-p" {
+		for _, name := range builtinNames {
+			fmt.Fprintf(r.out(), "enable %s\n", name)
+		}
+		return 0
+	}
+	for _, a := range args[1:] {
+		if strings.HasPrefix(a, "-") {
+			if a == "-f" {
+				r.builtinErr("enable", "-f: restricted: cannot load builtins")
+				return 1
+			}
+			continue
+		}
+		if !isShellBuiltin(a) {
+			r.builtinErr("enable", "%s: not a shell builtin", a)
+			return 1
+		}
+	}
+	return 0
+}
+
+// sleepCtx waits for d or until ctx is done.
+func sleepCtx(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}

@@ -1,0 +1,1019 @@
+package interp
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// biRead implements read with bash's flags.
+func (r *Runner) biRead(ctx context.Context, args []string) int {
+	raw, silent := false, false
+	arrayName, prompt := "", ""
+	delim := byte('\n')
+	nchars, exact := -1, false
+	fd := 0
+	timeout := time.Duration(-1)
+	args = args[1:]
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") && len(args[0]) > 1 {
+		a := args[0]
+		args = args[1:]
+		if a == "--" {
+			break
+		}
+		for i := 1; i < len(a); i++ {
+			c := a[i]
+			needArg := func() (string, bool) {
+				if i+1 < len(a) {
+					v := a[i+1:]
+					i = len(a)
+					return v, true
+				}
+				if len(args) == 0 {
+					r.builtinErr("read", "-%c: option requires an argument", c)
+					return "", false
+				}
+				v := args[0]
+				args = args[1:]
+				return v, true
+			}
+			switch c {
+			case 'r':
+				raw = true
+			case 's':
+				silent = true
+			case 'e':
+			case 'a', 'd', 'n', 'N', 'p', 't', 'u', 'i':
+				v, ok := needArg()
+				if !ok {
+					return 2
+				}
+				switch c {
+				case 'a':
+					arrayName = v
+				case 'd':
+					if v == "" {
+						delim = 0
+					} else {
+						delim = v[0]
+					}
+				case 'n', 'N':
+					n, err := strconv.Atoi(v)
+					if err != nil || n < 0 {
+						r.builtinErr("read", "%s: invalid number", v)
+						return 2
+					}
+					nchars, exact = n, c == 'N'
+				case 'p':
+					prompt = v
+				case 't':
+					f, err := strconv.ParseFloat(v, 64)
+					if err != nil || f < 0 {
+						r.builtinErr("read", "%s: invalid timeout specification", v)
+						return 2
+					}
+					timeout = time.Duration(f * float64(time.Second))
+				case 'u':
+					n, err := strconv.Atoi(v)
+					if err != nil || r.fds.get(n) == nil {
+						r.builtinErr("read", "%s: invalid file descriptor specification", v)
+						return 1
+					}
+					fd = n
+				}
+			default:
+				r.builtinErr("read", "-%c: invalid option", c)
+				fmt.Fprintln(r.fds.writer(2), "read: usage: read [-ers] [-a array] [-d delim] [-i text] [-n nchars] [-N nchars] [-p prompt] [-t timeout] [-u fd] [name ...]")
+				return 2
+			}
+		}
+	}
+	_ = silent
+	for _, name := range args {
+		if !syntax.ValidName(name) {
+			r.builtinErr("read", "`%s': not a valid identifier", name)
+			return 1
+		}
+	}
+	if prompt != "" {
+		// bash prints the prompt only when reading from a terminal; we
+		// never are one, so like bash we stay quiet.
+		_ = prompt
+	}
+	rd := r.fds.reader(fd)
+	if timeout == 0 {
+		return 1
+	}
+	type result struct {
+		line string
+		eof  bool
+	}
+	readIt := func() result {
+		var sb []byte
+		var b [1]byte
+		count := 0
+		for nchars < 0 || count < nchars {
+			n, err := rd.Read(b[:])
+			if n == 0 {
+				if err != nil {
+					return result{string(sb), true}
+				}
+				continue
+			}
+			c := b[0]
+			if !exact && c == delim {
+				return result{string(sb), false}
+			}
+			if !raw && c == '\\' && !exact {
+				n, err := rd.Read(b[:])
+				if n == 0 || err != nil && n == 0 {
+					return result{string(sb), true}
+				}
+				if b[0] == '\n' {
+					continue
+				}
+				sb = append(sb, '\\', b[0])
+				count++
+				continue
+			}
+			sb = append(sb, c)
+			count++
+			if r.s.limits.MaxVarBytes > 0 && len(sb) > r.s.limits.MaxVarBytes {
+				r.checkSize(len(sb))
+				return result{string(sb), true}
+			}
+		}
+		return result{string(sb), false}
+	}
+	var res result
+	if timeout > 0 {
+		ch := make(chan result, 1)
+		r.goSafe(func() { ch <- readIt() })
+		select {
+		case res = <-ch:
+		case <-time.After(timeout):
+			return 142
+		case <-ctx.Done():
+			return 130
+		}
+	} else {
+		res = readIt()
+	}
+	line := res.line
+	status := 0
+	if res.eof {
+		status = 1
+	}
+	if exact || nchars >= 0 && len(args) <= 1 && arrayName == "" {
+		// -N (and -n into one name) keep the text as read, but still remove
+		// backslashes unless -r.
+		name := "REPLY"
+		if len(args) > 0 {
+			name = args[0]
+		}
+		if !raw {
+			line = unbackslash(line)
+		}
+		if err := r.setString(name, line, false); err != nil {
+			r.assignError(err)
+			return 1
+		}
+		return status
+	}
+	cfg := r.ecfg(ctx)
+	switch {
+	case arrayName != "":
+		fields := expand.ReadFields(cfg, line, -1, true)
+		if !raw {
+			for i := range fields {
+				fields[i] = unbackslash(fields[i])
+			}
+		}
+		v, err := r.varForWrite(arrayName)
+		if err != nil {
+			r.assignError(err)
+			return 1
+		}
+		v.Kind, v.List, v.Indexes, v.Set, v.Str = expand.Indexed, fields, nil, true, ""
+		if v.List == nil {
+			v.List = []string{}
+		}
+	case len(args) == 0:
+		if !raw {
+			line = unbackslash(line)
+		}
+		r.setString("REPLY", line, false)
+	default:
+		fields := expand.ReadFields(cfg, line, len(args), true)
+		for i, name := range args {
+			val := ""
+			if i < len(fields) {
+				val = fields[i]
+			}
+			if !raw {
+				val = unbackslash(val)
+			}
+			if err := r.setString(name, val, false); err != nil {
+				r.assignError(err)
+				return 1
+			}
+		}
+	}
+	return status
+}
+
+// unbackslash removes the escaping backslashes read kept for splitting.
+func unbackslash(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var sb strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			i++
+		}
+		sb.WriteByte(s[i])
+	}
+	return sb.String()
+}
+
+// biMapfile implements mapfile/readarray.
+func (r *Runner) biMapfile(ctx context.Context, args []string) int {
+	trim := false
+	delim := byte('\n')
+	count, origin, skip := -1, 0, 0
+	fd := 0
+	name := "MAPFILE"
+	rest := args[1:]
+	for len(rest) > 0 && strings.HasPrefix(rest[0], "-") && len(rest[0]) > 1 {
+		a := rest[0]
+		rest = rest[1:]
+		c := a[1]
+		val := ""
+		if strings.ContainsRune("dnOsuCc", rune(c)) {
+			if len(a) > 2 {
+				val = a[2:]
+			} else if len(rest) > 0 {
+				val, rest = rest[0], rest[1:]
+			} else {
+				r.builtinErr(args[0], "-%c: option requires an argument", c)
+				return 2
+			}
+		}
+		num := func() (int, bool) {
+			n, err := strconv.Atoi(val)
+			if err != nil || n < 0 {
+				r.builtinErr(args[0], "%s: invalid number", val)
+				return 0, false
+			}
+			return n, true
+		}
+		var ok = true
+		switch c {
+		case 't':
+			trim = true
+		case 'd':
+			if val == "" {
+				delim = 0
+			} else {
+				delim = val[0]
+			}
+		case 'n':
+			count, ok = num()
+			if count == 0 {
+				count = -1
+			}
+		case 'O':
+			origin, ok = num()
+		case 's':
+			skip, ok = num()
+		case 'u':
+			fd, ok = num()
+			if ok && r.fds.get(fd) == nil {
+				r.builtinErr(args[0], "%d: invalid file descriptor: Bad file descriptor", fd)
+				return 1
+			}
+		case 'C', 'c':
+		default:
+			r.builtinErr(args[0], "-%c: invalid option", c)
+			return 2
+		}
+		if !ok {
+			return 1
+		}
+	}
+	if len(rest) > 0 {
+		name = rest[0]
+	}
+	v, err := r.varForWrite(name)
+	if err != nil {
+		r.assignError(err)
+		return 1
+	}
+	if origin == 0 || v.Kind != expand.Indexed {
+		v.List, v.Indexes = []string{}, nil
+	}
+	v.Kind, v.Set, v.Str = expand.Indexed, true, ""
+	rd := r.fds.reader(fd)
+	i := origin
+	read := 0
+	for count < 0 || read < count {
+		if ctx.Err() != nil {
+			return 1
+		}
+		line, err := readLine(rd, delim, -1)
+		if err != nil && line == "" {
+			break
+		}
+		if err == nil && !trim {
+			line += string(delim)
+		}
+		if skip > 0 {
+			skip--
+			continue
+		}
+		if err := r.checkSize(len(line)); err != nil {
+			return 1
+		}
+		v.List, v.Indexes = indexedSet(v.List, v.Indexes, i, line)
+		i++
+		read++
+		if err != nil {
+			break
+		}
+	}
+	return 0
+}
+
+// biTrap implements trap.
+func (r *Runner) biTrap(_ context.Context, args []string) int {
+	args = args[1:]
+	w := r.out()
+	printTraps := func(sigs []string) {
+		if len(sigs) == 0 {
+			sigs = slices.Sorted(maps.Keys(r.traps))
+		}
+		for _, sig := range sigs {
+			if cmd, ok := r.traps[sig]; ok {
+				fmt.Fprintf(w, "trap -- %s %s\n", aliasQuote(cmd), sig)
+			}
+		}
+	}
+	if len(args) == 0 {
+		printTraps(nil)
+		return 0
+	}
+	switch args[0] {
+	case "-l":
+		for i := 1; i < len(signalNames); i++ {
+			fmt.Fprintf(w, "%2d) SIG%s", i, signalNames[i])
+			if i%5 == 0 || i == len(signalNames)-1 {
+				fmt.Fprintln(w)
+			} else {
+				fmt.Fprint(w, "\t")
+			}
+		}
+		return 0
+	case "-p", "-P":
+		var sigs []string
+		for _, s := range args[1:] {
+			n, ok := signalNumber(s)
+			if !ok {
+				r.builtinErr("trap", "%s: invalid signal specification", s)
+				return 1
+			}
+			sigs = append(sigs, trapKey(s, n))
+		}
+		printTraps(sigs)
+		return 0
+	case "--":
+		args = args[1:]
+	}
+	if len(args) == 0 {
+		printTraps(nil)
+		return 0
+	}
+	cmd := args[0]
+	sigs := args[1:]
+	reset := cmd == "-"
+	if _, err := strconv.Atoi(cmd); err == nil && len(args) >= 1 {
+		// `trap 0 1` style: a number first means reset those signals.
+		reset, sigs = true, args
+	}
+	if len(sigs) == 0 {
+		r.builtinErr("trap", "usage: trap [-lp] [[arg] signal_spec ...]")
+		return 2
+	}
+	status := 0
+	for _, s := range sigs {
+		n, ok := signalNumber(s)
+		if !ok {
+			r.builtinErr("trap", "%s: invalid signal specification", s)
+			status = 1
+			continue
+		}
+		key := trapKey(s, n)
+		if key == "KILL" || key == "STOP" {
+			r.builtinErr("trap", "%s: cannot trap", s)
+			continue
+		}
+		if reset {
+			delete(r.traps, key)
+		} else {
+			r.traps[key] = cmd
+		}
+	}
+	return status
+}
+
+func trapKey(s string, n int) string {
+	if n >= 0 {
+		return signalName(n)
+	}
+	return strings.TrimPrefix(strings.ToUpper(s), "SIG")
+}
+
+// biKill sends virtual signals to jobs or to the shell itself.
+func (r *Runner) biKill(ctx context.Context, args []string) int {
+	sig := 15
+	args = args[1:]
+	if len(args) == 0 {
+		r.builtinErr("kill", "usage: kill [-s sigspec | -n signum | -sigspec] pid | jobspec ... or kill -l [sigspec]")
+		return 2
+	}
+	switch {
+	case args[0] == "-l" || args[0] == "-L":
+		if len(args) > 1 {
+			for _, a := range args[1:] {
+				n, err := strconv.Atoi(a)
+				if err == nil {
+					if n > 128 {
+						n -= 128
+					}
+					fmt.Fprintln(r.out(), signalName(n))
+				} else if n, ok := signalNumber(a); ok {
+					fmt.Fprintln(r.out(), n)
+				}
+			}
+			return 0
+		}
+		for i := 1; i < len(signalNames); i++ {
+			fmt.Fprintf(r.out(), "%2d) SIG%s\n", i, signalNames[i])
+		}
+		return 0
+	case args[0] == "-s" || args[0] == "-n":
+		if len(args) < 2 {
+			r.builtinErr("kill", "%s: option requires an argument", args[0])
+			return 2
+		}
+		n, ok := signalNumber(args[1])
+		if !ok {
+			r.builtinErr("kill", "%s: invalid signal specification", args[1])
+			return 1
+		}
+		sig, args = n, args[2:]
+	case strings.HasPrefix(args[0], "-") && len(args[0]) > 1 && args[0] != "--":
+		n, ok := signalNumber(args[0][1:])
+		if !ok {
+			r.builtinErr("kill", "%s: invalid signal specification", args[0][1:])
+			return 1
+		}
+		sig, args = n, args[1:]
+	}
+	if len(args) > 0 && args[0] == "--" {
+		args = args[1:]
+	}
+	status := 0
+	for _, target := range args {
+		if target == strconv.Itoa(r.shellPID) || target == strconv.Itoa(r.pid) {
+			r.deliverSignal(ctx, sig)
+			continue
+		}
+		j := r.jobs.find(target)
+		if j == nil {
+			if strings.HasPrefix(target, "%") {
+				r.builtinErr("kill", "%s: no such job", target)
+			} else if _, err := strconv.Atoi(target); err != nil {
+				r.builtinErr("kill", "%s: arguments must be process or job IDs", target)
+			} else {
+				r.builtinErr("kill", "(%s) - No such process", target)
+			}
+			status = 1
+			continue
+		}
+		if sig == 0 {
+			if j.finished() {
+				status = 1
+			}
+			continue
+		}
+		j.signal = sig
+		j.cancel()
+	}
+	return status
+}
+
+// biWait waits for jobs.
+func (r *Runner) biWait(ctx context.Context, args []string) int {
+	args = args[1:]
+	anyOne := false
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
+		if args[0] == "-n" {
+			anyOne = true
+		}
+		args = args[1:]
+	}
+	if len(args) == 0 {
+		jobs := r.jobs.list()
+		if anyOne {
+			if len(jobs) == 0 {
+				return 127
+			}
+			cases := make(chan *job, len(jobs))
+			for _, j := range jobs {
+				j := j
+				go func() { <-j.done; cases <- j }()
+			}
+			select {
+			case j := <-cases:
+				r.jobs.remove(j)
+				return j.status
+			case <-ctx.Done():
+				return 130
+			}
+		}
+		for _, j := range jobs {
+			r.waitJob(ctx, j)
+		}
+		return 0
+	}
+	status := 0
+	for _, a := range args {
+		j := r.jobs.find(a)
+		if j == nil {
+			if strings.HasPrefix(a, "%") {
+				r.builtinErr("wait", "%s: no such job", a)
+			} else {
+				r.builtinErr("wait", "pid %s is not a child of this shell", a)
+			}
+			status = 127
+			continue
+		}
+		status = r.waitJob(ctx, j)
+	}
+	return status
+}
+
+func (r *Runner) biJobs(_ context.Context, args []string) int {
+	pidsOnly := len(args) > 1 && args[1] == "-p"
+	long := len(args) > 1 && args[1] == "-l"
+	jobs := r.jobsSorted()
+	for i, j := range jobs {
+		if pidsOnly {
+			fmt.Fprintln(r.out(), j.pid)
+			continue
+		}
+		mark := " "
+		switch i {
+		case len(jobs) - 1:
+			mark = "+"
+		case len(jobs) - 2:
+			mark = "-"
+		}
+		state := j.stateString()
+		if long {
+			fmt.Fprintf(r.out(), "[%d]%s %d %-22s%s &\n", j.id, mark, j.pid, state, j.text)
+		} else {
+			fmt.Fprintf(r.out(), "[%d]%s  %-24s%s &\n", j.id, mark, state, j.text)
+		}
+		if j.finished() {
+			r.jobs.remove(j)
+		}
+	}
+	return 0
+}
+
+func (r *Runner) biFg(ctx context.Context, args []string) int {
+	spec := "%%"
+	if len(args) > 1 {
+		spec = args[1]
+	}
+	j := r.jobs.find(spec)
+	if j == nil {
+		r.builtinErr(args[0], "%s: no such job", strings.TrimPrefix(spec, "%"))
+		return 1
+	}
+	if args[0] == "bg" {
+		fmt.Fprintf(r.out(), "[%d]+ %s &\n", j.id, j.text)
+		return 0
+	}
+	fmt.Fprintln(r.out(), j.text)
+	return r.waitJob(ctx, j)
+}
+
+func (r *Runner) biDisown(_ context.Context, args []string) int {
+	for _, a := range args[1:] {
+		if a == "-a" || a == "-r" || a == "-h" {
+			for _, j := range r.jobs.list() {
+				r.jobs.remove(j)
+			}
+			continue
+		}
+		if j := r.jobs.find(a); j != nil {
+			r.jobs.remove(j)
+		}
+	}
+	if len(args) == 1 {
+		if j := r.jobs.find("%%"); j != nil {
+			r.jobs.remove(j)
+		}
+	}
+	return 0
+}
+
+// biGetopts implements getopts optstring name [arg...].
+func (r *Runner) biGetopts(_ context.Context, args []string) int {
+	if len(args) < 3 {
+		r.builtinErr("getopts", "usage: getopts optstring name [arg ...]")
+		return 2
+	}
+	optstr, name := args[1], args[2]
+	params := r.params
+	if len(args) > 3 {
+		params = args[3:]
+	}
+	silent := strings.HasPrefix(optstr, ":")
+	if silent {
+		optstr = optstr[1:]
+	}
+	optind, _ := strconv.Atoi(r.getVar("OPTIND").String())
+	if optind < 1 {
+		optind = 1
+	}
+	if optind == 1 && r.getoptsChar > 0 && r.getoptsLastInd != 1 {
+		r.getoptsChar = 0
+	}
+	done := func() int {
+		r.setString(name, "?", false)
+		r.setString("OPTIND", strconv.Itoa(optind), false)
+		r.getoptsChar = 0
+		return 1
+	}
+	if optind > len(params) {
+		return done()
+	}
+	arg := params[optind-1]
+	if r.getoptsChar == 0 {
+		if len(arg) < 2 || arg[0] != '-' {
+			return done()
+		}
+		if arg == "--" {
+			optind++
+			return done()
+		}
+		r.getoptsChar = 1
+	}
+	c := arg[r.getoptsChar]
+	r.getoptsChar++
+	advance := func() {
+		if r.getoptsChar >= len(arg) {
+			optind++
+			r.getoptsChar = 0
+		}
+	}
+	i := strings.IndexByte(optstr, c)
+	if i < 0 || c == ':' {
+		advance()
+		if silent {
+			r.setString("OPTARG", string(c), false)
+		} else {
+			fmt.Fprintf(r.fds.writer(2), "%s: illegal option -- %c\n", r.prefix(), c)
+			r.unsetVar("OPTARG")
+		}
+		r.setString(name, "?", false)
+		r.setString("OPTIND", strconv.Itoa(optind), false)
+		r.getoptsLastInd = optind
+		return 0
+	}
+	if i+1 < len(optstr) && optstr[i+1] == ':' {
+		var val string
+		if r.getoptsChar < len(arg) {
+			val = arg[r.getoptsChar:]
+			optind++
+			r.getoptsChar = 0
+		} else if optind < len(params) {
+			val = params[optind]
+			optind += 2
+			r.getoptsChar = 0
+		} else {
+			optind++
+			r.getoptsChar = 0
+			if silent {
+				r.setString(name, ":", false)
+				r.setString("OPTARG", string(c), false)
+			} else {
+				fmt.Fprintf(r.fds.writer(2), "%s: option requires an argument -- %c\n", r.prefix(), c)
+				r.setString(name, "?", false)
+				r.unsetVar("OPTARG")
+			}
+			r.setString("OPTIND", strconv.Itoa(optind), false)
+			r.getoptsLastInd = optind
+			return 0
+		}
+		r.setString("OPTARG", val, false)
+	} else {
+		advance()
+		r.unsetVar("OPTARG")
+	}
+	r.setString(name, string(c), false)
+	r.setString("OPTIND", strconv.Itoa(optind), false)
+	r.getoptsLastInd = optind
+	return 0
+}
+
+// biCompgen lists completions, as used by scripts and the REPL.
+func (r *Runner) biCompgen(_ context.Context, args []string) int {
+	var words []string
+	prefix, suffix := "", ""
+	var actions []string
+	args = args[1:]
+	word := ""
+	for len(args) > 0 {
+		a := args[0]
+		args = args[1:]
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			word = a
+			continue
+		}
+		if a == "--" {
+			if len(args) > 0 {
+				word = args[0]
+			}
+			break
+		}
+		for i := 1; i < len(a); i++ {
+			c := a[i]
+			switch c {
+			case 'W', 'P', 'S', 'A', 'G', 'X', 'F', 'C', 'o':
+				if len(args) == 0 {
+					r.builtinErr("compgen", "-%c: option requires an argument", c)
+					return 2
+				}
+				v := args[0]
+				args = args[1:]
+				switch c {
+				case 'W':
+					words = append(words, expand.ReadFields(r.ecfg(context.Background()), v, -1, true)...)
+				case 'P':
+					prefix = v
+				case 'S':
+					suffix = v
+				case 'A':
+					actions = append(actions, v)
+				}
+			case 'c':
+				actions = append(actions, "command")
+			case 'f':
+				actions = append(actions, "file")
+			case 'd':
+				actions = append(actions, "directory")
+			case 'v':
+				actions = append(actions, "variable")
+			case 'a':
+				actions = append(actions, "alias")
+			case 'b':
+				actions = append(actions, "builtin")
+			case 'k':
+				actions = append(actions, "keyword")
+			case 'e':
+				actions = append(actions, "export")
+			}
+		}
+	}
+	var out []string
+	for _, act := range actions {
+		switch act {
+		case "command":
+			out = append(out, r.Completions(word)...)
+			out = append(out, r.commandNames(word)...)
+			for k := range keywords {
+				if strings.HasPrefix(k, word) {
+					out = append(out, k)
+				}
+			}
+		case "function":
+			for n := range r.funcs {
+				out = append(out, n)
+			}
+		case "builtin":
+			out = append(out, builtinNames...)
+		case "keyword":
+			for k := range keywords {
+				out = append(out, k)
+			}
+		case "alias":
+			for n := range r.aliases {
+				out = append(out, n)
+			}
+		case "variable", "export":
+			for _, n := range r.varNames() {
+				v, _ := r.lookup(n)
+				if act == "export" && (v == nil || !v.Exported) {
+					continue
+				}
+				out = append(out, n)
+			}
+		case "file", "directory":
+			out = append(out, r.CompletePath(word, act == "directory")...)
+		}
+	}
+	out = append(out, words...)
+	status := 1
+	seen := map[string]bool{}
+	var final []string
+	for _, s := range out {
+		if strings.HasPrefix(s, word) && !seen[s] {
+			seen[s] = true
+			final = append(final, s)
+		}
+	}
+	if len(actions) > 0 && len(words) == 0 {
+		slices.Sort(final)
+	}
+	for _, s := range final {
+		fmt.Fprintln(r.out(), prefix+s+suffix)
+		status = 0
+	}
+	return status
+}
+
+// commandNames lists the in-process commands the gateway would run.
+func (r *Runner) commandNames(prefix string) []string {
+	lister, ok := r.s.gw.(interface{ CommandNames() []string })
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, n := range lister.CommandNames() {
+		if strings.HasPrefix(n, prefix) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// CompletePath lists sandbox paths starting with word, for completion.
+func (r *Runner) CompletePath(word string, dirsOnly bool) []string {
+	dir, base := "", word
+	if i := strings.LastIndexByte(word, '/'); i >= 0 {
+		dir, base = word[:i+1], word[i+1:]
+	}
+	infos, err := r.readDirForGlob(r.abs(dir + "."))
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range infos {
+		name := e.Name()
+		if !strings.HasPrefix(name, base) || strings.HasPrefix(name, ".") && !strings.HasPrefix(base, ".") {
+			continue
+		}
+		isDir := e.IsDir()
+		if !isDir {
+			if fi, err := r.s.fs.Stat(r.abs(dir + name)); err == nil && fi.IsDir() {
+				isDir = true
+			}
+		}
+		if dirsOnly && !isDir {
+			continue
+		}
+		if isDir {
+			name += "/"
+		}
+		out = append(out, dir+name)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func (r *Runner) dirsList() []string {
+	list := []string{r.dir}
+	for i := len(r.dirStack) - 1; i >= 0; i-- {
+		list = append(list, r.dirStack[i])
+	}
+	return list
+}
+
+func (r *Runner) tildeDir(d string) string {
+	home := r.getVar("HOME").String()
+	if home != "" && (d == home || strings.HasPrefix(d, home+"/")) {
+		return "~" + d[len(home):]
+	}
+	return d
+}
+
+func (r *Runner) printDirs(long bool) {
+	var parts []string
+	for _, d := range r.dirsList() {
+		if !long {
+			d = r.tildeDir(d)
+		}
+		parts = append(parts, d)
+	}
+	fmt.Fprintln(r.out(), strings.Join(parts, " "))
+}
+
+func (r *Runner) biDirs(_ context.Context, args []string) int {
+	long, perLine, clearIt := false, false, false
+	for _, a := range args[1:] {
+		switch a {
+		case "-c":
+			clearIt = true
+		case "-l":
+			long = true
+		case "-p", "-v":
+			perLine = true
+		}
+	}
+	if clearIt {
+		r.dirStack = nil
+		return 0
+	}
+	if perLine {
+		for i, d := range r.dirsList() {
+			if !long {
+				d = r.tildeDir(d)
+			}
+			if args[len(args)-1] == "-v" {
+				fmt.Fprintf(r.out(), "%2d  %s\n", i, d)
+			} else {
+				fmt.Fprintln(r.out(), d)
+			}
+		}
+		return 0
+	}
+	r.printDirs(long)
+	return 0
+}
+
+func (r *Runner) biPushd(ctx context.Context, args []string) int {
+	noCd := false
+	rest := args[1:]
+	if len(rest) > 0 && rest[0] == "-n" {
+		noCd, rest = true, rest[1:]
+	}
+	if len(rest) == 0 {
+		if len(r.dirStack) == 0 {
+			r.builtinErr("pushd", "no other directory")
+			return 1
+		}
+		top := r.dirStack[len(r.dirStack)-1]
+		old := r.dir
+		if st := r.biCd(ctx, []string{"cd", top}); st != 0 {
+			return st
+		}
+		r.dirStack[len(r.dirStack)-1] = old
+		r.printDirs(false)
+		return 0
+	}
+	old := r.dir
+	if !noCd {
+		if st := r.biCd(ctx, []string{"cd", rest[0]}); st != 0 {
+			return st
+		}
+		r.dirStack = append(r.dirStack, old)
+	} else {
+		r.dirStack = append(r.dirStack, r.abs(rest[0]))
+	}
+	r.printDirs(false)
+	return 0
+}
+
+func (r *Runner) biPopd(ctx context.Context, args []string) int {
+	if len(r.dirStack) == 0 {
+		r.builtinErr("popd", "directory stack empty")
+		return 1
+	}
+	top := r.dirStack[len(r.dirStack)-1]
+	if len(args) > 1 && args[1] == "-n" {
+		r.dirStack = r.dirStack[:len(r.dirStack)-1]
+		r.printDirs(false)
+		return 0
+	}
+	if st := r.biCd(ctx, []string{"cd", top}); st != 0 {
+		return st
+	}
+	r.dirStack = r.dirStack[:len(r.dirStack)-1]
+	r.printDirs(false)
+	return 0
+}
+
+var _ = io.EOF

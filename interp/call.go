@@ -1,0 +1,377 @@
+package interp
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/sandsh/sandsh/builtins"
+)
+
+// call runs a simple command: assignments, expansion, then a function, a
+// shell builtin or the gateway.
+func (r *Runner) call(ctx context.Context, ce *syntax.CallExpr) {
+	if max := r.s.limits.MaxCommands; max > 0 && r.s.commands.Add(1) > max {
+		r.limitHit("max-commands", fmt.Sprint(max))
+		r.exiting, r.exitCode = true, 1
+		return
+	}
+	if len(ce.Args) > 0 && r.opts.expandAliases && len(r.aliases) > 0 {
+		if r.runAlias(ctx, ce) {
+			return
+		}
+	}
+	if cmd, ok := r.traps["DEBUG"]; ok && cmd != "" && r.inTrap == "" {
+		r.runTrap(ctx, "DEBUG", cmd)
+	}
+	r.substStatus = -1
+	fields, err := r.fields(ctx, ce.Args...)
+	if err != nil {
+		r.expandError(err)
+		return
+	}
+	if len(fields) == 0 {
+		for _, as := range ce.Assigns {
+			if err := r.assign(ctx, as, false); err != nil {
+				r.assignError(err)
+				return
+			}
+		}
+		if len(ce.Assigns) > 0 {
+			r.traceAssigns(ctx, ce.Assigns)
+		}
+		r.lastStatus = max(r.substStatus, 0)
+		return
+	}
+	// Prefix assignments apply to this command only; for external
+	// commands they become part of its environment.
+	var restore []func()
+	var extraEnv []string
+	_, isFunc := r.funcs[fields[0]]
+	isBuiltin := isShellBuiltin(fields[0])
+	for _, as := range ce.Assigns {
+		if isFunc || isBuiltin {
+			name := as.Name.Value
+			old, sc := r.lookup(name)
+			var saved *variable
+			if old != nil {
+				saved = old.clone()
+			}
+			if err := r.assign(ctx, as, false); err != nil {
+				r.assignError(err)
+				return
+			}
+			if v, _ := r.lookup(name); v != nil {
+				v.Exported = true
+			}
+			restore = append(restore, func() {
+				if saved == nil {
+					if v, i := r.lookup(name); v != nil && i >= 0 {
+						delete(r.scopes[i].vars, name)
+					}
+					return
+				}
+				r.scopes[sc].vars[name] = saved
+			})
+			continue
+		}
+		val, err := r.literal(ctx, as.Value)
+		if err != nil {
+			r.expandError(err)
+			return
+		}
+		extraEnv = append(extraEnv, as.Name.Value+"="+val)
+	}
+	defer func() {
+		for i := len(restore) - 1; i >= 0; i-- {
+			restore[i]()
+		}
+	}()
+	if len(ce.Assigns) > 0 {
+		r.traceAssigns(ctx, ce.Assigns)
+	}
+	r.trace(ctx, fields...)
+	r.runCommand(ctx, fields, extraEnv, false)
+	r.lastArg = fields[len(fields)-1]
+}
+
+func (r *Runner) assignError(err error) {
+	if r.s.fatalErr() != nil {
+		r.exiting, r.exitCode = true, 1
+		return
+	}
+	r.errf("%v", err)
+	r.lastStatus = 1
+	if _, ok := err.(*readonlyError); ok && !r.interactive {
+		r.exiting, r.exitCode = true, 1
+	}
+}
+
+// runCommand runs fields[0] as a function, builtin or external command.
+// skipFuncs is set by `command` and `builtin`.
+func (r *Runner) runCommand(ctx context.Context, fields, extraEnv []string, skipFuncs bool) {
+	name := fields[0]
+	if !skipFuncs {
+		if body, ok := r.funcs[name]; ok {
+			r.callFunc(ctx, name, body, fields)
+			return
+		}
+	}
+	if fn := shellBuiltin(name); fn != nil {
+		r.lastStatus = fn(r, ctx, fields)
+		return
+	}
+	r.external(ctx, fields, extraEnv)
+}
+
+// external hands a command to the gateway.
+func (r *Runner) external(ctx context.Context, fields, extraEnv []string) {
+	env := r.cmdEnv(extraEnv)
+	r.lastStatus = r.s.gw.Run(ctx, env, fields)
+	if ctx.Err() != nil && r.s.fatalErr() != nil {
+		r.exiting, r.exitCode = true, 1
+	}
+}
+
+// cmdEnv is the Env an in-process or host command runs with.
+func (r *Runner) cmdEnv(extraEnv []string) *builtins.Env {
+	environ := r.environ()
+	if len(extraEnv) > 0 {
+		environ = append(environ, extraEnv...)
+	}
+	env := &builtins.Env{
+		Stdin:   r.fds.reader(0),
+		Stdout:  r.fds.writer(1),
+		Stderr:  r.fds.writer(2),
+		FS:      r.devFS(),
+		Dir:     r.dir,
+		Environ: environ,
+		Sys:     r.s.sys,
+	}
+	if of := r.fds.get(0); of == nil {
+		env.Stdin = strings.NewReader("")
+	}
+	gw := r.s.gw
+	env.Exec = func(ctx context.Context, sub *builtins.Env, args []string) int {
+		return gw.Run(ctx, sub, args)
+	}
+	env.Shell = r.nestedShell
+	env.LookPath = func(name string) (string, bool) { return gw.LookPath(env, name) }
+	return env
+}
+
+// callFunc runs a shell function with its own positional parameters and
+// local scope.
+func (r *Runner) callFunc(ctx context.Context, name string, body *syntax.Stmt, args []string) {
+	if !r.enterCall("function") {
+		return
+	}
+	defer func() { r.callDepth-- }()
+	if nest := r.getVar("FUNCNEST").String(); nest != "" {
+		var n int
+		if _, err := fmt.Sscan(nest, &n); err == nil && n > 0 && len(r.frames) >= n {
+			r.errf("%s: maximum function nesting level exceeded (%d)", name, n)
+			r.lastStatus = 1
+			r.exiting, r.exitCode = !r.interactive, 1
+			return
+		}
+	}
+	oldParams := r.params
+	r.params = args[1:]
+	r.scopes = append(r.scopes, &scope{vars: map[string]*variable{}, funcName: name})
+	r.frames = append(r.frames, frame{funcName: name, source: r.source, callLine: r.line})
+	r.stmt(ctx, body)
+	if r.returning {
+		r.returning = false
+	}
+	if cmd, ok := r.traps["RETURN"]; ok && cmd != "" && r.inTrap == "" {
+		st := r.lastStatus
+		r.runTrap(ctx, "RETURN", cmd)
+		r.lastStatus = st
+	}
+	r.frames = r.frames[:len(r.frames)-1]
+	r.scopes = r.scopes[:len(r.scopes)-1]
+	r.params = oldParams
+}
+
+// enterCall counts one level of call depth; at the limit it fails the run.
+func (r *Runner) enterCall(what string) bool {
+	r.callDepth++
+	if max := r.s.limits.MaxCallDepth; max > 0 && r.callDepth > max {
+		r.callDepth--
+		r.limitHit("max-call-depth", fmt.Sprint(max))
+		r.exiting, r.exitCode = true, 1
+		return false
+	}
+	return true
+}
+
+// assign performs one assignment word: x=v, x+=v, a=(..), a[i]=v.
+// local marks a declaration-created variable (declare/local handle it).
+func (r *Runner) assign(ctx context.Context, as *syntax.Assign, _ bool) error {
+	name := as.Name.Value
+	if as.Array != nil {
+		return r.assignArray(ctx, name, as.Array, as.Append, nil)
+	}
+	val, err := r.literal(ctx, as.Value)
+	if err != nil {
+		return err
+	}
+	if as.Index != nil {
+		target := r.resolveRef(name)
+		v, err := r.varForWrite(target)
+		if err != nil {
+			return err
+		}
+		if v.Kind == expand.Associative {
+			key, err := r.assocKey(ctx, as.Index)
+			if err != nil {
+				return err
+			}
+			if v.Map == nil {
+				v.Map = map[string]string{}
+			}
+			if as.Append {
+				val = v.Map[key] + val
+			}
+			v.Map[key] = r.transform(v, val)
+			v.Set = true
+			return nil
+		}
+		i, err := r.arith(ctx, as.Index)
+		if err != nil {
+			return err
+		}
+		return r.setIndexed(target, v, i, val, as.Append)
+	}
+	return r.setString(name, val, as.Append)
+}
+
+// assocKey expands an associative array subscript.
+func (r *Runner) assocKey(ctx context.Context, idx syntax.ArithmExpr) (string, error) {
+	if w, ok := idx.(*syntax.Word); ok {
+		return r.literal(ctx, w)
+	}
+	return r.printNode(idx), nil
+}
+
+// assignArray assigns a=(...) or a+=(...); kind forces the array kind
+// (from declare -a/-A) when the variable does not have one yet.
+func (r *Runner) assignArray(ctx context.Context, name string, arr *syntax.ArrayExpr, appendVal bool, kind *expand.ValueKind) error {
+	name = r.resolveRef(name)
+	v, err := r.varForWrite(name)
+	if err != nil {
+		return err
+	}
+	if kind != nil && (v.Kind == expand.Unknown || v.Kind == expand.String) {
+		v.Kind = *kind
+	}
+	if v.Kind == expand.Associative {
+		if !appendVal || v.Map == nil {
+			v.Map = map[string]string{}
+		}
+		for _, el := range arr.Elems {
+			if el.Index == nil {
+				// bash 5.1+: a=(k1 v1 k2 v2)
+				vals, err := r.fields(ctx, el.Value)
+				if err != nil {
+					return err
+				}
+				r.errf("%s: %s: must use subscript when assigning associative array", name, strings.Join(vals, " "))
+				continue
+			}
+			key, err := r.assocKey(ctx, el.Index)
+			if err != nil {
+				return err
+			}
+			val, err := r.literal(ctx, el.Value)
+			if err != nil {
+				return err
+			}
+			v.Map[key] = r.transform(v, val)
+		}
+		v.Set = true
+		return nil
+	}
+	var list []string
+	var indexes []int
+	next := 0
+	if appendVal && v.Kind == expand.Indexed {
+		list, indexes = v.List, v.Indexes
+		next = indexedMax(list, indexes) + 1
+	} else if appendVal && v.Kind == expand.String && v.Set {
+		list = []string{v.Str}
+		next = 1
+	}
+	for _, el := range arr.Elems {
+		if el.Index != nil {
+			i, err := r.arith(ctx, el.Index)
+			if err != nil {
+				return err
+			}
+			val, err := r.literal(ctx, el.Value)
+			if err != nil {
+				return err
+			}
+			list, indexes = indexedSet(list, indexes, i, r.transform(v, val))
+			next = i + 1
+			continue
+		}
+		vals, err := r.fields(ctx, el.Value)
+		if err != nil {
+			return err
+		}
+		for _, val := range vals {
+			list, indexes = indexedSet(list, indexes, next, r.transform(v, val))
+			next++
+		}
+	}
+	v.Kind, v.Str, v.List, v.Indexes, v.Set = expand.Indexed, "", list, indexes, true
+	if list == nil {
+		v.List = []string{}
+	}
+	return nil
+}
+
+// runAlias expands an alias at the start of a command by re-parsing it.
+func (r *Runner) runAlias(ctx context.Context, ce *syntax.CallExpr) bool {
+	if len(ce.Args[0].Parts) != 1 {
+		return false
+	}
+	lit, ok := ce.Args[0].Parts[0].(*syntax.Lit)
+	if !ok {
+		return false
+	}
+	val, ok := r.aliases[lit.Value]
+	if !ok {
+		return false
+	}
+	var sb strings.Builder
+	for _, as := range ce.Assigns {
+		sb.WriteString(r.printNode(as) + " ")
+	}
+	sb.WriteString(val)
+	for _, w := range ce.Args[1:] {
+		sb.WriteString(" " + r.printNode(w))
+	}
+	f, err := syntax.NewParser().Parse(strings.NewReader(sb.String()), "")
+	if err != nil {
+		r.errf("%v", err)
+		r.lastStatus = 2
+		return true
+	}
+	// Do not expand the same alias again inside itself.
+	saved := r.aliases
+	r.aliases = make(map[string]string, len(saved))
+	for k, v := range saved {
+		if k != lit.Value {
+			r.aliases[k] = v
+		}
+	}
+	r.stmts(ctx, f.Stmts)
+	r.aliases = saved
+	return true
+}

@@ -1,0 +1,543 @@
+package interp
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// declAttrs are the attribute flags of declare and friends; on/off hold
+// the letters given with - and + respectively.
+type declAttrs struct {
+	on, off              string
+	print, funcs, fnames bool
+	global               bool
+	unexport             bool // export -n
+	hadInvalid           bool
+}
+
+func (d *declAttrs) has(c byte) bool { return strings.IndexByte(d.on, c) >= 0 }
+
+// declClause runs declare, typeset, local, export, readonly and nameref.
+func (r *Runner) declClause(ctx context.Context, dc *syntax.DeclClause) {
+	variant := dc.Variant.Value
+	var attrs declAttrs
+	type item struct {
+		as    *syntax.Assign
+		name  string
+		value *string
+	}
+	var items []item
+	optsDone := false
+	for _, as := range dc.Args {
+		if as.Naked && as.Name == nil && as.Value != nil {
+			fields, err := r.fields(ctx, as.Value)
+			if err != nil {
+				r.expandError(err)
+				return
+			}
+			for _, f := range fields {
+				if !optsDone && len(f) > 1 && (f[0] == '-' || f[0] == '+') {
+					if f == "--" {
+						optsDone = true
+						continue
+					}
+					if !r.parseDeclFlags(variant, f, &attrs) {
+						r.lastStatus = 2
+						return
+					}
+					continue
+				}
+				optsDone = true
+				name, val, hasVal := strings.Cut(f, "=")
+				it := item{name: name}
+				if hasVal {
+					v := val
+					it.value = &v
+				}
+				items = append(items, it)
+			}
+			continue
+		}
+		optsDone = true
+		items = append(items, item{as: as, name: as.Name.Value})
+	}
+	if variant == "nameref" {
+		attrs.on += "n"
+	}
+	if variant == "readonly" {
+		attrs.on += "r"
+	}
+	if variant == "export" && !attrs.unexport {
+		attrs.on += "x"
+	}
+	w := r.fds.writer(1)
+	if variant == "local" && len(r.frames) == 0 || variant == "local" && r.scopes[len(r.scopes)-1].funcName == "" {
+		r.builtinErr("local", "can only be used in a function")
+		r.lastStatus = 1
+		return
+	}
+	// Functions: declare -f / -F, export -f.
+	if attrs.funcs || attrs.fnames {
+		r.lastStatus = 0
+		names := make([]string, 0, len(items))
+		for _, it := range items {
+			names = append(names, it.name)
+		}
+		if len(names) == 0 {
+			names = slices.Sorted(maps.Keys(r.funcs))
+		}
+		for _, name := range names {
+			body, ok := r.funcs[name]
+			if !ok {
+				if len(items) > 0 {
+					r.lastStatus = 1
+				}
+				continue
+			}
+			if variant == "export" || attrs.has('x') || attrs.has('r') {
+				continue
+			}
+			if attrs.fnames {
+				fmt.Fprintf(w, "declare -f %s\n", name)
+			} else {
+				r.printFunc(w, name, body)
+			}
+		}
+		return
+	}
+	if len(items) == 0 || attrs.print && len(items) == 0 {
+		r.printDecls(w, variant, &attrs)
+		r.lastStatus = 0
+		return
+	}
+	r.lastStatus = 0
+	local := variant == "local" || (variant == "declare" || variant == "typeset") && !attrs.global && len(r.scopes) > 1 && r.scopes[len(r.scopes)-1].funcName != ""
+	for _, it := range items {
+		if attrs.print {
+			if v, _ := r.lookup(it.name); v != nil && v.Declared() {
+				r.printDecl(w, it.name, v)
+			} else if _, ok := r.dynamicVar(it.name); ok {
+				r.printDecl(w, it.name, &variable{Variable: r.getVar(it.name)})
+			} else {
+				r.builtinErr(variant, "%s: not found", it.name)
+				r.lastStatus = 1
+			}
+			continue
+		}
+		name := it.name
+		if i := strings.IndexByte(name, '['); i > 0 {
+			name = name[:i]
+		}
+		if !syntax.ValidName(name) {
+			r.builtinErr(variant, "`%s': not a valid identifier", it.name)
+			r.lastStatus = 1
+			continue
+		}
+		v, err := r.declVar(name, local, &attrs)
+		if err != nil {
+			r.builtinErr(variant, "%v", err)
+			r.lastStatus = 1
+			if !r.interactive && v == nil {
+				continue
+			}
+			continue
+		}
+		var aerr error
+		switch {
+		case it.as != nil && it.as.Array != nil:
+			var kind *expand.ValueKind
+			if attrs.has('A') {
+				k := expand.Associative
+				kind = &k
+			} else if attrs.has('a') {
+				k := expand.Indexed
+				kind = &k
+			}
+			aerr = r.assignArray(ctx, name, it.as.Array, it.as.Append, kind)
+		case it.as != nil && !it.as.Naked:
+			if v.Kind == expand.NameRef && it.as.Index == nil {
+				val, err := r.literal(ctx, it.as.Value)
+				if err != nil {
+					r.expandError(err)
+					return
+				}
+				v.Str, v.Set = val, true
+				break
+			}
+			aerr = r.assign(ctx, it.as, true)
+		case it.value != nil:
+			if strings.HasPrefix(*it.value, "(") && strings.HasSuffix(*it.value, ")") && (attrs.has('a') || attrs.has('A')) {
+				aerr = r.assignArrayText(ctx, name, *it.value)
+			} else if v.Kind == expand.NameRef {
+				v.Str, v.Set = *it.value, true
+			} else {
+				aerr = r.setString(it.name, *it.value, false)
+			}
+		}
+		if aerr != nil {
+			r.assignError(aerr)
+			if r.exiting {
+				return
+			}
+			continue
+		}
+		if strings.Contains(attrs.on, "r") {
+			if v, _ := r.lookup(r.resolveRefIf(name, v)); v != nil {
+				v.ReadOnly = true
+			}
+		}
+	}
+}
+
+func (r *Runner) resolveRefIf(name string, v *variable) string {
+	if v != nil && v.Kind == expand.NameRef {
+		return name
+	}
+	return r.resolveRef(name)
+}
+
+// parseDeclFlags parses "-aix" or "+x" for a declaration builtin.
+func (r *Runner) parseDeclFlags(variant, f string, a *declAttrs) bool {
+	on := f[0] == '-'
+	for _, c := range f[1:] {
+		switch {
+		case c == 'p':
+			a.print = true
+		case c == 'f' && variant != "local":
+			a.funcs = true
+		case c == 'F' && (variant == "declare" || variant == "typeset"):
+			a.fnames = true
+		case c == 'g' && (variant == "declare" || variant == "typeset"):
+			a.global = true
+		case c == 'n' && variant == "export":
+			a.unexport = true
+		case strings.ContainsRune("aAilnrtux", c) && variant != "export" || c == 'a' && variant == "readonly" || c == 'A' && variant == "readonly":
+			if on {
+				a.on += string(c)
+			} else {
+				a.off += string(c)
+			}
+		default:
+			r.builtinErr(variant, "%s: invalid option", f[:1]+string(c))
+			fmt.Fprintf(r.fds.writer(2), "%s: usage: %s [-aAfFgiIlnrtux] [name[=value] ...]\n", variant, variant)
+			return false
+		}
+	}
+	return true
+}
+
+// declVar finds or creates the variable a declaration names and applies
+// the attributes.
+func (r *Runner) declVar(name string, local bool, a *declAttrs) (*variable, error) {
+	var v *variable
+	if local {
+		top := r.scopes[len(r.scopes)-1]
+		v = top.vars[name]
+		if v == nil {
+			v = &variable{Variable: expand.Variable{Local: true}}
+			if outer, _ := r.lookup(name); outer != nil && outer.Exported {
+				// A new local hides the exported global but bash keeps it out of
+				// the environment until assigned with export.
+				_ = outer
+			}
+			top.vars[name] = v
+		}
+	} else {
+		v, _ = r.lookup(name)
+		if v == nil {
+			v = &variable{}
+			r.scopes[0].vars[name] = v
+		}
+	}
+	if v.ReadOnly && (strings.ContainsAny(a.off, "r") || strings.ContainsAny(a.on, "aAilnu") && !strings.Contains(a.on, "r")) {
+		if strings.ContainsAny(a.on+a.off, "aAilnu") || strings.Contains(a.off, "r") {
+			return v, &readonlyError{name}
+		}
+	}
+	for _, c := range a.on {
+		switch c {
+		case 'a':
+			if v.Kind == expand.Associative {
+				return v, fmt.Errorf("%s: cannot convert associative to indexed array", name)
+			}
+			if v.Kind != expand.Indexed {
+				if v.Set && v.Kind == expand.String {
+					v.List = []string{v.Str}
+				} else {
+					v.List = []string{}
+				}
+				v.Kind, v.Str, v.Indexes = expand.Indexed, "", nil
+			}
+		case 'A':
+			if v.Kind == expand.Indexed && v.Set {
+				return v, fmt.Errorf("%s: cannot convert indexed to associative array", name)
+			}
+			if v.Kind != expand.Associative {
+				v.Map = map[string]string{}
+				if v.Set && v.Kind == expand.String {
+					v.Map["0"] = v.Str
+				}
+				v.Kind, v.Str = expand.Associative, ""
+			}
+		case 'i':
+			v.integer = true
+		case 'l':
+			v.lower, v.upper = true, false
+		case 'u':
+			v.upper, v.lower = true, false
+		case 'n':
+			if v.Kind != expand.NameRef {
+				if v.Set && v.Kind == expand.String {
+					v.Str = strings.TrimSpace(v.Str)
+				}
+				v.Kind = expand.NameRef
+			}
+		case 'x':
+			v.Exported = true
+		case 't':
+			v.trace = true
+		}
+	}
+	for _, c := range a.off {
+		switch c {
+		case 'i':
+			v.integer = false
+		case 'l':
+			v.lower = false
+		case 'u':
+			v.upper = false
+		case 'n':
+			if v.Kind == expand.NameRef {
+				v.Kind = expand.String
+			}
+		case 'x':
+			v.Exported = false
+		case 't':
+			v.trace = false
+		}
+	}
+	if a.unexport {
+		v.Exported = false
+	}
+	return v, nil
+}
+
+// assignArrayText assigns "(a b c)" given as text, as in
+// declare -a "x=(1 2)".
+func (r *Runner) assignArrayText(ctx context.Context, name, text string) error {
+	f, err := syntax.NewParser().Parse(strings.NewReader(name+"="+text), "")
+	if err != nil || len(f.Stmts) != 1 {
+		return r.setString(name, text, false)
+	}
+	ce, ok := f.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Assigns) != 1 || ce.Assigns[0].Array == nil {
+		return r.setString(name, text, false)
+	}
+	return r.assignArray(ctx, name, ce.Assigns[0].Array, false, nil)
+}
+
+// printDecls prints every variable, for `declare`, `declare -p`,
+// `export -p` and `readonly -p`.
+func (r *Runner) printDecls(w io.Writer, variant string, a *declAttrs) {
+	for _, name := range r.varNames() {
+		v, _ := r.lookup(name)
+		if v == nil {
+			continue
+		}
+		switch {
+		case variant == "export" && !v.Exported:
+			continue
+		case variant == "readonly" && !v.ReadOnly:
+			continue
+		}
+		if filter := a.on; filter != "" && variant == "declare" {
+			flags := r.declFlags(v)
+			skip := false
+			for _, c := range filter {
+				if !strings.ContainsRune(flags, c) {
+					skip = true
+				}
+			}
+			if skip {
+				continue
+			}
+		}
+		if variant == "declare" && !a.print && a.on == "" && v.Kind == expand.String {
+			if v.Set {
+				fmt.Fprintf(w, "%s=%s\n", name, quoteDeclValue(v.Str))
+			}
+			continue
+		}
+		r.printDecl(w, name, v)
+	}
+	if variant == "declare" && !a.print && a.on == "" {
+		for _, name := range slices.Sorted(maps.Keys(r.funcs)) {
+			r.printFunc(w, name, r.funcs[name])
+		}
+	}
+}
+
+func (r *Runner) declFlags(v *variable) string {
+	var sb strings.Builder
+	switch v.Kind {
+	case expand.Indexed:
+		sb.WriteByte('a')
+	case expand.Associative:
+		sb.WriteByte('A')
+	}
+	if v.integer {
+		sb.WriteByte('i')
+	}
+	if v.lower {
+		sb.WriteByte('l')
+	}
+	if v.Kind == expand.NameRef {
+		sb.WriteByte('n')
+	}
+	if v.ReadOnly {
+		sb.WriteByte('r')
+	}
+	if v.trace {
+		sb.WriteByte('t')
+	}
+	if v.upper {
+		sb.WriteByte('u')
+	}
+	if v.Exported {
+		sb.WriteByte('x')
+	}
+	return sb.String()
+}
+
+// printDecl prints one variable in `declare -p` form.
+func (r *Runner) printDecl(w io.Writer, name string, v *variable) {
+	flags := r.declFlags(v)
+	if flags == "" {
+		flags = "-"
+	}
+	var val string
+	switch v.Kind {
+	case expand.Indexed:
+		if v.Set || len(v.List) > 0 {
+			var sb strings.Builder
+			sb.WriteString("=(")
+			for k, i := range indexedKeys(v.List, v.Indexes) {
+				if k > 0 {
+					sb.WriteByte(' ')
+				}
+				fmt.Fprintf(&sb, "[%d]=%s", i, quoteDeclValue(v.List[k]))
+			}
+			sb.WriteString(")")
+			val = sb.String()
+		}
+	case expand.Associative:
+		if v.Set || len(v.Map) > 0 {
+			var sb strings.Builder
+			sb.WriteString("=(")
+			for _, k := range slices.Sorted(maps.Keys(v.Map)) {
+				fmt.Fprintf(&sb, "[%s]=%s ", quoteAssocKey(k), quoteDeclValue(v.Map[k]))
+			}
+			sb.WriteString(")")
+			val = sb.String()
+		}
+	default:
+		if v.Set {
+			val = "=" + quoteDeclValue(v.Str)
+		}
+	}
+	fmt.Fprintf(w, "declare -%s %s%s\n", flags, name, val)
+}
+
+func quoteAssocKey(k string) string {
+	if k != "" && !strings.ContainsAny(k, " \t\n\"'\\$`;&|<>()[]*?~#=") {
+		return k
+	}
+	return quoteDeclValue(k)
+}
+
+// quoteDeclValue quotes a value the way declare -p does: "..." unless it
+// has control characters, which need $'...'.
+func quoteDeclValue(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == 0x7f {
+			return ansiCQuote(s)
+		}
+	}
+	var sb strings.Builder
+	sb.WriteByte('"')
+	for _, c := range []byte(s) {
+		switch c {
+		case '"', '\\', '$', '`':
+			sb.WriteByte('\\')
+		}
+		sb.WriteByte(c)
+	}
+	sb.WriteByte('"')
+	return sb.String()
+}
+
+// ansiCQuote renders s as $'...'.
+func ansiCQuote(s string) string {
+	var sb strings.Builder
+	sb.WriteString("$'")
+	for _, c := range []byte(s) {
+		switch c {
+		case '\n':
+			sb.WriteString(`\n`)
+		case '\t':
+			sb.WriteString(`\t`)
+		case '\r':
+			sb.WriteString(`\r`)
+		case '\a':
+			sb.WriteString(`\a`)
+		case '\b':
+			sb.WriteString(`\b`)
+		case '\f':
+			sb.WriteString(`\f`)
+		case '\v':
+			sb.WriteString(`\v`)
+		case 0x1b:
+			sb.WriteString(`\E`)
+		case '\'', '\\':
+			sb.WriteByte('\\')
+			sb.WriteByte(c)
+		default:
+			if c < 0x20 || c == 0x7f {
+				fmt.Fprintf(&sb, `\%03o`, c)
+			} else {
+				sb.WriteByte(c)
+			}
+		}
+	}
+	sb.WriteByte('\'')
+	return sb.String()
+}
+
+// printFunc prints a function definition like `declare -f`.
+func (r *Runner) printFunc(w io.Writer, name string, body *syntax.Stmt) {
+	var sb strings.Builder
+	p := syntax.NewPrinter(syntax.Indent(4))
+	p.Print(&sb, body)
+	fmt.Fprintf(w, "%s () \n%s\n", name, sb.String())
+}
+
+// letClause runs `let expr...`.
+func (r *Runner) letClause(ctx context.Context, lc *syntax.LetClause) {
+	n := 0
+	for _, x := range lc.Exprs {
+		var err error
+		n, err = r.arith(ctx, x)
+		if err != nil {
+			r.expandError(err)
+			return
+		}
+	}
+	r.lastStatus = oneIfZero(n)
+}

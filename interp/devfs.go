@@ -1,0 +1,180 @@
+package interp
+
+import (
+	"io"
+	"io/fs"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/spf13/afero"
+
+	"github.com/sandsh/sandsh/vfs"
+)
+
+// devFS puts the runner's devices in front of the sandbox filesystem:
+// /dev/null, /dev/zero, /dev/urandom, and /dev/stdin, /dev/stdout,
+// /dev/stderr and /dev/fd/N, which name the shell's own descriptors (so
+// process substitution and `cat /dev/stdin` work with no host file).
+type devFS struct {
+	vfs.FS
+	r *Runner
+}
+
+func (r *Runner) devFS() *devFS { return &devFS{FS: r.s.fs, r: r} }
+
+// device returns the device file for a /dev path, or ok=false.
+func (d *devFS) device(name string, flag int) (afero.File, bool, error) {
+	if !strings.HasPrefix(name, "/dev/") && !strings.HasPrefix(name, "/proc/self/fd/") {
+		return nil, false, nil
+	}
+	switch name {
+	case "/dev/null":
+		return &devFile{name: name, r: eofReader{}, w: io.Discard, mode: fs.ModeDevice | fs.ModeCharDevice | 0o666}, true, nil
+	case "/dev/zero":
+		return &devFile{name: name, r: zeroReader{}, w: io.Discard, mode: fs.ModeDevice | fs.ModeCharDevice | 0o666}, true, nil
+	case "/dev/random", "/dev/urandom":
+		return &devFile{name: name, r: randReader{d.r.s}, w: io.Discard, mode: fs.ModeDevice | fs.ModeCharDevice | 0o666}, true, nil
+	case "/dev/tty":
+		return nil, true, &fs.PathError{Op: "open", Path: name, Err: syscall.ENXIO}
+	}
+	n := -1
+	switch {
+	case name == "/dev/stdin":
+		n = 0
+	case name == "/dev/stdout":
+		n = 1
+	case name == "/dev/stderr":
+		n = 2
+	case strings.HasPrefix(name, "/dev/fd/"), strings.HasPrefix(name, "/proc/self/fd/"):
+		i, err := strconv.Atoi(name[strings.LastIndexByte(name, '/')+1:])
+		if err != nil {
+			return nil, false, nil
+		}
+		n = i
+	default:
+		return nil, false, nil
+	}
+	of := d.r.fds.get(n)
+	if of == nil {
+		return nil, true, &fs.PathError{Op: "open", Path: name, Err: syscall.ENOENT}
+	}
+	if flag&(os.O_WRONLY|os.O_RDWR) != 0 && of.w == nil || flag&(os.O_WRONLY|os.O_RDWR) == 0 && of.r == nil {
+		return nil, true, &fs.PathError{Op: "open", Path: name, Err: syscall.EACCES}
+	}
+	// The open file keeps the descriptor's pipe alive until it is closed,
+	// as an open of /dev/fd/N does on Linux.
+	return &devFile{name: name, r: of.r, w: of.w, mode: fs.ModeNamedPipe | 0o600, held: of.retain()}, true, nil
+}
+
+func (d *devFS) Open(name string) (afero.File, error) { return d.OpenFile(name, os.O_RDONLY, 0) }
+
+func (d *devFS) OpenFile(name string, flag int, perm os.FileMode) (afero.File, error) {
+	if f, ok, err := d.device(name, flag); ok {
+		return f, err
+	}
+	return d.FS.OpenFile(name, flag, perm)
+}
+
+func (d *devFS) Create(name string) (afero.File, error) {
+	return d.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o666)
+}
+
+func (d *devFS) Stat(name string) (os.FileInfo, error) {
+	if f, ok, err := d.device(name, os.O_RDONLY); ok {
+		if err != nil {
+			return nil, err
+		}
+		return f.Stat()
+	}
+	return d.FS.Stat(name)
+}
+
+func (d *devFS) LstatIfPossible(name string) (os.FileInfo, bool, error) {
+	if f, ok, err := d.device(name, os.O_RDONLY); ok {
+		if err != nil {
+			return nil, true, err
+		}
+		fi, err := f.Stat()
+		return fi, true, err
+	}
+	return d.FS.LstatIfPossible(name)
+}
+
+// devFile is an open device or shell descriptor.
+type devFile struct {
+	held *openFile // released on Close
+	once sync.Once
+	name string
+	r    io.Reader
+	w    io.Writer
+	mode fs.FileMode
+}
+
+func (f *devFile) Close() error {
+	if f.held != nil {
+		f.once.Do(f.held.release)
+	}
+	return nil
+}
+func (f *devFile) Read(b []byte) (int, error) {
+	if f.r == nil {
+		return 0, syscall.EBADF
+	}
+	return f.r.Read(b)
+}
+func (f *devFile) ReadAt([]byte, int64) (int, error) { return 0, syscall.ESPIPE }
+func (f *devFile) Seek(int64, int) (int64, error)    { return 0, syscall.ESPIPE }
+func (f *devFile) Write(b []byte) (int, error) {
+	if f.w == nil {
+		return 0, syscall.EBADF
+	}
+	return f.w.Write(b)
+}
+func (f *devFile) WriteAt([]byte, int64) (int, error) { return 0, syscall.ESPIPE }
+func (f *devFile) Name() string                       { return f.name }
+func (f *devFile) Readdir(int) ([]os.FileInfo, error) { return nil, syscall.ENOTDIR }
+func (f *devFile) Readdirnames(int) ([]string, error) { return nil, syscall.ENOTDIR }
+func (f *devFile) Stat() (os.FileInfo, error)         { return devInfo{f}, nil }
+func (f *devFile) Sync() error                        { return nil }
+func (f *devFile) Truncate(int64) error               { return nil }
+func (f *devFile) WriteString(s string) (int, error)  { return f.Write([]byte(s)) }
+func (f *devFile) ReadFrom(r io.Reader) (n int64, err error) {
+	return io.Copy(struct{ io.Writer }{f}, r)
+}
+
+type devInfo struct{ f *devFile }
+
+func (i devInfo) Name() string       { return i.f.name[strings.LastIndexByte(i.f.name, '/')+1:] }
+func (i devInfo) Size() int64        { return 0 }
+func (i devInfo) Mode() fs.FileMode  { return i.f.mode }
+func (i devInfo) ModTime() time.Time { return time.Time{} }
+func (i devInfo) IsDir() bool        { return false }
+func (i devInfo) Sys() any {
+	return &vfs.Meta{Nlink: 1, UID: vfs.DefaultUID, GID: vfs.DefaultGID}
+}
+
+type eofReader struct{}
+
+func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
+
+type zeroReader struct{}
+
+func (zeroReader) Read(b []byte) (int, error) {
+	clear(b)
+	return len(b), nil
+}
+
+type randReader struct{ s *session }
+
+func (r randReader) Read(b []byte) (int, error) {
+	r.s.randMu.Lock()
+	defer r.s.randMu.Unlock()
+	for i := range b {
+		b[i] = byte(r.s.rand.Uint32())
+	}
+	return len(b), nil
+}

@@ -1,0 +1,226 @@
+package interp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/afero"
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/pattern"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+var errFailGlob = errors.New("no match")
+
+// ecfg builds the expansion config for the runner's current options.
+func (r *Runner) ecfg(ctx context.Context) *expand.Config {
+	cfg := &expand.Config{
+		Env: envAdapter{r},
+		CmdSubst: func(w io.Writer, cs *syntax.CmdSubst) error {
+			return r.cmdSubst(ctx, w, cs)
+		},
+		ProcSubst: func(ps *syntax.ProcSubst) (string, error) {
+			return r.procSubst(ctx, ps)
+		},
+		GlobStar:   r.opts.globstar,
+		DotGlob:    r.opts.dotglob,
+		NoCaseGlob: r.opts.nocaseglob,
+		NullGlob:   r.opts.nullglob,
+		NoUnset:    r.opts.nounset,
+		ExtGlob:    r.opts.extglob,
+	}
+	if !r.opts.noglob {
+		cfg.ReadDir2 = r.readDirForGlob
+	}
+	return cfg
+}
+
+func (r *Runner) readDirForGlob(dir string) ([]fs.DirEntry, error) {
+	infos, err := afero.ReadDir(r.s.fs, r.abs(dir))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]fs.DirEntry, len(infos))
+	for i, fi := range infos {
+		out[i] = fs.FileInfoToDirEntry(fi)
+	}
+	return out, nil
+}
+
+// guard turns a panic inside mvdan's expand package into an error, so a
+// hostile word (e.g. a NUL byte quoted with ${x@Q}) cannot kill sandsh.
+func guard(err *error) {
+	if v := recover(); v != nil {
+		*err = fmt.Errorf("bad substitution (%v)", v)
+	}
+}
+
+// fields expands words into fields: brace, tilde, parameter, command and
+// arithmetic expansion, word splitting and globbing.
+func (r *Runner) fields(ctx context.Context, words ...*syntax.Word) (out []string, err error) {
+	defer guard(&err)
+	cfg := r.ecfg(ctx)
+	words = r.fixWords(words)
+	if !r.opts.failglob {
+		out, err = expand.Fields(cfg, words...)
+	} else {
+		for _, w := range words {
+			cfg.NullGlob = true
+			fs, ferr := expand.Fields(cfg, w)
+			if ferr != nil {
+				return nil, ferr
+			}
+			if len(fs) == 0 && hasGlob(w) {
+				return nil, fmt.Errorf("%w: %s", errFailGlob, r.printNode(w))
+			}
+			out = append(out, fs...)
+		}
+	}
+	if err == nil && r.s.fatalErr() != nil {
+		err = r.s.fatalErr()
+	}
+	return out, err
+}
+
+// fixWords works around expand's ${#assoc[@]}, which counts one
+// element: such parts are replaced by their value in a copy of the word
+// (the AST itself is shared between goroutines and never mutated).
+func (r *Runner) fixWords(words []*syntax.Word) []*syntax.Word {
+	var out []*syntax.Word
+	for i, w := range words {
+		if nw := r.fixWord(w); nw != w {
+			if out == nil {
+				out = append([]*syntax.Word(nil), words...)
+			}
+			out[i] = nw
+		}
+	}
+	if out == nil {
+		return words
+	}
+	return out
+}
+
+func (r *Runner) fixWord(w *syntax.Word) *syntax.Word {
+	if w == nil {
+		return w
+	}
+	parts, changed := r.fixParts(w.Parts)
+	if !changed {
+		return w
+	}
+	return &syntax.Word{Parts: parts}
+}
+
+func (r *Runner) fixParts(parts []syntax.WordPart) ([]syntax.WordPart, bool) {
+	var out []syntax.WordPart
+	set := func(i int, p syntax.WordPart) {
+		if out == nil {
+			out = append([]syntax.WordPart(nil), parts...)
+		}
+		out[i] = p
+	}
+	for i, p := range parts {
+		switch p := p.(type) {
+		case *syntax.ParamExp:
+			if p.Length && p.Index != nil && p.Param != nil {
+				if lit, ok := p.Index.(*syntax.Word); ok && len(lit.Parts) == 1 {
+					if l, ok := lit.Parts[0].(*syntax.Lit); ok && (l.Value == "@" || l.Value == "*") {
+						if v := r.getVar(r.resolveRef(p.Param.Value)); v.Kind == expand.Associative {
+							set(i, &syntax.Lit{ValuePos: p.Pos(), ValueEnd: p.End(), Value: strconv.Itoa(len(v.Map))})
+						}
+					}
+				}
+			}
+		case *syntax.DblQuoted:
+			if np, ok := r.fixParts(p.Parts); ok {
+				set(i, &syntax.DblQuoted{Left: p.Left, Right: p.Right, Dollar: p.Dollar, Parts: np})
+			}
+		}
+	}
+	return out, out != nil
+}
+
+// hasGlob reports whether an unquoted part of w has glob characters.
+func hasGlob(w *syntax.Word) bool {
+	for _, p := range w.Parts {
+		if lit, ok := p.(*syntax.Lit); ok && pattern.HasMeta(lit.Value, 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// literal expands a word to one string without splitting or globbing.
+func (r *Runner) literal(ctx context.Context, w *syntax.Word) (s string, err error) {
+	if w == nil {
+		return "", nil
+	}
+	defer guard(&err)
+	s, err = expand.Literal(r.ecfg(ctx), r.fixWord(w))
+	if err == nil && r.s.fatalErr() != nil {
+		err = r.s.fatalErr()
+	}
+	return s, err
+}
+
+// document expands a here-document body.
+func (r *Runner) document(ctx context.Context, w *syntax.Word) (s string, err error) {
+	if w == nil {
+		return "", nil
+	}
+	defer guard(&err)
+	return expand.Document(r.ecfg(ctx), w)
+}
+
+// pattern expands a word for use as a pattern (case, [[ == ]], ${x#p}).
+func (r *Runner) pattern(ctx context.Context, w *syntax.Word) (s string, err error) {
+	defer guard(&err)
+	return expand.Pattern(r.ecfg(ctx), w)
+}
+
+// arith evaluates an arithmetic expression.
+func (r *Runner) arith(ctx context.Context, x syntax.ArithmExpr) (n int, err error) {
+	defer guard(&err)
+	n, err = expand.Arithm(r.ecfg(ctx), x)
+	if err == nil && r.s.fatalErr() != nil {
+		err = r.s.fatalErr()
+	}
+	return n, err
+}
+
+// arithString evaluates arithmetic given as text, as for declare -i and
+// array subscripts.
+func (r *Runner) arithString(s string) (int, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0, nil
+	}
+	x, err := syntax.NewParser().Arithmetic(strings.NewReader(s))
+	if err != nil {
+		return 0, fmt.Errorf("%s: syntax error in expression", s)
+	}
+	return r.arith(context.Background(), x)
+}
+
+// matchPattern matches a shell pattern against s (case, [[ == ]]).
+func (r *Runner) matchPattern(pat, s string) bool {
+	mode := pattern.EntireString | pattern.ExtendedOperators
+	if r.opts.nocasematch {
+		mode |= pattern.NoGlobCase
+	}
+	expr, err := pattern.Regexp(pat, mode)
+	if err != nil {
+		return pat == s
+	}
+	rx, err := compileCached(r.s, expr)
+	if err != nil {
+		return false
+	}
+	return rx.MatchString(s)
+}

@@ -1,0 +1,270 @@
+package interp
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// job is a background command: a goroutine with a virtual pid.
+type job struct {
+	id     int
+	pid    int
+	text   string
+	done   chan struct{}
+	status int
+	cancel context.CancelFunc
+	// signal is the virtual signal that ended it, if any.
+	signal int
+}
+
+type jobTable struct {
+	mu     sync.Mutex
+	jobs   []*job
+	nextID int
+}
+
+func newJobTable() *jobTable { return &jobTable{nextID: 1} }
+
+func (t *jobTable) add(j *job) {
+	t.mu.Lock()
+	j.id = t.nextID
+	t.nextID++
+	t.jobs = append(t.jobs, j)
+	t.mu.Unlock()
+}
+
+func (t *jobTable) list() []*job {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return append([]*job(nil), t.jobs...)
+}
+
+func (t *jobTable) remove(j *job) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for i, x := range t.jobs {
+		if x == j {
+			t.jobs = append(t.jobs[:i], t.jobs[i+1:]...)
+			return
+		}
+	}
+}
+
+// find resolves a job spec: %N, %%, %+, %-, %string or a pid.
+func (t *jobTable) find(spec string) *job {
+	jobs := t.list()
+	if len(jobs) == 0 {
+		return nil
+	}
+	if strings.HasPrefix(spec, "%") {
+		s := spec[1:]
+		switch s {
+		case "", "%", "+":
+			return jobs[len(jobs)-1]
+		case "-":
+			if len(jobs) > 1 {
+				return jobs[len(jobs)-2]
+			}
+			return jobs[0]
+		}
+		if n, err := strconv.Atoi(s); err == nil {
+			for _, j := range jobs {
+				if j.id == n {
+					return j
+				}
+			}
+			return nil
+		}
+		for _, j := range jobs {
+			if strings.HasPrefix(j.text, strings.TrimPrefix(s, "?")) || strings.HasPrefix(s, "?") && strings.Contains(j.text, s[1:]) {
+				return j
+			}
+		}
+		return nil
+	}
+	pid, err := strconv.Atoi(spec)
+	if err != nil {
+		return nil
+	}
+	for _, j := range jobs {
+		if j.pid == pid {
+			return j
+		}
+	}
+	return nil
+}
+
+func (j *job) finished() bool {
+	select {
+	case <-j.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// background starts `st &` as a job.
+func (r *Runner) background(ctx context.Context, st *syntax.Stmt) {
+	c := r.subshell()
+	jctx, cancel := context.WithCancel(ctx)
+	j := &job{pid: c.pid, done: make(chan struct{}), cancel: cancel, text: r.printNode(st.Cmd)}
+	c.shellPID = r.shellPID
+	if !r.opts.monitor {
+		// Without job control a background job reads from /dev/null.
+		c.fds.set(0, newOpenFile(eofReader{}, nil, nil, "/dev/null"))
+	}
+	fg := *st
+	fg.Background, fg.Coprocess = false, false
+	r.jobs.add(j)
+	if !r.goSafe(func() {
+		defer close(j.done)
+		defer cancel()
+		defer c.fds.closeAll()
+		c.stmt(jctx, &fg)
+		c.runExitTrap(jctx)
+		j.status = c.exitStatus()
+		if jctx.Err() != nil && ctx.Err() == nil && j.signal != 0 {
+			j.status = 128 + j.signal
+		}
+	}) {
+		close(j.done)
+		cancel()
+		c.fds.closeAll()
+		j.status = 1
+	}
+	r.lastBgPID = j.pid
+	r.lastStatus = 0
+}
+
+// waitJob waits for one job and returns its status.
+func (r *Runner) waitJob(ctx context.Context, j *job) int {
+	select {
+	case <-j.done:
+	case <-ctx.Done():
+		return 130
+	}
+	r.jobs.remove(j)
+	return j.status
+}
+
+// runTrap runs a trap's command text.
+func (r *Runner) runTrap(ctx context.Context, sig, cmd string) {
+	if !r.enterCall("trap") {
+		return
+	}
+	defer func() { r.callDepth-- }()
+	prev := r.inTrap
+	r.inTrap = sig
+	defer func() { r.inTrap = prev }()
+	f, err := r.parse(cmd, "trap")
+	if err != nil {
+		r.errf("%v", err)
+		return
+	}
+	status := r.lastStatus
+	r.stmts(ctx, f.Stmts)
+	if sig != "EXIT" && !r.exiting {
+		r.lastStatus = status
+	}
+}
+
+// runExitTrap runs the EXIT trap once, when a shell ends.
+func (r *Runner) runExitTrap(ctx context.Context) {
+	cmd, ok := r.traps["EXIT"]
+	if !ok || cmd == "" {
+		return
+	}
+	delete(r.traps, "EXIT")
+	status := r.lastStatus
+	if r.exiting {
+		status = r.exitCode
+	}
+	wasExiting := r.exiting
+	r.exiting, r.breakN, r.contN, r.returning = false, 0, 0, false
+	r.lastStatus = status
+	// The EXIT trap still runs when the run was cancelled by a limit, but
+	// with a fresh context so it can print; it stays bounded by the
+	// limits on commands and output.
+	tctx := ctx
+	if ctx.Err() != nil {
+		tctx = context.WithoutCancel(ctx)
+	}
+	r.runTrap(tctx, "EXIT", cmd)
+	if !r.exiting {
+		r.exiting, r.exitCode = wasExiting, status
+		if !wasExiting {
+			r.lastStatus = status
+		}
+	}
+}
+
+// deliverSignal acts on a virtual signal sent to this shell by kill:
+// run its trap, or terminate like the default action.
+func (r *Runner) deliverSignal(ctx context.Context, sig int) {
+	name := signalName(sig)
+	if cmd, ok := r.traps[name]; ok {
+		if cmd != "" {
+			r.runTrap(ctx, name, cmd)
+		}
+		return
+	}
+	switch sig {
+	case 0, 17, 18, 20, 23, 28: // signal 0, SIGCHLD, SIGCONT, SIGTSTP, SIGURG, SIGWINCH
+		return
+	}
+	r.exiting, r.exitCode = true, 128+sig
+}
+
+var signalNames = []string{"EXIT", "HUP", "INT", "QUIT", "ILL", "TRAP", "ABRT", "BUS", "FPE", "KILL", "USR1",
+	"SEGV", "USR2", "PIPE", "ALRM", "TERM", "STKFLT", "CHLD", "CONT", "STOP", "TSTP", "TTIN", "TTOU",
+	"URG", "XCPU", "XFSZ", "VTALRM", "PROF", "WINCH", "IO", "PWR", "SYS"}
+
+func signalName(n int) string {
+	if n >= 0 && n < len(signalNames) {
+		return signalNames[n]
+	}
+	return strconv.Itoa(n)
+}
+
+// signalNumber parses "TERM", "SIGTERM", "15", "term".
+func signalNumber(s string) (int, bool) {
+	if n, err := strconv.Atoi(s); err == nil {
+		if n >= 0 && n < 65 {
+			return n, true
+		}
+		return 0, false
+	}
+	s = strings.TrimPrefix(strings.ToUpper(s), "SIG")
+	switch s {
+	case "ERR", "DEBUG", "RETURN":
+		return -1, true
+	}
+	for i, name := range signalNames {
+		if name == s {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+func (r *Runner) jobsSorted() []*job {
+	js := r.jobs.list()
+	sort.Slice(js, func(a, b int) bool { return js[a].id < js[b].id })
+	return js
+}
+
+func (j *job) stateString() string {
+	if j.finished() {
+		if j.status == 0 {
+			return "Done"
+		}
+		return fmt.Sprintf("Exit %d", j.status)
+	}
+	return "Running"
+}

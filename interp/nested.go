@@ -1,0 +1,348 @@
+package interp
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/afero"
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/sandsh/sandsh/builtins"
+)
+
+// maxNesting bounds how deeply script text may nest brackets before it is
+// parsed: the parser recurses once per level, and a Go stack overflow is
+// a fatal error that recover cannot catch.
+const maxNesting = 2000
+
+// checkNesting rejects text that nests (, {, [ or $(( deeper than
+// maxNesting, counting conservatively (quotes are ignored).
+func checkNesting(src []byte) error {
+	depth, maxDepth := 0, 0
+	for _, c := range src {
+		switch c {
+		case '(', '{', '[':
+			depth++
+			if depth > maxDepth {
+				maxDepth = depth
+			}
+		case ')', '}', ']':
+			if depth > 0 {
+				depth--
+			}
+		}
+	}
+	if maxDepth > maxNesting {
+		return fmt.Errorf("script nests deeper than %d levels", maxNesting)
+	}
+	return nil
+}
+
+// checkScriptSize enforces the limit on script text.
+func (r *Runner) checkScriptSize(n int) error {
+	if max := r.s.limits.MaxScript; max > 0 && int64(n) > max {
+		err := &LimitError{Limit: "max-script-bytes", Value: FormatBytes(max)}
+		r.s.fail(err)
+		return err
+	}
+	return nil
+}
+
+// parse parses script text in one go (eval, traps, aliases).
+func (r *Runner) parse(src, name string) (*syntax.File, error) {
+	if err := r.checkScriptSize(len(src)); err != nil {
+		return nil, err
+	}
+	if err := checkNesting([]byte(src)); err != nil {
+		return nil, err
+	}
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), name)
+	if err != nil {
+		return nil, &SyntaxError{Err: err}
+	}
+	return f, nil
+}
+
+// parseAndRun reads a script and runs it one top-level statement at a
+// time, so statements before a syntax error still run, as in bash.
+func (r *Runner) parseAndRun(ctx context.Context, src io.Reader, name string) error {
+	max := r.s.limits.MaxScript
+	var data []byte
+	var err error
+	if max > 0 {
+		data, err = io.ReadAll(io.LimitReader(src, max+1))
+	} else {
+		data, err = io.ReadAll(src)
+	}
+	if err != nil {
+		return fmt.Errorf("read %s: %w", name, err)
+	}
+	if err := r.checkScriptSize(len(data)); err != nil {
+		return err
+	}
+	if err := checkNesting(data); err != nil {
+		fmt.Fprintf(r.fds.writer(2), "%s: %v\n", r.prefix(), err)
+		return &SyntaxError{Err: err}
+	}
+	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
+	var runErr error
+	perr := p.Stmts(bytes.NewReader(data), func(st *syntax.Stmt) bool {
+		if r.stop(ctx) {
+			return false
+		}
+		r.stmt(ctx, st)
+		return !r.stop(ctx)
+	})
+	if perr != nil && !r.exiting {
+		fmt.Fprintf(r.fds.writer(2), "%s: %v\n", r.prefix(), perr)
+		return &SyntaxError{Err: perr}
+	}
+	return runErr
+}
+
+// evalString runs text as shell code in this shell (eval, source).
+func (r *Runner) evalString(ctx context.Context, src, name string) {
+	f, err := r.parse(src, name)
+	if err != nil {
+		if r.s.fatalErr() == nil {
+			r.errf("%v", err)
+		}
+		r.lastStatus = 2
+		if !r.interactive && r.s.fatalErr() != nil {
+			r.exiting, r.exitCode = true, 1
+		}
+		return
+	}
+	r.lastStatus = 0
+	r.stmts(ctx, f.Stmts)
+}
+
+// sourceFile runs a file from the sandbox in this shell.
+func (r *Runner) sourceFile(ctx context.Context, name string, args []string) int {
+	path := name
+	if !strings.Contains(name, "/") && r.opts.sourcepath {
+		if p, ok := r.searchPath(name, false); ok {
+			path = p
+		}
+	}
+	data, err := r.readScript(r.abs(path))
+	if err != nil {
+		r.errf("%s: %s", name, builtins.ErrText(err))
+		return 1
+	}
+	if !r.enterCall("source") {
+		return 1
+	}
+	defer func() { r.callDepth-- }()
+	oldParams := r.params
+	if len(args) > 0 {
+		r.params = args
+	}
+	oldSource := r.source
+	r.frames = append(r.frames, frame{funcName: "source", source: r.source, callLine: r.line})
+	r.source = name
+	r.evalString(ctx, string(data), name)
+	r.source = oldSource
+	r.frames = r.frames[:len(r.frames)-1]
+	if len(args) > 0 {
+		r.params = oldParams
+	}
+	if r.returning {
+		r.returning = false
+	}
+	return r.lastStatus
+}
+
+// readScript reads a script file from the sandbox, bounded by the
+// script size limit.
+func (r *Runner) readScript(path string) ([]byte, error) {
+	f, err := r.devFS().Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.IsDir() {
+		return nil, errIsDir
+	}
+	max := r.s.limits.MaxScript
+	var data []byte
+	if max > 0 {
+		data, err = io.ReadAll(io.LimitReader(f, max+1))
+	} else {
+		data, err = io.ReadAll(f)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := r.checkScriptSize(len(data)); err != nil {
+		return nil, err
+	}
+	return data, nil
+}
+
+var errIsDir = errors.New("is a directory")
+
+// searchPath looks name up in $PATH on the sandbox filesystem.
+func (r *Runner) searchPath(name string, wantExec bool) (string, bool) {
+	for _, dir := range strings.Split(r.getVar("PATH").String(), ":") {
+		if dir == "" {
+			dir = "."
+		}
+		p := r.abs(dir + "/" + name)
+		fi, err := r.s.fs.Stat(p)
+		if err != nil || fi.IsDir() {
+			continue
+		}
+		if wantExec && !r.access(fi, 1) {
+			continue
+		}
+		return p, true
+	}
+	return "", false
+}
+
+// nestedShell runs `bash ...` / `sh ...` in-process: a fresh shell that
+// shares this run's sandbox, gateway and limits.
+func (r *Runner) nestedShell(ctx context.Context, env *builtins.Env, args []string) int {
+	c := newRunner(r.s)
+	c.dir = env.Dir
+	c.pid = r.s.newPID()
+	c.shellPID = c.pid
+	c.ppid = r.pid
+	c.callDepth = r.callDepth
+	c.substDepth = r.substDepth
+	c.fds = &fdTable{fds: map[int]*openFile{}}
+	c.fds.fds[0] = newOpenFile(env.Stdin, nil, nil, "/dev/stdin")
+	c.fds.fds[1] = newOpenFile(nil, env.Stdout, nil, "/dev/stdout")
+	c.fds.fds[2] = newOpenFile(nil, env.Stderr, nil, "/dev/stderr")
+	// Descriptors above 2 are inherited too (bash passes them on).
+	for n, of := range r.fds.fds {
+		if n > 2 {
+			c.fds.fds[n] = of.retain()
+		}
+	}
+	defer c.fds.closeAll()
+	c.initVars(env.Environ)
+	if v, _ := c.lookup("SHLVL"); v != nil {
+		var n int
+		fmt.Sscan(v.Str, &n)
+		v.Str = fmt.Sprint(n + 1)
+	}
+	name := args[0]
+	c.arg0 = name
+	if !c.enterCall("shell") {
+		r.exiting, r.exitCode = true, 1
+		return 1
+	}
+	// Parse bash's own options.
+	rest := args[1:]
+	var command *string
+	readStdin := false
+	for len(rest) > 0 {
+		a := rest[0]
+		if a == "--" {
+			rest = rest[1:]
+			break
+		}
+		if len(a) < 2 || (a[0] != '-' && a[0] != '+') {
+			break
+		}
+		rest = rest[1:]
+		switch a {
+		case "--norc", "--noprofile", "--posix", "--login", "-l", "-i", "--noediting", "-r", "--restricted":
+			continue
+		case "--version":
+			fmt.Fprintf(env.Stdout, "GNU bash, version %s (x86_64-pc-linux-gnu) [sandsh]\n", bashVersion)
+			return 0
+		}
+		on := a[0] == '-'
+		for i := 1; i < len(a); i++ {
+			switch ch := a[i]; ch {
+			case 'c':
+				if len(rest) == 0 {
+					fmt.Fprintf(env.Stderr, "%s: -c: option requires an argument\n", name)
+					return 2
+				}
+				s := rest[0]
+				rest = rest[1:]
+				command = &s
+			case 's':
+				readStdin = true
+			case 'o':
+				if len(rest) == 0 {
+					return 2
+				}
+				if !c.setOptByName(rest[0], on) {
+					fmt.Fprintf(env.Stderr, "%s: %s: invalid option name\n", name, rest[0])
+					return 2
+				}
+				rest = rest[1:]
+			case 'O':
+				if len(rest) > 0 {
+					if f := shoptOptions[rest[0]]; f != nil {
+						*f(&c.opts) = on
+					}
+					rest = rest[1:]
+				}
+			case 'r', 'i', 'l':
+			default:
+				if !c.setOptByLetter(ch, on) {
+					fmt.Fprintf(env.Stderr, "%s: -%c: invalid option\n", name, ch)
+					return 2
+				}
+			}
+		}
+	}
+	var src io.Reader
+	srcName := name
+	switch {
+	case command != nil:
+		src = strings.NewReader(*command)
+		if len(rest) > 0 {
+			c.arg0, rest = rest[0], rest[1:]
+		}
+		c.params = rest
+	case len(rest) > 0 && !readStdin:
+		path := rest[0]
+		data, err := c.readScript(c.abs(path))
+		if err != nil {
+			if errors.Is(err, errIsDir) {
+				fmt.Fprintf(env.Stderr, "%s: %s: Is a directory\n", name, path)
+				return 126
+			}
+			if r.s.fatalErr() != nil {
+				return 1
+			}
+			fmt.Fprintf(env.Stderr, "%s: %s: %s\n", name, path, builtins.ErrText(err))
+			return 127
+		}
+		src = bytes.NewReader(data)
+		c.arg0, c.params, srcName = path, rest[1:], path
+		c.source = path
+	default:
+		src = env.Stdin
+		c.params = rest
+	}
+	err := c.parseAndRun(ctx, src, srcName)
+	c.runExitTrap(ctx)
+	status := c.exitStatus()
+	if err != nil && isSyntax(err) {
+		status = 2
+	}
+	if r.s.fatalErr() != nil {
+		r.exiting, r.exitCode = true, 1
+	}
+	return status
+}
+
+// fileExists reports whether a sandbox path exists.
+func (r *Runner) fileExists(p string) bool {
+	_, err := r.s.fs.Stat(p)
+	return err == nil
+}
+
+var _ = afero.ReadFile

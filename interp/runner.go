@@ -1,0 +1,688 @@
+package interp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"time"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Runner is one shell: its variables, functions, options, descriptors
+// and jobs. A subshell is a copy of its parent's Runner.
+type Runner struct {
+	s *session
+
+	scopes  []*scope
+	funcs   map[string]*syntax.Stmt
+	aliases map[string]string
+	dir     string
+	arg0    string
+	params  []string
+	opts    shellOpts
+	fds     *fdTable
+	traps   map[string]string
+	jobs    *jobTable
+
+	lastStatus  int
+	substStatus int // status of the last $( ) in the current command, or -1
+	pipeStatus  []int
+	lastBgPID   int
+	lastArg     string
+	pid         int // $BASHPID
+	shellPID    int // $$
+	ppid        int
+	dirStack    []string
+
+	interactive bool
+	exiting     bool
+	exitCode    int
+	breakN      int
+	contN       int
+	returning   bool
+	noErrExit   int // > 0 inside if/while conditions, && || lists, !
+	callDepth   int
+	substDepth  int
+	loopDepth   int
+	inTrap      string
+	frames      []frame
+
+	subshellLevel  int
+	source         string
+	line           uint
+	secondsBase    time.Time
+	getoptsChar    int
+	getoptsLastInd int
+	procWaits      []func()
+	umaskBits      uint32
+	abortLine      bool // interactive: an error ends the current line only
+}
+
+// frame is one function call or sourced file on the call stack.
+type frame struct {
+	funcName string
+	source   string
+	callLine uint
+}
+
+func newRunner(s *session) *Runner {
+	r := &Runner{
+		s:       s,
+		funcs:   map[string]*syntax.Stmt{},
+		aliases: map[string]string{},
+		traps:   map[string]string{},
+		jobs:    newJobTable(),
+		opts:    defaultOpts(),
+
+		umaskBits: 0o022,
+	}
+	return r
+}
+
+// subshell copies the shell for ( ), pipelines, $( ) and jobs.
+func (r *Runner) subshell() *Runner {
+	c := *r
+	c.scopes = make([]*scope, len(r.scopes))
+	for i, sc := range r.scopes {
+		vars := make(map[string]*variable, len(sc.vars))
+		for n, v := range sc.vars {
+			vars[n] = v.clone()
+		}
+		c.scopes[i] = &scope{vars: vars, funcName: sc.funcName}
+	}
+	c.funcs = maps.Clone(r.funcs)
+	c.aliases = maps.Clone(r.aliases)
+	c.params = slices.Clone(r.params)
+	c.fds = r.fds.clone()
+	c.traps = map[string]string{}
+	for sig, cmd := range r.traps {
+		if cmd == "" { // ignored signals stay ignored in subshells
+			c.traps[sig] = ""
+		}
+	}
+	c.jobs = newJobTable()
+	c.frames = slices.Clone(r.frames)
+	c.dirStack = slices.Clone(r.dirStack)
+	c.pid = r.s.newPID()
+	c.subshellLevel++
+	c.procWaits = nil
+	c.pipeStatus = slices.Clone(r.pipeStatus)
+	return &c
+}
+
+// status of a finished subshell as its parent sees it.
+func (r *Runner) exitStatus() int {
+	if r.exiting {
+		return r.exitCode & 0xff
+	}
+	return r.lastStatus & 0xff
+}
+
+// stop reports whether the current list of statements must stop running.
+func (r *Runner) stop(ctx context.Context) bool {
+	if r.exiting || r.breakN > 0 || r.contN > 0 || r.returning || r.abortLine {
+		return true
+	}
+	if ctx.Err() != nil {
+		r.exiting = true
+		r.exitCode = 130
+		if r.s.fatalErr() != nil {
+			r.exitCode = 1
+		}
+		return true
+	}
+	return false
+}
+
+func (r *Runner) stmts(ctx context.Context, stmts []*syntax.Stmt) {
+	for _, st := range stmts {
+		if r.stop(ctx) {
+			return
+		}
+		r.stmt(ctx, st)
+	}
+}
+
+func (r *Runner) stmt(ctx context.Context, st *syntax.Stmt) {
+	if st.Background || st.Coprocess {
+		r.background(ctx, st)
+		return
+	}
+	r.line = st.Pos().Line()
+	if isBareExec(st) {
+		// `exec >file` changes the shell's own descriptors for good.
+		if _, ok := r.redirects(ctx, st.Redirs, true); ok {
+			r.lastStatus = 0
+		} else {
+			r.lastStatus = 1
+		}
+		return
+	}
+	if st.Negated {
+		r.noErrExit++
+	}
+	savedWaits := r.procWaits
+	r.procWaits = nil
+	restore, ok := r.redirects(ctx, st.Redirs, false)
+	if ok {
+		r.cmd(ctx, st.Cmd)
+	} else {
+		r.lastStatus = 1
+	}
+	restore()
+	r.finishProcSubst()
+	r.procWaits = savedWaits
+	if _, isPipe := st.Cmd.(*syntax.BinaryCmd); !isPipe || !isPipeline(st.Cmd) {
+		if failureCounts(st.Cmd) {
+			r.pipeStatus = []int{r.lastStatus}
+		}
+	}
+	if st.Negated {
+		r.noErrExit--
+		if r.lastStatus == 0 {
+			r.lastStatus = 1
+		} else {
+			r.lastStatus = 0
+		}
+		return
+	}
+	if r.lastStatus != 0 && r.noErrExit == 0 && !r.exiting && !r.returning && failureCounts(st.Cmd) {
+		r.onFailure(ctx)
+	}
+}
+
+// isBareExec reports whether st is `exec` with only redirections.
+func isBareExec(st *syntax.Stmt) bool {
+	ce, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Assigns) > 0 || len(ce.Args) != 1 || len(ce.Args[0].Parts) != 1 {
+		return false
+	}
+	lit, ok := ce.Args[0].Parts[0].(*syntax.Lit)
+	return ok && lit.Value == "exec"
+}
+
+func isPipeline(cmd syntax.Command) bool {
+	b, ok := cmd.(*syntax.BinaryCmd)
+	return ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll)
+}
+
+// failureCounts reports whether a failing command of this kind triggers
+// set -e and the ERR trap itself; compound commands only pass on what
+// their last inner command already reported.
+func failureCounts(cmd syntax.Command) bool {
+	switch cmd := cmd.(type) {
+	case *syntax.CallExpr, *syntax.Subshell, *syntax.ArithmCmd, *syntax.TestClause,
+		*syntax.LetClause, *syntax.DeclClause, *syntax.TimeClause:
+		return true
+	case *syntax.BinaryCmd:
+		return cmd.Op == syntax.Pipe || cmd.Op == syntax.PipeAll
+	}
+	return false
+}
+
+// onFailure runs the ERR trap and applies set -e.
+func (r *Runner) onFailure(ctx context.Context) {
+	status := r.lastStatus
+	if cmd, ok := r.traps["ERR"]; ok && cmd != "" && r.inTrap != "ERR" {
+		r.runTrap(ctx, "ERR", cmd)
+		r.lastStatus = status
+	}
+	if r.opts.errexit {
+		r.exiting = true
+		r.exitCode = status
+	}
+}
+
+func (r *Runner) cmd(ctx context.Context, cmd syntax.Command) {
+	switch cmd := cmd.(type) {
+	case *syntax.CallExpr:
+		r.call(ctx, cmd)
+	case *syntax.Block:
+		r.stmts(ctx, cmd.Stmts)
+	case *syntax.Subshell:
+		c := r.subshell()
+		c.stmts(ctx, cmd.Stmts)
+		c.runExitTrap(ctx)
+		c.fds.closeAll()
+		r.lastStatus = c.exitStatus()
+		r.propagateFatal(c)
+	case *syntax.BinaryCmd:
+		switch cmd.Op {
+		case syntax.AndStmt, syntax.OrStmt:
+			r.noErrExit++
+			r.stmt(ctx, cmd.X)
+			r.noErrExit--
+			if r.stop(ctx) {
+				return
+			}
+			if (r.lastStatus == 0) == (cmd.Op == syntax.AndStmt) {
+				r.stmt(ctx, cmd.Y)
+			}
+		case syntax.Pipe, syntax.PipeAll:
+			r.pipeline(ctx, cmd)
+		}
+	case *syntax.IfClause:
+		r.ifClause(ctx, cmd)
+	case *syntax.WhileClause:
+		r.whileClause(ctx, cmd)
+	case *syntax.ForClause:
+		r.forClause(ctx, cmd)
+	case *syntax.CaseClause:
+		r.caseClause(ctx, cmd)
+	case *syntax.FuncDecl:
+		name := cmd.Name.Value
+		if specialBuiltins[name] {
+			r.errf("`%s': is a special builtin", name)
+			r.lastStatus = 1
+			return
+		}
+		r.funcs[name] = cmd.Body
+		r.lastStatus = 0
+	case *syntax.ArithmCmd:
+		r.trace(ctx, "((", r.printNode(cmd.X), "))")
+		n, err := r.arith(ctx, cmd.X)
+		if err != nil {
+			r.expandError(err)
+			return
+		}
+		r.lastStatus = oneIfZero(n)
+	case *syntax.TestClause:
+		r.trace(ctx, "[[", r.printNode(cmd.X), "]]")
+		ok, err := r.testExpr(ctx, cmd.X)
+		if err != nil {
+			r.expandError(err)
+			return
+		}
+		r.lastStatus = oneIfFalse(ok)
+	case *syntax.DeclClause:
+		r.declClause(ctx, cmd)
+	case *syntax.LetClause:
+		r.letClause(ctx, cmd)
+	case *syntax.TimeClause:
+		start := r.s.sys.Now()
+		if cmd.Stmt != nil {
+			r.stmt(ctx, cmd.Stmt)
+		}
+		el := r.s.sys.Now().Sub(start)
+		if cmd.PosixFormat {
+			fmt.Fprintf(r.fds.writer(2), "real %.2f\nuser 0.00\nsys 0.00\n", el.Seconds())
+		} else {
+			fmt.Fprintf(r.fds.writer(2), "\nreal\t%dm%.3fs\nuser\t0m0.000s\nsys\t0m0.000s\n", int(el.Minutes()), el.Seconds()-60*float64(int(el.Minutes())))
+		}
+	case *syntax.CoprocClause:
+		r.errf("coproc: not supported in sandsh")
+		r.lastStatus = 2
+	default:
+		r.errf("unsupported command node %T", cmd)
+		r.lastStatus = 2
+	}
+}
+
+func oneIfZero(n int) int {
+	if n == 0 {
+		return 1
+	}
+	return 0
+}
+
+func oneIfFalse(b bool) int {
+	if b {
+		return 0
+	}
+	return 1
+}
+
+// propagateFatal makes a limit hit inside a subshell end the parent too.
+func (r *Runner) propagateFatal(c *Runner) {
+	if r.s.fatalErr() != nil {
+		r.exiting = true
+		r.exitCode = c.exitStatus()
+	}
+}
+
+func (r *Runner) ifClause(ctx context.Context, ic *syntax.IfClause) {
+	r.noErrExit++
+	r.stmts(ctx, ic.Cond)
+	r.noErrExit--
+	if r.stop(ctx) {
+		return
+	}
+	if r.lastStatus == 0 {
+		r.stmts(ctx, ic.Then)
+		return
+	}
+	r.lastStatus = 0
+	switch {
+	case ic.Else == nil:
+	case ic.Else.ThenPos.IsValid() || len(ic.Else.Cond) > 0:
+		r.ifClause(ctx, ic.Else)
+	default:
+		r.stmts(ctx, ic.Else.Then)
+	}
+}
+
+// loopStep counts one loop iteration against the limit and handles
+// break/continue. It reports whether the loop must end.
+func (r *Runner) loopIter(iters *int64) bool {
+	*iters++
+	if max := r.s.limits.MaxLoopIters; max > 0 && *iters > max {
+		r.limitHit("max-loop-iterations", fmt.Sprint(max))
+		return true
+	}
+	return false
+}
+
+// afterBody handles break and continue after one loop body ran; it
+// reports whether the loop ends.
+func (r *Runner) afterBody() bool {
+	if r.breakN > 0 {
+		r.breakN--
+		return true
+	}
+	if r.contN > 0 {
+		r.contN--
+		if r.contN > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *Runner) whileClause(ctx context.Context, wc *syntax.WhileClause) {
+	var iters int64
+	status := 0
+	r.loopDepth++
+	defer func() { r.loopDepth-- }()
+	for {
+		if r.loopIter(&iters) {
+			return
+		}
+		r.noErrExit++
+		r.stmts(ctx, wc.Cond)
+		r.noErrExit--
+		if r.stop(ctx) {
+			if r.afterBody() || r.stop(ctx) {
+				return
+			}
+			continue
+		}
+		if (r.lastStatus == 0) == wc.Until {
+			break
+		}
+		r.stmts(ctx, wc.Do)
+		status = r.lastStatus
+		if r.afterBody() {
+			r.lastStatus = status
+			return
+		}
+		if r.stop(ctx) {
+			return
+		}
+	}
+	r.lastStatus = status
+}
+
+func (r *Runner) forClause(ctx context.Context, fc *syntax.ForClause) {
+	var iters int64
+	r.loopDepth++
+	defer func() { r.loopDepth-- }()
+	switch loop := fc.Loop.(type) {
+	case *syntax.WordIter:
+		var items []string
+		if loop.InPos.IsValid() {
+			var err error
+			items, err = r.fields(ctx, loop.Items...)
+			if err != nil {
+				r.expandError(err)
+				return
+			}
+		} else {
+			items = slices.Clone(r.params)
+		}
+		name := loop.Name.Value
+		if fc.Select {
+			r.selectLoop(ctx, name, items, fc.Do)
+			return
+		}
+		r.lastStatus = 0
+		for _, item := range items {
+			if r.loopIter(&iters) {
+				return
+			}
+			if err := r.setString(name, item, false); err != nil {
+				r.errf("%v", err)
+				r.lastStatus = 1
+				return
+			}
+			r.trace(ctx, "for", name, "in", item)
+			r.stmts(ctx, fc.Do)
+			if r.afterBody() || r.stop(ctx) {
+				return
+			}
+		}
+	case *syntax.CStyleLoop:
+		if loop.Init != nil {
+			if _, err := r.arith(ctx, loop.Init); err != nil {
+				r.expandError(err)
+				return
+			}
+		}
+		status := 0
+		for {
+			if r.loopIter(&iters) {
+				return
+			}
+			if loop.Cond != nil {
+				n, err := r.arith(ctx, loop.Cond)
+				if err != nil {
+					r.expandError(err)
+					return
+				}
+				if n == 0 {
+					break
+				}
+			}
+			r.stmts(ctx, fc.Do)
+			status = r.lastStatus
+			if r.afterBody() || r.stop(ctx) {
+				return
+			}
+			if loop.Post != nil {
+				if _, err := r.arith(ctx, loop.Post); err != nil {
+					r.expandError(err)
+					return
+				}
+			}
+		}
+		r.lastStatus = status
+	}
+}
+
+// selectLoop implements `select`, reading choices from stdin.
+func (r *Runner) selectLoop(ctx context.Context, name string, items []string, body []*syntax.Stmt) {
+	var iters int64
+	for {
+		if r.loopIter(&iters) {
+			return
+		}
+		for i, it := range items {
+			fmt.Fprintf(r.fds.writer(2), "%d) %s\n", i+1, it)
+		}
+		fmt.Fprint(r.fds.writer(2), r.getVar("PS3").String())
+		if r.getVar("PS3").String() == "" {
+			fmt.Fprint(r.fds.writer(2), "#? ")
+		}
+		line, err := readLine(r.fds.reader(0), '\n', -1)
+		if err != nil && line == "" {
+			r.lastStatus = 1
+			return
+		}
+		line = strings.TrimSpace(line)
+		r.setString("REPLY", line, false)
+		val := ""
+		var n int
+		if _, e := fmt.Sscan(line, &n); e == nil && n >= 1 && n <= len(items) {
+			val = items[n-1]
+		}
+		r.setString(name, val, false)
+		r.stmts(ctx, body)
+		if r.afterBody() || r.stop(ctx) {
+			return
+		}
+	}
+}
+
+func (r *Runner) caseClause(ctx context.Context, cc *syntax.CaseClause) {
+	word, err := r.literal(ctx, cc.Word)
+	if err != nil {
+		r.expandError(err)
+		return
+	}
+	r.lastStatus = 0
+	fallthroughNext := false
+	for _, item := range cc.Items {
+		matched := fallthroughNext
+		if !matched {
+			for _, pw := range item.Patterns {
+				pat, err := r.pattern(ctx, pw)
+				if err != nil {
+					r.expandError(err)
+					return
+				}
+				if r.matchPattern(pat, word) {
+					matched = true
+					break
+				}
+			}
+		}
+		if !matched {
+			continue
+		}
+		r.stmts(ctx, item.Stmts)
+		if r.stop(ctx) {
+			return
+		}
+		switch item.Op {
+		case syntax.Fallthrough:
+			fallthroughNext = true
+		case syntax.Resume, syntax.ResumeKorn:
+			fallthroughNext = false
+		default:
+			return
+		}
+	}
+}
+
+// goSafe runs fn on a new goroutine that counts against the job limit
+// and turns a panic into an internal error instead of a crash.
+func (r *Runner) goSafe(fn func()) (started bool) {
+	if max := r.s.limits.MaxJobs; max > 0 && r.s.live.Add(1) > int64(max) {
+		r.s.live.Add(-1)
+		r.limitHit("max-jobs", fmt.Sprint(max))
+		return false
+	} else if max <= 0 {
+		r.s.live.Add(1)
+	}
+	go func() {
+		defer r.s.live.Add(-1)
+		defer r.recoverPanic()
+		fn()
+	}()
+	return true
+}
+
+// recoverPanic turns a panic into a fatal internal error of the run.
+func (r *Runner) recoverPanic() {
+	if v := recover(); v != nil {
+		r.s.fail(&InternalError{Value: v, Stack: string(debug.Stack())})
+	}
+}
+
+// Prefix is what error messages start with: $0, like bash.
+func (r *Runner) prefix() string {
+	if r.interactive {
+		return "sandsh"
+	}
+	return r.arg0
+}
+
+// errf prints a shell error message "sandsh: line N: msg".
+func (r *Runner) errf(format string, a ...any) {
+	msg := fmt.Sprintf(format, a...)
+	if r.interactive || r.line == 0 {
+		fmt.Fprintf(r.fds.writer(2), "%s: %s\n", r.prefix(), msg)
+		return
+	}
+	fmt.Fprintf(r.fds.writer(2), "%s: line %d: %s\n", r.prefix(), r.line, msg)
+}
+
+// builtinErr prints "sandsh: line N: name: msg".
+func (r *Runner) builtinErr(name, format string, a ...any) {
+	r.errf("%s: %s", name, fmt.Sprintf(format, a...))
+}
+
+// expandError reports a failed expansion. Like bash's non-interactive
+// mode it ends the shell (status 1, or 127 for unset parameters).
+func (r *Runner) expandError(err error) {
+	if r.s.fatalErr() != nil {
+		r.exiting, r.exitCode = true, 1
+		return
+	}
+	var ue expand.UnsetParameterError
+	status := 1
+	msg := err.Error()
+	switch {
+	case errors.As(err, &ue):
+		status = 127
+		fmt.Fprintf(r.fds.writer(2), "%s: %s\n", r.prefix(), msg)
+	case errors.Is(err, errFailGlob), errors.As(err, new(*readonlyError)):
+		r.errf("%s", msg)
+	default:
+		fmt.Fprintf(r.fds.writer(2), "%s: %s\n", r.prefix(), msg)
+	}
+	r.lastStatus = status
+	if errors.Is(err, errFailGlob) {
+		return
+	}
+	if !r.interactive {
+		r.exiting, r.exitCode = true, status
+	} else {
+		r.exiting, r.exitCode = false, status
+		r.abortLine = true
+	}
+}
+
+// printNode renders a syntax node back to shell source, for set -x.
+func (r *Runner) printNode(n syntax.Node) string {
+	var sb strings.Builder
+	syntax.NewPrinter().Print(&sb, n)
+	return sb.String()
+}
+
+// readLine reads up to delim (not included) one byte at a time, so that
+// input meant for the next command stays unread, like bash's read.
+func readLine(rd io.Reader, delim byte, max int) (string, error) {
+	var sb []byte
+	var b [1]byte
+	for max < 0 || len(sb) < max {
+		n, err := rd.Read(b[:])
+		if n == 1 {
+			if b[0] == delim {
+				return string(sb), nil
+			}
+			sb = append(sb, b[0])
+			continue
+		}
+		if err != nil {
+			return string(sb), err
+		}
+	}
+	return string(sb), nil
+}

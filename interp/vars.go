@@ -1,0 +1,602 @@
+package interp
+
+import (
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// variable is a shell variable: expand's value plus the attributes bash
+// has and expand does not (declare -i, -l, -u).
+type variable struct {
+	expand.Variable
+	integer bool
+	lower   bool
+	upper   bool
+	trace   bool
+}
+
+func (v *variable) clone() *variable {
+	c := *v
+	c.List = slices.Clone(v.List)
+	c.Indexes = slices.Clone(v.Indexes)
+	c.Map = maps.Clone(v.Map)
+	return &c
+}
+
+// scope holds the variables of one function call (scope 0 is global).
+type scope struct {
+	vars map[string]*variable
+	// funcName is the function that owns the scope, for FUNCNAME.
+	funcName string
+}
+
+// lookup finds the innermost variable called name.
+func (r *Runner) lookup(name string) (*variable, int) {
+	for i := len(r.scopes) - 1; i >= 0; i-- {
+		if v, ok := r.scopes[i].vars[name]; ok {
+			return v, i
+		}
+	}
+	return nil, -1
+}
+
+// resolveRef follows namerefs from name to the variable name they point at.
+func (r *Runner) resolveRef(name string) string {
+	for range 10 {
+		v, _ := r.lookup(name)
+		if v == nil || v.Kind != expand.NameRef || v.Str == "" {
+			return name
+		}
+		target := v.Str
+		if i := strings.IndexByte(target, '['); i > 0 {
+			return target
+		}
+		name = target
+	}
+	return name
+}
+
+// envAdapter makes the runner an expand.WriteEnviron.
+type envAdapter struct{ r *Runner }
+
+func (e envAdapter) Get(name string) expand.Variable { return e.r.getVar(name) }
+
+func (e envAdapter) Set(name string, vr expand.Variable) error { return e.r.setVarFromExpand(name, vr) }
+
+func (e envAdapter) Each(fn func(string, expand.Variable) bool) {
+	for _, name := range e.r.varNames() {
+		v, _ := e.r.lookup(name)
+		if v != nil && !fn(name, v.Variable) {
+			return
+		}
+	}
+}
+
+func strVar(s string) expand.Variable {
+	return expand.Variable{Set: true, Kind: expand.String, Str: s}
+}
+
+// getVar returns a variable, computing bash's special parameters.
+func (r *Runner) getVar(name string) expand.Variable {
+	switch name {
+	case "#":
+		return strVar(strconv.Itoa(len(r.params)))
+	case "@", "*":
+		return expand.Variable{Set: true, Kind: expand.Indexed, List: r.params}
+	case "?":
+		return strVar(strconv.Itoa(r.lastStatus))
+	case "$":
+		return strVar(strconv.Itoa(r.shellPID))
+	case "!":
+		if r.lastBgPID == 0 {
+			return expand.Variable{}
+		}
+		return strVar(strconv.Itoa(r.lastBgPID))
+	case "-":
+		return strVar(r.optFlags())
+	case "0":
+		return strVar(r.arg0)
+	case "_":
+		return strVar(r.lastArg)
+	case "LINENO":
+		return strVar(strconv.Itoa(int(r.line)))
+	}
+	if len(name) == 1 && name[0] >= '1' && name[0] <= '9' {
+		i := int(name[0] - '1')
+		if i < len(r.params) {
+			return strVar(r.params[i])
+		}
+		return expand.Variable{}
+	}
+	if strings.HasPrefix(name, "HOME ") {
+		// ~user: only the sandbox user has a home; others stay literal,
+		// as bash leaves ~nosuchuser alone. Never the host's user db.
+		user := name[5:]
+		if user == r.s.sys.User {
+			return r.getVar("HOME")
+		}
+		if user == "root" {
+			return strVar("/root")
+		}
+		return strVar("~" + user)
+	}
+	if v, ok := r.dynamicVar(name); ok {
+		return v
+	}
+	if v, _ := r.lookup(name); v != nil {
+		return v.Variable
+	}
+	return expand.Variable{}
+}
+
+// dynamicVar computes the variables whose value changes on every read.
+func (r *Runner) dynamicVar(name string) (expand.Variable, bool) {
+	if v, _ := r.lookup(name); v != nil && v.Kind != expand.Unknown && !dynamicNames[name] {
+		return expand.Variable{}, false
+	}
+	switch name {
+	case "RANDOM":
+		r.s.randMu.Lock()
+		n := r.s.rand.IntN(32768)
+		r.s.randMu.Unlock()
+		return strVar(strconv.Itoa(n)), true
+	case "SRANDOM":
+		r.s.randMu.Lock()
+		n := r.s.rand.Uint32()
+		r.s.randMu.Unlock()
+		return strVar(strconv.FormatUint(uint64(n), 10)), true
+	case "SECONDS":
+		return strVar(strconv.Itoa(int(r.s.sys.Now().Sub(r.secondsBase).Seconds()))), true
+	case "EPOCHSECONDS":
+		return strVar(strconv.FormatInt(r.s.sys.Now().Unix(), 10)), true
+	case "EPOCHREALTIME":
+		now := r.s.sys.Now()
+		return strVar(fmt.Sprintf("%d.%06d", now.Unix(), now.Nanosecond()/1000)), true
+	case "BASHPID":
+		return strVar(strconv.Itoa(r.pid)), true
+	case "PIPESTATUS":
+		list := make([]string, len(r.pipeStatus))
+		for i, s := range r.pipeStatus {
+			list[i] = strconv.Itoa(s)
+		}
+		return expand.Variable{Set: true, Kind: expand.Indexed, List: list}, true
+	case "FUNCNAME":
+		if len(r.frames) == 0 {
+			return expand.Variable{}, true
+		}
+		var list []string
+		for i := len(r.frames) - 1; i >= 0; i-- {
+			if r.frames[i].funcName != "" {
+				list = append(list, r.frames[i].funcName)
+			}
+		}
+		if len(list) == 0 {
+			return expand.Variable{}, true
+		}
+		return expand.Variable{Set: true, Kind: expand.Indexed, List: append(list, "main")}, true
+	case "BASH_SOURCE":
+		list := []string{}
+		for i := len(r.frames) - 1; i >= 0; i-- {
+			list = append(list, r.frames[i].source)
+		}
+		return expand.Variable{Set: true, Kind: expand.Indexed, List: append(list, r.source)}, true
+	case "BASH_LINENO":
+		list := []string{}
+		for i := len(r.frames) - 1; i >= 0; i-- {
+			list = append(list, strconv.Itoa(int(r.frames[i].callLine)))
+		}
+		return expand.Variable{Set: true, Kind: expand.Indexed, List: append(list, "0")}, true
+	case "DIRSTACK":
+		return expand.Variable{Set: true, Kind: expand.Indexed, List: r.dirsList()}, true
+	case "SHELLOPTS":
+		return strVar(r.shellOptsString()), true
+	case "BASHOPTS":
+		return strVar(r.bashOptsString()), true
+	case "BASH_SUBSHELL":
+		return strVar(strconv.Itoa(r.subshellLevel)), true
+	case "PPID":
+		return strVar(strconv.Itoa(r.ppid)), true
+	}
+	return expand.Variable{}, false
+}
+
+var dynamicNames = map[string]bool{"RANDOM": true, "SRANDOM": true, "SECONDS": true, "EPOCHSECONDS": true,
+	"EPOCHREALTIME": true, "BASHPID": true, "PIPESTATUS": true, "FUNCNAME": true, "BASH_SOURCE": true,
+	"BASH_LINENO": true, "DIRSTACK": true, "SHELLOPTS": true, "BASHOPTS": true, "BASH_SUBSHELL": true, "PPID": true}
+
+// readonlyError is returned when a script assigns to a readonly variable.
+type readonlyError struct{ name string }
+
+func (e *readonlyError) Error() string { return e.name + ": readonly variable" }
+
+// setVarFromExpand applies an assignment that came from inside an
+// expansion (${x:=v}, ((x++)), ${a[i]=v}).
+func (r *Runner) setVarFromExpand(name string, vr expand.Variable) error {
+	if !vr.IsSet() && vr.Kind != expand.KeepValue {
+		return r.unsetVar(name)
+	}
+	name = r.resolveRef(name)
+	switch vr.Kind {
+	case expand.String:
+		return r.setString(name, vr.Str, false)
+	case expand.Indexed, expand.Associative:
+		v, err := r.varForWrite(name)
+		if err != nil {
+			return err
+		}
+		v.Kind, v.List, v.Indexes, v.Map, v.Set = vr.Kind, vr.List, vr.Indexes, vr.Map, true
+		if v.integer || v.lower || v.upper {
+			for i, s := range v.List {
+				v.List[i] = r.transform(v, s)
+			}
+		}
+		return nil
+	}
+	return nil
+}
+
+// varForWrite returns the variable to assign to: the innermost existing
+// one, or a new global. Readonly variables refuse.
+func (r *Runner) varForWrite(name string) (*variable, error) {
+	v, _ := r.lookup(name)
+	if v == nil {
+		v = &variable{}
+		r.scopes[0].vars[name] = v
+		if r.opts.allexport {
+			v.Exported = true
+		}
+	}
+	if v.ReadOnly {
+		return nil, &readonlyError{name}
+	}
+	return v, nil
+}
+
+// transform applies the integer and case attributes to a value.
+func (r *Runner) transform(v *variable, s string) string {
+	if v.integer {
+		n, err := r.arithString(s)
+		if err == nil {
+			s = strconv.Itoa(n)
+		} else {
+			s = "0"
+		}
+	}
+	switch {
+	case v.lower:
+		s = strings.ToLower(s)
+	case v.upper:
+		s = strings.ToUpper(s)
+	}
+	return s
+}
+
+// checkSize enforces the per-variable size limit.
+func (r *Runner) checkSize(n int) error {
+	if max := r.s.limits.MaxVarBytes; max > 0 && n > max {
+		err := &LimitError{Limit: "max-var-bytes", Value: FormatBytes(int64(max))}
+		r.s.fail(err)
+		return err
+	}
+	return nil
+}
+
+// setString assigns a scalar (or element 0 of an array), appending when
+// appendVal is set, like `x+=v`.
+func (r *Runner) setString(name, val string, appendVal bool) error {
+	name = r.resolveRef(name)
+	if i := strings.IndexByte(name, '['); i > 0 && strings.HasSuffix(name, "]") {
+		return r.setElemString(name[:i], name[i+1:len(name)-1], val, appendVal)
+	}
+	if r.specialAssign(name, val) {
+		return nil
+	}
+	v, err := r.varForWrite(name)
+	if err != nil {
+		return err
+	}
+	if v.integer && appendVal {
+		cur := v.Str
+		if v.Kind == expand.Indexed {
+			cur, _ = indexedGet(v.List, v.Indexes, 0)
+		}
+		if cur == "" {
+			cur = "0"
+		}
+		val = cur + "+(" + val + ")"
+		appendVal = false
+	}
+	val = r.transform(v, val)
+	switch v.Kind {
+	case expand.Indexed:
+		cur, _ := indexedGet(v.List, v.Indexes, 0)
+		if appendVal {
+			val = cur + val
+		}
+		if err := r.checkSize(len(val)); err != nil {
+			return err
+		}
+		v.List, v.Indexes = indexedSet(v.List, v.Indexes, 0, val)
+	case expand.Associative:
+		if appendVal {
+			val = v.Map["0"] + val
+		}
+		if v.Map == nil {
+			v.Map = map[string]string{}
+		}
+		v.Map["0"] = val
+	default:
+		if appendVal && v.Set {
+			if err := r.checkSize(len(v.Str) + len(val)); err != nil {
+				return err
+			}
+			val = v.Str + val
+		} else if err := r.checkSize(len(val)); err != nil {
+			return err
+		}
+		if v.Kind != expand.NameRef {
+			v.Kind = expand.String
+		}
+		v.Str = val
+	}
+	v.Set = true
+	return nil
+}
+
+// setElemString assigns arr[idx]=val; idx is unexpanded text for
+// associative arrays and an arithmetic expression for indexed ones.
+func (r *Runner) setElemString(name, idx, val string, appendVal bool) error {
+	v, err := r.varForWrite(name)
+	if err != nil {
+		return err
+	}
+	if v.Kind == expand.Associative {
+		if v.Map == nil {
+			v.Map = map[string]string{}
+		}
+		if appendVal {
+			val = v.Map[idx] + val
+		}
+		v.Map[idx] = r.transform(v, val)
+		v.Set = true
+		return nil
+	}
+	i, err := r.arithString(idx)
+	if err != nil {
+		return err
+	}
+	return r.setIndexed(name, v, i, val, appendVal)
+}
+
+func (r *Runner) setIndexed(name string, v *variable, i int, val string, appendVal bool) error {
+	if v.Kind == expand.String || v.Kind == expand.Unknown {
+		if v.Set && v.Kind == expand.String {
+			v.List, v.Indexes = []string{v.Str}, nil
+		} else {
+			v.List, v.Indexes = nil, nil
+		}
+		v.Kind, v.Str = expand.Indexed, ""
+	}
+	if i < 0 {
+		i += indexedMax(v.List, v.Indexes) + 1
+		if i < 0 {
+			return fmt.Errorf("%s[%d]: bad array subscript", name, i-indexedMax(v.List, v.Indexes)-1)
+		}
+	}
+	if appendVal {
+		cur, _ := indexedGet(v.List, v.Indexes, i)
+		if v.integer {
+			if cur == "" {
+				cur = "0"
+			}
+			val = cur + "+(" + val + ")"
+		} else {
+			val = cur + val
+		}
+	}
+	if err := r.checkSize(len(val)); err != nil {
+		return err
+	}
+	v.List, v.Indexes = indexedSet(v.List, v.Indexes, i, r.transform(v, val))
+	v.Set = true
+	return nil
+}
+
+// specialAssign handles the variables whose assignment has side effects.
+func (r *Runner) specialAssign(name, val string) bool {
+	switch name {
+	case "RANDOM":
+		n, _ := strconv.Atoi(val)
+		r.s.randMu.Lock()
+		r.s.rand = rand.New(rand.NewPCG(uint64(n), 0x5a5d5))
+		r.s.randMu.Unlock()
+		return true
+	case "SECONDS":
+		n, _ := strconv.Atoi(val)
+		r.secondsBase = r.s.sys.Now().Add(-time.Duration(n) * time.Second)
+		return true
+	}
+	return false
+}
+
+func (r *Runner) unsetVar(name string) error {
+	v, i := r.lookup(name)
+	if v == nil {
+		return nil
+	}
+	if v.ReadOnly {
+		return &readonlyError{name}
+	}
+	if i > 0 && i == len(r.scopes)-1 {
+		// Unsetting a local in its own scope keeps it local but unset,
+		// like bash.
+		r.scopes[i].vars[name] = &variable{Variable: expand.Variable{Local: true}}
+		return nil
+	}
+	delete(r.scopes[i].vars, name)
+	return nil
+}
+
+// varNames lists every visible variable name, sorted.
+func (r *Runner) varNames() []string {
+	seen := map[string]bool{}
+	for _, sc := range r.scopes {
+		for name := range sc.vars {
+			seen[name] = true
+		}
+	}
+	names := make([]string, 0, len(seen))
+	for n := range seen {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// environ returns the exported variables as NAME=VALUE pairs.
+func (r *Runner) environ() []string {
+	var env []string
+	for _, name := range r.varNames() {
+		v, _ := r.lookup(name)
+		if v == nil || !v.Exported || !v.Set {
+			continue
+		}
+		switch v.Kind {
+		case expand.String, expand.NameRef:
+			env = append(env, name+"="+v.Str)
+		}
+	}
+	return env
+}
+
+// initVars sets up the shell variables from the initial environment.
+func (r *Runner) initVars(env []string) {
+	r.scopes = []*scope{{vars: map[string]*variable{}}}
+	for _, kv := range env {
+		name, val, ok := strings.Cut(kv, "=")
+		if !ok || !syntax.ValidName(name) {
+			continue
+		}
+		r.scopes[0].vars[name] = &variable{Variable: expand.Variable{Set: true, Exported: true, Kind: expand.String, Str: val}}
+	}
+	def := func(name, val string) {
+		if v, _ := r.lookup(name); v == nil {
+			r.scopes[0].vars[name] = &variable{Variable: expand.Variable{Set: true, Kind: expand.String, Str: val}}
+		}
+	}
+	def("IFS", " \t\n")
+	def("PS1", `\s-\v\$ `)
+	def("PS2", "> ")
+	def("PS4", "+ ")
+	def("OPTIND", "1")
+	def("BASH_VERSION", bashVersion)
+	def("HOSTTYPE", "x86_64")
+	def("OSTYPE", "linux-gnu")
+	def("MACHTYPE", "x86_64-pc-linux-gnu")
+	def("UID", strconv.Itoa(r.s.sys.UID))
+	def("EUID", strconv.Itoa(r.s.sys.UID))
+	def("HOSTNAME", r.s.sys.Hostname)
+	def("BASH", "/bin/bash")
+	r.scopes[0].vars["BASH_VERSINFO"] = &variable{Variable: expand.Variable{Set: true, ReadOnly: true, Kind: expand.Indexed,
+		List: []string{"5", "2", "15", "1", "release", "x86_64-pc-linux-gnu"}}}
+	for _, n := range []string{"UID", "EUID"} {
+		r.scopes[0].vars[n].ReadOnly = true
+	}
+	if v, _ := r.lookup("PWD"); v == nil || v.Str != r.dir {
+		r.scopes[0].vars["PWD"] = &variable{Variable: expand.Variable{Set: true, Exported: true, Kind: expand.String, Str: r.dir}}
+	}
+	r.secondsBase = r.s.sys.Now()
+}
+
+const bashVersion = "5.2.15(1)-release"
+
+// indexedGet reads element i of a possibly sparse array.
+func indexedGet(list []string, indexes []int, i int) (string, bool) {
+	if indexes == nil {
+		if i >= 0 && i < len(list) {
+			return list[i], true
+		}
+		return "", false
+	}
+	k, ok := slices.BinarySearch(indexes, i)
+	if !ok {
+		return "", false
+	}
+	return list[k], true
+}
+
+// indexedSet sets element i, keeping the array dense while it can be.
+func indexedSet(list []string, indexes []int, i int, val string) ([]string, []int) {
+	if indexes == nil {
+		switch {
+		case i < len(list):
+			list[i] = val
+			return list, nil
+		case i == len(list):
+			return append(list, val), nil
+		}
+		indexes = make([]int, len(list))
+		for k := range indexes {
+			indexes[k] = k
+		}
+	}
+	k, ok := slices.BinarySearch(indexes, i)
+	if ok {
+		list[k] = val
+		return list, indexes
+	}
+	list = slices.Insert(list, k, val)
+	indexes = slices.Insert(indexes, k, i)
+	return list, indexes
+}
+
+// indexedUnset removes element i.
+func indexedUnset(list []string, indexes []int, i int) ([]string, []int) {
+	if indexes == nil {
+		if i < 0 || i >= len(list) {
+			return list, nil
+		}
+		if i == len(list)-1 {
+			return list[:i], nil
+		}
+		indexes = make([]int, len(list))
+		for k := range indexes {
+			indexes[k] = k
+		}
+	}
+	k, ok := slices.BinarySearch(indexes, i)
+	if !ok {
+		return list, indexes
+	}
+	return slices.Delete(list, k, k+1), slices.Delete(indexes, k, k+1)
+}
+
+func indexedMax(list []string, indexes []int) int {
+	if indexes == nil {
+		return len(list) - 1
+	}
+	if len(indexes) == 0 {
+		return -1
+	}
+	return indexes[len(indexes)-1]
+}
+
+func indexedKeys(list []string, indexes []int) []int {
+	if indexes != nil {
+		return indexes
+	}
+	keys := make([]int, len(list))
+	for i := range keys {
+		keys[i] = i
+	}
+	return keys
+}

@@ -1,0 +1,162 @@
+package vfs
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strconv"
+	"syscall"
+)
+
+// Populate lays out the standard sandbox tree on fsys: the usual system
+// directories owned by root, a small /etc describing the virtual "sandsh"
+// system, the sandbox user's home, /tmp (sticky, world-writable),
+// /workspace (vfs.WorkDir) and the working directory cwd, which is
+// created if needed and, with any parents Populate creates for it, given
+// to the sandbox user. Existing files are left alone, so Populate is
+// idempotent and safe on a persistent disk root.
+//
+// On a MemFS the work is done through a root view, so the system
+// directories end up owned by root and not writable by the sandbox user,
+// like on a real system. On other filesystems ownership changes the host
+// does not allow are skipped: they only make ls -l prettier.
+func Populate(fsys FS, cwd string) error {
+	admin := fsys
+	if m, ok := fsys.(*MemFS); ok {
+		admin = m.As(Cred{UID: 0, GID: 0, Umask: 0o022})
+	}
+	const root, user = 0, DefaultUID
+	dirs := []struct {
+		name  string
+		perm  fs.FileMode
+		owner int
+	}{
+		{"/", 0o755, root},
+		{"/bin", 0o755, root},
+		{"/usr", 0o755, root},
+		{"/usr/bin", 0o755, root},
+		{"/usr/local", 0o755, root},
+		{"/usr/local/bin", 0o755, root},
+		{"/etc", 0o755, root},
+		{"/dev", 0o755, root},
+		{"/home", 0o755, root},
+		{"/root", 0o700, root},
+		{HomeDir, 0o755, user},
+		{TmpDir, 0o777 | fs.ModeSticky, root},
+		{WorkDir, 0o755, user},
+	}
+	for _, d := range dirs {
+		if err := ensureDir(admin, d.name, d.perm, d.owner); err != nil {
+			return err
+		}
+	}
+	for _, f := range etcFiles() {
+		if err := ensureFile(admin, f.name, f.data); err != nil {
+			return err
+		}
+	}
+	return ensureCwd(admin, Clean(WorkDir, cwd))
+}
+
+// ensureDir creates directory name if missing and sets its mode and
+// owner, so that a umask cannot spoil modes like /tmp's 1777.
+func ensureDir(fsys FS, name string, perm fs.FileMode, owner int) error {
+	fi, err := fsys.Stat(name)
+	if err == nil && !fi.IsDir() {
+		return fmt.Errorf("vfs: populate: %s exists and is not a directory", name)
+	}
+	if err != nil {
+		if err := fsys.MkdirAll(name, perm); err != nil {
+			return fmt.Errorf("vfs: populate: %w", err)
+		}
+	}
+	if err := fsys.Chmod(name, perm); err != nil {
+		return fmt.Errorf("vfs: populate: %w", err)
+	}
+	return chownSoft(fsys, name, owner)
+}
+
+// chownSoft gives name to uid (and its primary group) unless the filesystem
+// refuses for lack of privilege, as a host disk does for a normal user.
+func chownSoft(fsys FS, name string, uid int) error {
+	gid := 0
+	if uid == DefaultUID {
+		gid = DefaultGID
+	}
+	err := fsys.Chown(name, uid, gid)
+	if err != nil && !errors.Is(err, fs.ErrPermission) && !errors.Is(err, syscall.EPERM) {
+		return fmt.Errorf("vfs: populate: %w", err)
+	}
+	return nil
+}
+
+func ensureFile(fsys FS, name, data string) error {
+	f, err := fsys.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("vfs: populate: %w", err)
+	}
+	_, err = f.Write([]byte(data))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("vfs: populate: writing %s: %w", name, err)
+	}
+	if err := fsys.Chmod(name, 0o644); err != nil {
+		return fmt.Errorf("vfs: populate: %w", err)
+	}
+	return chownSoft(fsys, name, 0)
+}
+
+// ensureCwd creates cwd and gives the directories it had to create to the
+// sandbox user, who must be able to work there.
+func ensureCwd(fsys FS, cwd string) error {
+	p := ""
+	for _, c := range splitPath(cwd) {
+		p += "/" + c
+		if _, err := fsys.Stat(p); err == nil {
+			continue
+		}
+		if err := fsys.Mkdir(p, 0o755); err != nil {
+			return fmt.Errorf("vfs: populate: working directory: %w", err)
+		}
+		if err := fsys.Chmod(p, 0o755); err != nil {
+			return fmt.Errorf("vfs: populate: %w", err)
+		}
+		if err := chownSoft(fsys, p, DefaultUID); err != nil {
+			return err
+		}
+	}
+	fi, err := fsys.Stat(cwd)
+	if err != nil {
+		return fmt.Errorf("vfs: populate: working directory: %w", err)
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("vfs: populate: working directory %s is not a directory", cwd)
+	}
+	return nil
+}
+
+type etcFile struct{ name, data string }
+
+// etcFiles describes the virtual system: root and the sandbox user.
+func etcFiles() []etcFile {
+	uid := strconv.Itoa(DefaultUID)
+	gid := strconv.Itoa(DefaultGID)
+	return []etcFile{
+		{"/etc/passwd", "root:x:0:0:root:/root:/bin/bash\n" +
+			DefaultUser + ":x:" + uid + ":" + gid + ":" + DefaultUser + ":" + HomeDir + ":/bin/bash\n"},
+		{"/etc/group", "root:x:0:\n" + DefaultUser + ":x:" + gid + ":\n"},
+		{"/etc/hostname", "sandbox\n"},
+		{"/etc/os-release", `NAME="sandsh"
+ID=sandsh
+PRETTY_NAME="sandsh virtual system"
+VERSION_ID="1"
+HOME_URL="https://github.com/sandsh/sandsh"
+`},
+	}
+}

@@ -1,0 +1,591 @@
+package vfs
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/afero"
+)
+
+// NewDisk returns a filesystem on the host disk.
+//
+// With root == "" it is the plain host filesystem: sandbox paths are host
+// paths and nothing is confined (afero.OsFs plus symlinks, hard links and
+// *Meta from the host stat data). Use it only where the host is meant to
+// be changed.
+//
+// With a root directory, sandbox path "/a/b" means root/a/b and nothing
+// can reach outside root. Paths are walked component by component here,
+// with symlinks read and resolved against the sandbox root (so an
+// absolute target "/etc/passwd" means root/etc/passwd and "../../.."
+// stops at root, as chroot would do), and the symlink-free result is then
+// handed to an os.Root, which refuses anything that would still leave the
+// tree (e.g. a symlink swapped in by a racing host process): such paths
+// fail with EACCES. Symlink targets are stored verbatim on the host, so
+// host programs following them outside sandsh see host paths.
+//
+// Permissions are the kernel's, for the user sandsh runs as.
+func NewDisk(root string) (FS, error) {
+	if root == "" {
+		return hostFS{}, nil
+	}
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return nil, fmt.Errorf("vfs: opening sandbox root: %w", err)
+	}
+	return &RootFS{r: r}, nil
+}
+
+// hostFS is the unconfined host filesystem.
+type hostFS struct{ afero.OsFs }
+
+func (hostFS) Name() string { return "HostFS" }
+
+func (h hostFS) Create(name string) (afero.File, error) {
+	return h.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o666)
+}
+
+func (h hostFS) Open(name string) (afero.File, error) { return h.OpenFile(name, os.O_RDONLY, 0) }
+
+func (hostFS) OpenFile(name string, flag int, perm fs.FileMode) (afero.File, error) {
+	f, err := os.OpenFile(name, flag, sysPerm(perm))
+	if err != nil {
+		return nil, err
+	}
+	return &diskFile{File: f, name: name}, nil
+}
+
+func (hostFS) Mkdir(name string, perm fs.FileMode) error { return os.Mkdir(name, sysPerm(perm)) }
+
+func (hostFS) MkdirAll(name string, perm fs.FileMode) error {
+	return os.MkdirAll(name, sysPerm(perm))
+}
+
+func (hostFS) Chmod(name string, mode fs.FileMode) error { return os.Chmod(name, sysPerm(mode)) }
+
+func (hostFS) Stat(name string) (fs.FileInfo, error) {
+	fi, err := os.Stat(name)
+	return withMeta(fi, ""), err
+}
+
+func (hostFS) LstatIfPossible(name string) (fs.FileInfo, bool, error) {
+	fi, err := os.Lstat(name)
+	return withMeta(fi, ""), true, err
+}
+
+func (hostFS) LinkIfPossible(oldname, newname string) error { return os.Link(oldname, newname) }
+
+// sysPerm maps raw octal set-id/sticky bits to Go's mode bits, which is
+// what os.Chmod and friends understand.
+func sysPerm(m fs.FileMode) fs.FileMode { return m.Type() | normPerm(m) }
+
+// RootFS is a host directory seen as the whole sandbox filesystem.
+// See NewDisk.
+type RootFS struct {
+	r *os.Root
+}
+
+// Name implements afero.Fs.
+func (d *RootFS) Name() string { return "RootFS" }
+
+// Close releases the root directory.
+func (d *RootFS) Close() error { return d.r.Close() }
+
+// resolve turns sandbox path name into a path relative to the root whose
+// components are, at the time of the walk, free of symlinks (the last one
+// only when follow is set). Like the kernel it follows at most 40 links,
+// needs intermediate components to be directories and keeps a trailing
+// slash. ".." never climbs above the root.
+func (d *RootFS) resolve(name string, follow bool) (string, error) {
+	if name == "" {
+		return "", syscall.ENOENT
+	}
+	if len(name) >= maxPathLen {
+		return "", syscall.ENAMETOOLONG
+	}
+	trailing := hasTrailingSlash(name)
+	comps := splitPath(name)
+	var done []string
+	hops := 0
+	for len(comps) > 0 {
+		c := comps[0]
+		comps = comps[1:]
+		last := len(comps) == 0
+		switch c {
+		case ".":
+			continue
+		case "..":
+			if len(done) > 0 {
+				done = done[:len(done)-1]
+			}
+			continue
+		}
+		cand := strings.Join(append(done, c), "/")
+		if last && !follow && !trailing {
+			done = append(done, c)
+			break
+		}
+		fi, err := d.r.Lstat(cand)
+		if err != nil {
+			if e := errnoOf(err); e == syscall.ENOENT && last {
+				done = append(done, c)
+				break
+			}
+			return "", rootErrno(err)
+		}
+		if last && !follow {
+			// "link/" names the link for a non-following operation:
+			// removing or renaming it is ENOTDIR, creating it EEXIST.
+			if fi.Mode()&fs.ModeSymlink != 0 {
+				return "", errTrailingSymlink
+			}
+			done = append(done, c)
+			break
+		}
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			if hops++; hops > maxSymlinkHops {
+				return "", syscall.ELOOP
+			}
+			target, err := d.r.Readlink(cand)
+			if err != nil {
+				return "", rootErrno(err)
+			}
+			if strings.HasPrefix(target, "/") {
+				done = done[:0]
+			}
+			if last && hasTrailingSlash(target) {
+				trailing = true
+			}
+			comps = append(splitPath(target), comps...)
+			continue
+		}
+		if !last && !fi.IsDir() {
+			return "", syscall.ENOTDIR
+		}
+		done = append(done, c)
+	}
+	rel := strings.Join(done, "/")
+	switch {
+	case rel == "":
+		rel = "."
+	case trailing:
+		rel += "/"
+	}
+	return rel, nil
+}
+
+// errTrailingSymlink reports a symlink named with a trailing slash to an
+// operation that does not follow it.
+var errTrailingSymlink = &trailingSymlinkError{}
+
+type trailingSymlinkError struct{}
+
+func (*trailingSymlinkError) Error() string { return syscall.ENOTDIR.Error() }
+func (*trailingSymlinkError) Unwrap() error { return syscall.ENOTDIR }
+
+// existsIfTrailing turns errTrailingSymlink into EEXIST for operations
+// that create the name.
+func existsIfTrailing(err error) error {
+	if err == errTrailingSymlink {
+		return syscall.EEXIST
+	}
+	return err
+}
+
+// rootErrno reduces an os.Root error to an errno, so that messages show
+// sandbox paths only; os.Root's refusal to leave the tree becomes EACCES.
+func rootErrno(err error) error {
+	if e := errnoOf(err); e != 0 {
+		return e
+	}
+	var pe *fs.PathError
+	var le *os.LinkError
+	switch {
+	case errors.As(err, &pe) && pe.Err.Error() == "path escapes from parent",
+		errors.As(err, &le) && le.Err.Error() == "path escapes from parent":
+		return syscall.EACCES
+	case errors.Is(err, fs.ErrNotExist):
+		return syscall.ENOENT
+	case errors.Is(err, fs.ErrExist):
+		return syscall.EEXIST
+	case errors.Is(err, fs.ErrPermission):
+		return syscall.EACCES
+	}
+	return syscall.EINVAL
+}
+
+// do resolves name and runs op on the result, reporting errors as
+// "op name: ...".
+func (d *RootFS) do(opName, name string, follow bool, op func(rel string) error) error {
+	rel, err := d.resolve(name, follow)
+	if err == nil {
+		err = op(rel)
+	}
+	if err != nil {
+		return pathErr(opName, name, rootErrno(err))
+	}
+	return nil
+}
+
+// Create implements afero.Fs.
+func (d *RootFS) Create(name string) (afero.File, error) {
+	return d.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o666)
+}
+
+// Open implements afero.Fs.
+func (d *RootFS) Open(name string) (afero.File, error) { return d.OpenFile(name, os.O_RDONLY, 0) }
+
+// OpenFile implements afero.Fs.
+func (d *RootFS) OpenFile(name string, flag int, perm fs.FileMode) (afero.File, error) {
+	creat := flag&os.O_CREATE != 0
+	follow := flag&syscall.O_NOFOLLOW == 0 && !(creat && flag&os.O_EXCL != 0)
+	var f *os.File
+	err := d.do("open", name, follow || hasTrailingSlash(name), func(rel string) (err error) {
+		if creat && strings.HasSuffix(rel, "/") {
+			// open("new/", O_CREAT) is EISDIR in the kernel; os.Root
+			// would say ENOENT.
+			if _, err := d.r.Lstat(rel); errors.Is(err, fs.ErrNotExist) {
+				return syscall.EISDIR
+			}
+		}
+		f, err = d.r.OpenFile(rel, flag, perm.Perm())
+		if err == nil && creat && normPerm(perm)&^fs.ModePerm != 0 {
+			err = d.addSpecial(rel, perm)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &diskFile{File: f, name: name}, nil
+}
+
+// Mkdir implements afero.Fs.
+func (d *RootFS) Mkdir(name string, perm fs.FileMode) error {
+	rel, err := d.resolve(name, false)
+	if err == nil {
+		if err = d.r.Mkdir(rel, perm.Perm()); err == nil {
+			err = d.addSpecial(rel, perm)
+		}
+	}
+	return pathErr("mkdir", name, rootErrnoOrNil(existsIfTrailing(err)))
+}
+
+// addSpecial adds the set-id and sticky bits of perm to rel, which
+// os.Root refuses at creation; the permission bits keep the umask the
+// kernel applied.
+func (d *RootFS) addSpecial(rel string, perm fs.FileMode) error {
+	special := normPerm(perm) &^ fs.ModePerm
+	if special == 0 {
+		return nil
+	}
+	fi, err := d.r.Lstat(rel)
+	if err != nil {
+		return err
+	}
+	return d.r.Chmod(rel, fi.Mode().Perm()|special)
+}
+
+// MkdirAll implements afero.Fs like os.MkdirAll.
+func (d *RootFS) MkdirAll(name string, perm fs.FileMode) error {
+	p := "/"
+	for _, c := range splitPath(name) {
+		p += c
+		fi, err := d.Stat(p)
+		switch {
+		case err == nil && !fi.IsDir():
+			return pathErr("mkdir", p, syscall.ENOTDIR)
+		case err != nil:
+			if err := d.Mkdir(p, perm); err != nil {
+				if fi, e := d.Stat(p); e != nil || !fi.IsDir() {
+					return err
+				}
+			}
+		}
+		p += "/"
+	}
+	return nil
+}
+
+// Remove implements afero.Fs.
+func (d *RootFS) Remove(name string) error {
+	return d.do("remove", name, false, d.r.Remove)
+}
+
+// RemoveAll implements afero.Fs.
+func (d *RootFS) RemoveAll(name string) error {
+	rel, err := d.resolve(name, false)
+	if errnoOf(err) == syscall.ENOENT {
+		return nil
+	}
+	if err == nil {
+		if rel == "." {
+			return d.removeKids()
+		}
+		err = d.r.RemoveAll(rel)
+	}
+	return pathErr("unlinkat", name, rootErrnoOrNil(err))
+}
+
+// removeKids empties the root, which cannot itself be removed.
+func (d *RootFS) removeKids() error {
+	f, err := d.r.Open(".")
+	if err != nil {
+		return pathErr("open", "/", rootErrno(err))
+	}
+	names, err := f.Readdirnames(-1)
+	f.Close()
+	if err != nil {
+		return pathErr("readdirent", "/", rootErrno(err))
+	}
+	for _, n := range names {
+		if err := d.r.RemoveAll(n); err != nil {
+			return pathErr("unlinkat", "/"+n, rootErrno(err))
+		}
+	}
+	return nil
+}
+
+func rootErrnoOrNil(err error) error {
+	if err == nil {
+		return nil
+	}
+	return rootErrno(err)
+}
+
+// Rename implements afero.Fs with the kernel's rename(2) rules (unlike
+// os.Rename and os.Root.Rename, a directory may replace an empty one).
+func (d *RootFS) Rename(oldname, newname string) error {
+	return d.two("rename", oldname, newname, d.renameAt)
+}
+
+// renameAt renames between two symlink-free root-relative paths by
+// calling renameat(2) on single names inside their parent directories,
+// which are opened through the os.Root and so cannot be outside it.
+func (d *RootFS) renameAt(oldRel, newRel string) error {
+	if !haveRenameat {
+		return d.r.Rename(oldRel, newRel)
+	}
+	od, ob, err := d.parentOf(oldRel)
+	if err != nil {
+		return err
+	}
+	defer od.Close()
+	nd, nb, err := d.parentOf(newRel)
+	if err != nil {
+		return err
+	}
+	defer nd.Close()
+	return renameat(od, ob, nd, nb)
+}
+
+// parentOf opens the directory holding rel and returns it with rel's last
+// component (keeping a trailing slash for the kernel to check). The root
+// itself has no parent here: renaming it or onto it is EBUSY.
+func (d *RootFS) parentOf(rel string) (*os.File, string, error) {
+	trimmed := strings.TrimSuffix(rel, "/")
+	if trimmed == "." || trimmed == "" {
+		return nil, "", syscall.EBUSY
+	}
+	parent, base := ".", trimmed
+	if i := strings.LastIndexByte(trimmed, '/'); i >= 0 {
+		parent, base = trimmed[:i], trimmed[i+1:]
+	}
+	if strings.HasSuffix(rel, "/") {
+		base += "/"
+	}
+	f, err := d.r.Open(parent)
+	if err != nil {
+		return nil, "", err
+	}
+	return f, base, nil
+}
+
+// LinkIfPossible implements HardLinker.
+func (d *RootFS) LinkIfPossible(oldname, newname string) error {
+	return d.two("link", oldname, newname, d.r.Link)
+}
+
+func (d *RootFS) two(op, oldname, newname string, fn func(o, n string) error) error {
+	o, err := d.resolve(oldname, false)
+	if err == nil {
+		var n string
+		if n, err = d.resolve(newname, false); err == nil {
+			err = fn(o, n)
+		}
+	}
+	return linkErr(op, oldname, newname, rootErrnoOrNil(err))
+}
+
+// SymlinkIfPossible implements afero.Linker. The target is stored
+// verbatim; see NewDisk for how it is resolved.
+func (d *RootFS) SymlinkIfPossible(oldname, newname string) error {
+	n, err := d.resolve(newname, false)
+	if err == nil {
+		err = d.r.Symlink(oldname, n)
+	}
+	err = existsIfTrailing(err)
+	return linkErr("symlink", oldname, newname, rootErrnoOrNil(err))
+}
+
+// ReadlinkIfPossible implements afero.LinkReader.
+func (d *RootFS) ReadlinkIfPossible(name string) (string, error) {
+	var target string
+	err := d.do("readlink", name, false, func(rel string) (err error) {
+		target, err = d.r.Readlink(rel)
+		return err
+	})
+	return target, err
+}
+
+// Stat implements afero.Fs.
+func (d *RootFS) Stat(name string) (fs.FileInfo, error) {
+	var fi fs.FileInfo
+	err := d.do("stat", name, true, func(rel string) (err error) {
+		fi, err = d.r.Stat(rel)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return withMeta(fi, baseName(name)), nil
+}
+
+// LstatIfPossible implements afero.Lstater.
+func (d *RootFS) LstatIfPossible(name string) (fs.FileInfo, bool, error) {
+	var fi fs.FileInfo
+	err := d.do("lstat", name, hasTrailingSlash(name), func(rel string) (err error) {
+		fi, err = d.r.Lstat(rel)
+		return err
+	})
+	if err != nil {
+		return nil, true, err
+	}
+	return withMeta(fi, baseName(name)), true, nil
+}
+
+// Chmod implements afero.Fs.
+func (d *RootFS) Chmod(name string, mode fs.FileMode) error {
+	return d.do("chmod", name, true, func(rel string) error { return d.r.Chmod(rel, normPerm(mode)) })
+}
+
+// Chown implements afero.Fs.
+func (d *RootFS) Chown(name string, uid, gid int) error {
+	return d.do("chown", name, true, func(rel string) error { return d.r.Chown(rel, uid, gid) })
+}
+
+// Chtimes implements afero.Fs.
+func (d *RootFS) Chtimes(name string, atime, mtime time.Time) error {
+	return d.do("chtimes", name, true, func(rel string) error { return d.r.Chtimes(rel, atime, mtime) })
+}
+
+// diskFile is a host file that reports its sandbox name and *Meta infos.
+type diskFile struct {
+	*os.File
+	name string
+}
+
+func (f *diskFile) Name() string { return f.name }
+
+func (f *diskFile) Stat() (fs.FileInfo, error) {
+	fi, err := f.File.Stat()
+	if err != nil {
+		return nil, f.fix(err)
+	}
+	return withMeta(fi, baseName(f.name)), nil
+}
+
+func (f *diskFile) Readdir(n int) ([]fs.FileInfo, error) {
+	fis, err := f.File.Readdir(n)
+	for i, fi := range fis {
+		fis[i] = withMeta(fi, "")
+	}
+	return fis, f.fix(err)
+}
+
+func (f *diskFile) ReadDir(n int) ([]fs.DirEntry, error) {
+	ents, err := f.File.ReadDir(n)
+	return ents, f.fix(err)
+}
+
+func (f *diskFile) Readdirnames(n int) ([]string, error) {
+	names, err := f.File.Readdirnames(n)
+	return names, f.fix(err)
+}
+
+func (f *diskFile) Read(p []byte) (int, error) {
+	n, err := f.File.Read(p)
+	return n, f.fix(err)
+}
+
+func (f *diskFile) ReadAt(p []byte, off int64) (int, error) {
+	n, err := f.File.ReadAt(p, off)
+	return n, f.fix(err)
+}
+
+func (f *diskFile) Write(p []byte) (int, error) {
+	n, err := f.File.Write(p)
+	return n, f.fix(err)
+}
+
+func (f *diskFile) WriteAt(p []byte, off int64) (int, error) {
+	n, err := f.File.WriteAt(p, off)
+	return n, f.fix(err)
+}
+
+func (f *diskFile) WriteString(s string) (int, error) { return f.Write([]byte(s)) }
+
+func (f *diskFile) Truncate(size int64) error { return f.fix(f.File.Truncate(size)) }
+
+// fix replaces the host path in a *PathError by the sandbox name.
+func (f *diskFile) fix(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return &fs.PathError{Op: pe.Op, Path: f.name, Err: pe.Err}
+	}
+	return err
+}
+
+// metaInfo is a host FileInfo with a *Meta as Sys and an optional name
+// override (the sandbox base name).
+type metaInfo struct {
+	fs.FileInfo
+	name string
+	meta *Meta
+}
+
+func (fi *metaInfo) Name() string {
+	if fi.name != "" {
+		return fi.name
+	}
+	return fi.FileInfo.Name()
+}
+
+func (fi *metaInfo) Sys() any {
+	m := *fi.meta
+	return &m
+}
+
+func withMeta(fi fs.FileInfo, name string) fs.FileInfo {
+	if fi == nil {
+		return nil
+	}
+	m := metaFromSys(fi)
+	if m == nil {
+		mm := Meta{Nlink: 1, Atime: fi.ModTime(), Ctime: fi.ModTime()}
+		m = &mm
+	}
+	return &metaInfo{FileInfo: fi, name: name, meta: m}
+}
+
+var (
+	_ FS         = (*RootFS)(nil)
+	_ HardLinker = (*RootFS)(nil)
+	_ FS         = hostFS{}
+	_ HardLinker = hostFS{}
+)

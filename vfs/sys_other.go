@@ -1,0 +1,9 @@
+//go:build !linux
+
+package vfs
+
+import "io/fs"
+
+// metaFromSys is only implemented for Linux; elsewhere MetaOf falls back
+// to defaults derived from the FileInfo.
+func metaFromSys(fi fs.FileInfo) *Meta { return nil }
