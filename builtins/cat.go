@@ -42,8 +42,8 @@ type catState struct {
 
 	lineNo    int64
 	atStart   bool
-	blankRun  int  // consecutive empty lines output so far
-	pendingCR bool // -E: a '\r' held back in case a '\n' follows
+	blankRun  int       // consecutive empty lines output so far
+	pendingCR bool      // -E: a '\r' held back in case a '\n' follows
 	raw       io.Writer // unbuffered stdout for the plain fast path
 	numBuf    []byte
 }

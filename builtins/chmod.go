@@ -36,14 +36,14 @@ var chmodGetopt = Getopt{
 }
 
 type chmodRun struct {
-	ctx                    context.Context
-	env                    *Env
-	mode                   *fileutil.Mode
-	ref                    *uint32
-	changes, quiet, verb   bool
-	recursive              bool
-	umask                  uint32
-	status                 int
+	ctx                  context.Context
+	env                  *Env
+	mode                 *fileutil.Mode
+	ref                  *uint32
+	changes, quiet, verb bool
+	recursive            bool
+	umask                uint32
+	status               int
 }
 
 func runChmod(ctx context.Context, env *Env, args []string) int {

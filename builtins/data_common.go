@@ -8,6 +8,8 @@ import (
 	"context"
 	"io"
 	"io/fs"
+	"os"
+	"sort"
 	"syscall"
 )
 
@@ -77,3 +79,8 @@ func dataCLocale(env *Env) bool {
 
 // errDataNotDir is ENOTDIR for paths that exist but are not directories.
 var errDataNotDir = syscall.ENOTDIR
+
+// dataCreateFlags open a file for writing from scratch.
+const dataCreateFlags = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+
+func dataSortStrings(s []string) { sort.Strings(s) }

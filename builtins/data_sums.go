@@ -65,9 +65,9 @@ The following five options are useful only when verifying checksums:
 
 // dataSumOpts are the parsed md5sum-family options.
 type dataSumOpts struct {
-	binary, check, tag, zero          bool
-	ignoreMissing, quiet, status      bool
-	strict, warn                      bool
+	binary, check, tag, zero     bool
+	ignoreMissing, quiet, status bool
+	strict, warn                 bool
 }
 
 func dataRunSum(ctx context.Context, env *Env, args []string, d dataDigest) int {

@@ -51,7 +51,7 @@ func TestDataDiffDiff(t *testing.T) {
 		"bin1": "a\x00b\n", "bin2": "a\x00c\n",
 		"long1": strings.Repeat("same\n", 30) + "old\n" + strings.Repeat("same2\n", 30) + "tail\n",
 		"long2": strings.Repeat("same\n", 30) + "new\n" + strings.Repeat("same2\n", 30) + "tail2\n",
-		"cr1": "a\r\nb\r\n", "cr2": "a\nb\n",
+		"cr1":   "a\r\nb\r\n", "cr2": "a\nb\n",
 		"da/f": "x\n", "db/f": "y\n", "db/g": "z\n", "da/s/h": "q\n", "db/s/h": "q2\n", "da/only/k": "k\n",
 		"da/same": "s\n", "db/same": "s\n", "da/x/": "", "db/x": "file\n", "da/e": "",
 		"dot1": "a\n.\nb\n", "dot2": "a\nb\n",

@@ -5,11 +5,11 @@ import "testing"
 func TestDataDiffJq(t *testing.T) {
 	obj := `{"name":"x","id":3,"tags":["a","b"],"nested":{"z":1,"a":[1,2.5,{"q":null}]},"empty":{},"arr":[]}`
 	files := map[string]string{
-		"a.json":   obj + "\n",
-		"s.json":   "1 2\n[3]\n",
-		"bad.json": "{\"a\":1}\n[1,\n",
-		"p.jq":     ".name | ascii_upcase\n",
-		"raw.txt":  "line one\nline two\nno newline",
+		"a.json":    obj + "\n",
+		"s.json":    "1 2\n[3]\n",
+		"bad.json":  "{\"a\":1}\n[1,\n",
+		"p.jq":      ".name | ascii_upcase\n",
+		"raw.txt":   "line one\nline two\nno newline",
 		"nums.json": `[1.0, 1e1000, -1e1000, 12345678901234567890, 0.1, 1e17, 1e16, 1e15, 1e-5, 0.0001, 3.14159, -0, 100000000000000000000000, 1.5e300, 0.00001234, 5e-324, 123456789012, -12.5e-10, 2e2]`,
 	}
 	cases := []diffCase{

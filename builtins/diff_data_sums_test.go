@@ -8,11 +8,11 @@ import (
 func TestDataDiffSums(t *testing.T) {
 	bin := "\x00\x01\xff\xfe binary\r\n" + strings.Repeat("xyz", 5000)
 	files := map[string]string{
-		"a.txt":   "hello\n",
-		"b.txt":   "world\n",
-		"e.txt":   "",
-		"bin":     bin,
-		"sub/":    "",
+		"a.txt": "hello\n",
+		"b.txt": "world\n",
+		"e.txt": "",
+		"bin":   bin,
+		"sub/":  "",
 		"sums.md5": "b1946ac92492d2347c6235b4d2611184  a.txt\n" +
 			"00000000000000000000000000000000  b.txt\n" +
 			"garbage line\n" +

@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/spf13/afero"
 
@@ -32,6 +33,9 @@ type filesFSCase struct {
 	SkipStdout bool
 	// NoTree skips the tree comparison (for commands that only read).
 	NoTree bool
+	// Sort compares stdout as sorted lines, for tools that list a
+	// directory in the host's readdir order (find, du, cp -v ...).
+	Sort bool
 }
 
 func filesRunDiffFS(t *testing.T, cases []filesFSCase) {
@@ -80,6 +84,9 @@ func filesRunDiffFS(t *testing.T, cases []filesFSCase) {
 
 			env := testEnv(t, c.Files)
 			env.Environ = append(env.Environ, "TZ=UTC")
+			// The host's tools see the real clock, as do the memory
+			// filesystem's timestamps.
+			env.Sys.Now = time.Now
 			for _, s := range c.Setup {
 				if r := run(t, env, "", s...); r.Status != 0 {
 					if errors.Is(filesSymlinkProbe(env), afero.ErrNoSymlink) {
@@ -89,8 +96,12 @@ func filesRunDiffFS(t *testing.T, cases []filesFSCase) {
 				}
 			}
 			got := run(t, env, c.Stdin, c.Args...)
-			if !c.SkipStdout && got.Stdout != hout.String() {
-				t.Errorf("stdout differs\nhost:\n%s\nsandsh:\n%s", hout.String(), got.Stdout)
+			hostOut := hout.String()
+			if c.Sort {
+				hostOut, got.Stdout = filesSortLines(hostOut), filesSortLines(got.Stdout)
+			}
+			if !c.SkipStdout && got.Stdout != hostOut {
+				t.Errorf("stdout differs\nhost:\n%s\nsandsh:\n%s", hostOut, got.Stdout)
 			}
 			if got.Status != hstatus {
 				t.Errorf("status: host %d, sandsh %d (stderr %q / %q)", hstatus, got.Status, herr.String(), got.Stderr)
@@ -111,6 +122,16 @@ func filesRunDiffFS(t *testing.T, cases []filesFSCase) {
 			}
 		})
 	}
+}
+
+func filesSortLines(s string) string {
+	sep := "\n"
+	if strings.Contains(s, "\x00") {
+		sep = "\x00"
+	}
+	lines := strings.SplitAfter(s, sep)
+	sort.Strings(lines)
+	return strings.Join(lines, "")
 }
 
 // filesSymlinkProbe tries to make a symlink, telling whether the test
@@ -527,5 +548,144 @@ func TestDiffFilesTouchChmodLn(t *testing.T) {
 		{Files: filesTree1, Args: []string{"ln"}},
 		{Files: filesTree1, Args: []string{"ln", "d", "hd"}},
 		{Files: filesTree1, Args: []string{"ln", "nofile", "x"}},
+	})
+}
+
+func TestDiffFilesStat(t *testing.T) {
+	const fmtAll = "%n|%N|%s|%a|%A|%F|%h|%b|%B|%o|%f|%t|%T|%m"
+	runDiff(t, []diffCase{
+		{Files: filesTree1, Args: []string{"stat", "-c", fmtAll, "f", "d", "d/sub", "d/.hid"}},
+		{Files: map[string]string{"e": "", "a b": "x"}, Args: []string{"stat", "-c", fmtAll, "e", "a b"}},
+		{Files: filesTree1, Args: []string{"stat", "--format=%s %n", "f", "nofile", "d"}},
+		{Files: filesTree1, Args: []string{"stat", "--printf=%s\\t%n\\n", "f", "d/x"}},
+		{Files: filesTree1, Args: []string{"stat", "--printf=[%10s][%-6n][%05a][%x]", "f"}, SkipStdout: true},
+		{Files: filesTree1, Args: []string{"stat", "-c", "[%10s][%-6n][%05a][%-5h][%%]", "f"}},
+		{Files: filesTree1, Args: []string{"stat", "f"}, SkipStdout: true},
+		{Files: filesTree1, Args: []string{"stat", "-t", "f"}, SkipStdout: true},
+		{Files: filesTree1, Args: []string{"stat"}},
+		{Files: filesTree1, Args: []string{"stat", "-c"}},
+		{Files: filesTree1, Args: []string{"stat", "-f", "."}, SkipStdout: true},
+		{Files: filesTree1, Args: []string{"stat", "-L", "-c", "%F", "d", "f"}},
+	})
+	filesRunDiffFS(t, []filesFSCase{
+		{Files: filesTwo, Setup: [][]string{{"ln", "-s", "a", "la"}}, Args: []string{"stat", "-c", "%n|%N|%F|%s|%A", "la", "a"}, NoTree: true},
+		{Files: filesTwo, Setup: [][]string{{"ln", "-s", "a", "la"}}, Args: []string{"stat", "-L", "-c", "%n|%N|%F|%s|%A", "la"}, NoTree: true},
+		{Files: filesTwo, Setup: [][]string{{"ln", "-s", "nowhere", "dang"}}, Args: []string{"stat", "-L", "dang"}, NoTree: true},
+		{Files: filesTwo, Setup: [][]string{{"touch", "-d", "2021-03-04 05:06:07.5", "a"}},
+			Args: []string{"stat", "-c", "%y|%Y|%.3Y|%.9Y|%10Y", "a"}, NoTree: true},
+		{Files: filesTwo, Setup: [][]string{{"chmod", "4751", "a"}, {"chmod", "1777", "b"}}, Args: []string{"stat", "-c", "%a %A %f", "a", "b"}, NoTree: true},
+	})
+}
+
+func TestDiffFilesDuDf(t *testing.T) {
+	big := map[string]string{"big": strings.Repeat("0123456789", 10000), "d/e/g": "x\n", "d/f": strings.Repeat("y", 5000)}
+	filesRunDiffFS(t, []filesFSCase{
+		{Files: big, Args: []string{"du", "big"}, NoTree: true},
+		{Files: big, Args: []string{"du", "-s", "d"}, NoTree: true},
+		{Files: big, Args: []string{"du", "-sh", "d", "big"}, NoTree: true},
+		{Files: big, Args: []string{"du", "-b", "big", "d/f"}, NoTree: true},
+		{Files: big, Args: []string{"du", "-k", "big"}, NoTree: true},
+		{Files: big, Args: []string{"du", "-m", "big"}, NoTree: true},
+		{Files: big, Args: []string{"du", "--apparent-size", "-s", "d"}, NoTree: true},
+		{Files: big, Args: []string{"du", "-sb", "d"}, NoTree: true},
+		{Files: big, Args: []string{"du", "-hb", "d/e"}, NoTree: true},
+		{Files: big, Args: []string{"du", "-a", "d"}, NoTree: true, Sort: true},
+		{Files: big, Args: []string{"du", "d"}, NoTree: true, Sort: true},
+		{Files: big, Args: []string{"du", "-S", "d"}, NoTree: true, Sort: true},
+		{Files: big, Args: []string{"du", "-c", "big", "d"}, NoTree: true, Sort: true},
+		{Files: big, Args: []string{"du", "-d", "1", "."}, NoTree: true, Sort: true},
+		{Files: big, Args: []string{"du", "--max-depth=0", "d"}, NoTree: true},
+		{Files: big, Args: []string{"du", "-a", "--max-depth=1", "d"}, NoTree: true, Sort: true},
+		{Files: big, Args: []string{"du", "-sa", "d"}, NoTree: true},
+		{Files: big, Args: []string{"du", "nofile", "big"}, NoTree: true},
+		{Files: big, Args: []string{"du", "-BM", "big"}, NoTree: true},
+		{Files: big, Args: []string{"du", "-B1M", "big"}, NoTree: true},
+		{Files: big, Args: []string{"du", "-B", "2K", "big"}, NoTree: true},
+		{Files: big, Args: []string{"du", "--si", "big"}, NoTree: true},
+		{Files: big, Args: []string{"du", "-0", "big"}, NoTree: true},
+		{Files: big, Args: []string{"du", "--inodes", "-s", "d"}, NoTree: true},
+		{Files: big, Args: []string{"du", "--exclude=f", "-a", "d"}, NoTree: true, Sort: true},
+		{Files: big, Setup: [][]string{{"ln", "-s", "big", "lb"}}, Args: []string{"du", "lb"}, NoTree: true},
+		{Files: big, Setup: [][]string{{"ln", "-s", "big", "lb"}}, Args: []string{"du", "-L", "lb"}, NoTree: true},
+		{Files: big, Args: []string{"df", "nofile"}, NoTree: true},
+		{Files: big, Args: []string{"df", "."}, NoTree: true, SkipStdout: true},
+		{Files: big, Args: []string{"df", "-h"}, NoTree: true, SkipStdout: true},
+	})
+}
+
+func TestDiffFilesFind(t *testing.T) {
+	tree := map[string]string{"d/x.txt": "x", "d/y.TXT": "yy", "d/sub/z.go": strings.Repeat("z", 3000), "d/sub/deep/w": "",
+		"d/empty/": "", "d/.hidden": "h", "top": "t"}
+	ff := func(args ...string) filesFSCase {
+		return filesFSCase{Files: tree, Args: append([]string{"find"}, args...), Sort: true}
+	}
+	filesRunDiffFS(t, []filesFSCase{
+		ff(), ff("."), ff("d"), ff("d/"), ff("./d"), ff("d", "top"), ff("nofile", "top"),
+		ff("d", "-name", "*.txt"), ff("d", "-iname", "*.txt"), ff("d", "-name", "[xy]*"), ff("d", "-name", "[!x]*"),
+		ff("d", "-name", "?.go"), ff(".", "-name", "d"), ff("d", "-path", "*sub*"), ff("d", "-ipath", "*SUB/Z*"),
+		ff("d", "-type", "f"), ff("d", "-type", "d"), ff("d", "-type", "f,d"), ff("d", "-type", "z"), ff("d", "-type", "l"),
+		ff("d", "-maxdepth", "1"), ff("d", "-mindepth", "2"), ff("d", "-maxdepth", "0"), ff("d", "-mindepth", "1", "-maxdepth", "1", "-type", "d"),
+		ff("d", "-empty"), ff("d", "-not", "-empty"), ff("d", "!", "-name", "*.*"),
+		ff("d", "-size", "0"), ff("d", "-size", "-1k"), ff("d", "-size", "+1k"), ff("d", "-size", "2c"), ff("d", "-size", "+1"),
+		ff("d", "-size", "6"), ff("d", "-size", "-6"), ff("d", "-size", "3000c"), ff("d", "-size", "3k"), ff("d", "-size", "bogus"),
+		ff("d", "-name", "*.txt", "-o", "-name", "*.go"), ff("d", "(", "-name", "x*", "-o", "-name", "z*", ")", "-print"),
+		ff("d", "-type", "f", "-a", "-name", "w"), ff("d", "-name", "x*", ",", "-name", "y*"),
+		ff("d", "-name", "sub", "-prune", "-o", "-print"), ff("d", "-name", "sub", "-prune"),
+		ff("d", "-print0"), ff("d", "-name", "x*", "-quit"), ff("d", "-quit"),
+		ff("d", "-printf", "%p|%f|%h|%P|%H|%d|%s|%m|%M|%y|%Y|%k|%b\\n"),
+		ff("d", "-printf", "[%-12f][%5s][%.3p]\\n"), ff("top", "-printf", "%f\\0%p\\t%%\\101\\n"),
+		ff("top", "-printf", "no newline"),
+		ff("d", "-regex", ".*/[xy]\\..*"), ff("d", "-regex", "d/sub.*"), ff("d", "-iregex", ".*TXT"),
+		ff("d", "-regextype", "posix-extended", "-regex", ".*/(x|z)\\..*"), ff("d", "-regex", ".*/\\(x\\|z\\)\\..+"),
+		ff("d", "-perm", "644"), ff("d", "-perm", "-u+r"), ff("d", "-perm", "/111", "-type", "f"), ff("d", "-perm", "-755"),
+		ff("d", "-links", "2"), ff("d", "-links", "+2"),
+		ff("d", "-depth"), ff("d", "-depth", "-name", "sub"),
+		ff("d", "-exec", "basename", "-a", "found", "{}", ";"), ff("d", "-name", "*.go", "-exec", "cat", "{}", "+"),
+		ff("d", "-type", "f", "-exec", "ls", "{}", "+"), ff("d", "-execdir", "basename", "-a", "{}", "{}.x", ";"),
+		ff("d", "-name", "x*", "-exec", "cat", "{}", ";", "-print"), ff("d", "-exec", "readlink", "{}", ";", "-o", "-print"),
+		ff("d", "-exec", "readlink", "{}", "+"), ff("d", "-exec", "ls", "{}"), ff("d", "-exec", "ls", "a{}b", "+"),
+		ff("d", "-exec", "ls", "-d", "x{}y", ";"), ff("d", "-ok", "basename", "{}", ";"), ff("d", "-exec", ";"),
+		ff("d", "-bogus"), ff("d", "-name"), ff("d", "-maxdepth", "x"), ff("d", "-o"), ff("d", "(", "-name", "x"),
+		ff("d", "-name", "x", "extra"), ff("d", "-true"), ff("d", "-false"), ff("d", "-not", "-true", "-o", "-name", "w"),
+		ff("d", "-newer", "nofile"), ff("d", "-user", "nobodyatall"), ff("d", "-mtime", "x"),
+		ff("d", "-mtime", "-1"), ff("d", "-mtime", "0"), ff("d", "-mmin", "-60"), ff("d", "-mtime", "+1000"),
+		ff("-maxdepth", "1"), ff("-H", "d", "-name", "w"), ff("-L", "d", "-type", "f"),
+	})
+	// Cases that change the tree or need symlinks and timestamps.
+	filesRunDiffFS(t, []filesFSCase{
+		{Files: tree, Args: []string{"find", "d", "-name", "*.txt", "-delete"}},
+		{Files: tree, Args: []string{"find", "d", "-delete"}},
+		{Files: tree, Args: []string{"find", "d", "-name", "sub", "-delete"}},
+		{Files: tree, Args: []string{"find", "d", "-type", "f", "-exec", "rm", "{}", ";"}, Sort: true},
+		{Files: tree, Args: []string{"find", "d", "-empty", "-delete", "-print"}, Sort: true},
+		{Files: tree, Setup: [][]string{{"ln", "-s", "x.txt", "d/lx"}, {"ln", "-s", "sub", "d/lsub"}, {"ln", "-s", "gone", "d/dang"}},
+			Args: []string{"find", "d", "-type", "l"}, Sort: true, NoTree: true},
+		{Files: tree, Setup: [][]string{{"ln", "-s", "x.txt", "d/lx"}, {"ln", "-s", "sub", "d/lsub"}, {"ln", "-s", "gone", "d/dang"}},
+			Args: []string{"find", "-L", "d", "-type", "f"}, Sort: true, NoTree: true},
+		{Files: tree, Setup: [][]string{{"ln", "-s", "x.txt", "d/lx"}, {"ln", "-s", "sub", "d/lsub"}, {"ln", "-s", "gone", "d/dang"}},
+			Args: []string{"find", "-L", "d", "-type", "l"}, Sort: true, NoTree: true},
+		{Files: tree, Setup: [][]string{{"ln", "-s", "x.txt", "d/lx"}, {"ln", "-s", "sub", "d/lsub"}, {"ln", "-s", "gone", "d/dang"}},
+			Args: []string{"find", "d", "-xtype", "f"}, Sort: true, NoTree: true},
+		{Files: tree, Setup: [][]string{{"ln", "-s", "x.txt", "d/lx"}, {"ln", "-s", "gone", "d/dang"}},
+			Args: []string{"find", "d", "-lname", "*.txt", "-printf", "%p -> %l %y %Y\\n"}, Sort: true, NoTree: true},
+		{Files: tree, Setup: [][]string{{"ln", "-s", "x.txt", "d/lx"}, {"ln", "-s", "gone", "d/dang"}},
+			Args: []string{"find", "d", "-printf", "%p %y %Y\\n"}, Sort: true, NoTree: true},
+		{Files: tree, Setup: [][]string{{"ln", "-s", "d", "ld"}}, Args: []string{"find", "ld"}, Sort: true, NoTree: true},
+		{Files: tree, Setup: [][]string{{"ln", "-s", "d", "ld"}}, Args: []string{"find", "-H", "ld", "-name", "w"}, Sort: true, NoTree: true},
+		{Files: tree, Setup: [][]string{{"ln", "-s", "..", "d/sub/up"}}, Args: []string{"find", "-L", "d", "-name", "w"}, SkipStdout: true, NoTree: true},
+		{Files: tree, Setup: [][]string{{"touch", "-d", "2020-01-01", "d/x.txt"}, {"touch", "-d", "2021-01-01", "top"}},
+			Args: []string{"find", "d", "-newer", "top"}, Sort: true, NoTree: true},
+		{Files: tree, Setup: [][]string{{"touch", "-d", "2020-01-01", "d/x.txt"}},
+			Args: []string{"find", "d", "-mtime", "+30"}, Sort: true, NoTree: true},
+		{Files: tree, Setup: [][]string{{"touch", "-d", "2020-01-01", "d/x.txt"}},
+			Args: []string{"find", "d", "-newermt", "2021-06-01"}, Sort: true, NoTree: true},
+		{Files: tree, Setup: [][]string{{"touch", "-d", "2020-01-01 12:34:56", "d/x.txt"}},
+			Args: []string{"find", "d/x.txt", "-printf", "%t|%T@|%TY-%Tm-%Td %TH:%TM:%TS|%Tk|%T+|%TF %TT|%Ta %Tb %Te\\n"}, NoTree: true},
+		{Files: tree, Setup: [][]string{{"touch", "-d", "2020-01-01 12:34:56", "d/x.txt"}},
+			Args: []string{"find", "d/x.txt", "-ls"}, NoTree: true, SkipStdout: true},
+		{Files: tree, Setup: [][]string{{"chmod", "755", "d/x.txt"}}, Args: []string{"find", "d", "-perm", "-111", "-type", "f"}, Sort: true, NoTree: true},
+		{Files: tree, Setup: [][]string{{"chmod", "755", "d/x.txt"}}, Args: []string{"find", "d", "-executable", "-type", "f"}, Sort: true, NoTree: true},
+		{Files: tree, Args: []string{"find", "d", "-name", "x*", "-fprint", "out"}},
+		{Files: tree, Args: []string{"find", "d", "-name", "x*", "-fprintf", "out", "%f %s\\n"}},
 	})
 }

@@ -372,3 +372,72 @@ func TestDiffShellExpr(t *testing.T) {
 	}
 	runDiff(t, dc)
 }
+
+func TestDiffShellDate(t *testing.T) {
+	f := "+%Y-%m-%d %H:%M:%S.%N %z %a"
+	dates := []string{
+		"2024-01-03 monday", "2024-01-01 next monday", "2024-01-02 03:04:05 +1 day", "2024-01-31 +1 month",
+		"2024-01-02 2 days 3 hours ago", "Jan 2 2024", "2 Jan 2024", "Jan 2, 2024 10:00",
+		"Tue Jan  2 03:04:05 UTC 2024", "20240102", "20240102 1030", "2024-01-02T03:04:05Z",
+		"2024-01-02T03:04:05+05:30", "2024-01-02 03:04:05.123456789", "2024-01-02 10:00 -0800",
+		"2024-01-02 10:00 EST", "2024-01-02 10pm", "2024-01-02 12am", "@1700000000", "@1700000000.5",
+		"@0", "@-1", "1/2/2024", "1/2/24", "2024-02-30", "2024-13-01", "garbage", "2024-01-02 UTC+3",
+		"2024-01-02 25:00", "2024-01-02 next week", "2024-01-02 last year", "2024-01-02 fortnight ago",
+		"2-Jan-2024", "2024-01-02 +1 week 2 days", "2024-01-02 1 day ago 2 hours",
+		`TZ="Asia/Tokyo" 2024-01-02 09:00`, "2024-01-02 3 weeks", "2024-1-2", "24-1-2", "2024-01-02 T",
+		"2024-01-02 tomorrow", "2024-01-02 yesterday", "Jan 2024", "2024-01-02 noon", "1970-01-01 00:00:00 UTC",
+		"2000-02-29", "2001-02-29", "2024-06-15 12:30:45 PDT", "2024-01-02 23:59:60", "Feb 29 2024 -1 year",
+		"2024-03-31 -1 month", "2024-01-02 10:00:00 +0000 +2 hours", "December 25 2024", "sept 1 2024",
+		"2024-01-02 (comment) 10:00", "2024-01-02 10:00 am", "2024-01-02 13:00 pm",
+	}
+	var cases []diffCase
+	for _, d := range dates {
+		cases = append(cases, diffCase{Args: []string{"date", "-d", d, f}})
+	}
+	formats := []string{
+		"+%a %A %b %B %c %C %d %D %e %F %g %G %h %H %I %j %k %l %m %M %n %p %P %q %r %R %s %S %t %T %u %U %V %w %W %x %X %y %Y %z %:z %::z %:::z %Z %%",
+		"+%-d %_d %05d %-m %_H %^a %#a %^B %#Z %#p %10A %-10A %_5Y %3N %6N %N %_3N %Q %:y",
+		"+%Y%", "+", "+literal text", "+%E%Y %Od", "+%10s|%-s|%_s",
+	}
+	for _, fm := range formats {
+		cases = append(cases, diffCase{Args: []string{"date", "-d", "2024-03-10 07:08:09.012345678", fm}})
+	}
+	for _, d := range []string{"2023-01-01", "2024-12-30", "2021-01-03", "2020-12-31", "2027-01-01", "0999-05-05"} {
+		cases = append(cases, diffCase{Args: []string{"date", "-d", d, "+%G-W%V-%u %g %U %W %j %C %y"}})
+	}
+	cases = append(cases,
+		diffCase{Args: []string{"date", "-d", "2024-01-02 03:04:05"}},
+		diffCase{Args: []string{"date", "-u", "-d", "2024-01-02 03:04:05"}},
+		diffCase{Args: []string{"date", "-R", "-d", "2024-01-02 03:04:05"}},
+		diffCase{Args: []string{"date", "-I", "-d", "2024-01-02 03:04:05"}},
+		diffCase{Args: []string{"date", "-Iseconds", "-d", "2024-01-02 03:04:05"}},
+		diffCase{Args: []string{"date", "--iso-8601=minutes", "-d", "2024-01-02 03:04:05"}},
+		diffCase{Args: []string{"date", "--iso-8601=hours", "-d", "2024-01-02 03:04:05"}},
+		diffCase{Args: []string{"date", "--iso-8601=ns", "-d", "2024-01-02 03:04:05.5"}},
+		diffCase{Args: []string{"date", "--iso-8601=x", "-d", "2024-01-02"}},
+		diffCase{Args: []string{"date", "--rfc-3339=seconds", "-d", "2024-01-02 03:04:05"}},
+		diffCase{Args: []string{"date", "--rfc-3339=ns", "-d", "2024-01-02 03:04:05"}},
+		diffCase{Args: []string{"date", "--rfc-3339=date", "-d", "2024-01-02 03:04:05"}},
+		diffCase{Args: []string{"date", "-R", "-I", "-d", "2024-01-02"}},
+		diffCase{Args: []string{"date", "-R", "-d", "2024-01-02", "+%Y"}},
+		diffCase{Args: []string{"date", "-d", "2024-01-02", "+%Y", "+%m"}},
+		diffCase{Args: []string{"date", "-d", "2024-01-02", "010203042024"}},
+		diffCase{Args: []string{"date", "--date=@86400", "+%F %T"}},
+		diffCase{Args: []string{"date", "-d"}},
+		diffCase{Args: []string{"date", "-x"}},
+		diffCase{Args: []string{"date", "-f", "dates", "+%F"}, Files: map[string]string{"dates": "2024-01-02\nbad\n@0\n"}},
+		diffCase{Args: []string{"date", "-f", "-", "+%F %T"}, Stdin: "2024-05-06 07:08\n1/2/2003\n"},
+		diffCase{Args: []string{"date", "-f", "missing"}},
+		diffCase{Args: []string{"date", "-r", "missing"}},
+		diffCase{Args: []string{"date", "-d", "2024-01-02", "-r", "x"}},
+		diffCase{Args: []string{"env", "TZ=America/New_York", "date", "-d", "2024-07-04 12:00", "+%F %T %Z %z"}},
+		diffCase{Args: []string{"env", "TZ=Asia/Kolkata", "date", "-d", "@0", "+%F %T %Z %z %:::z"}},
+		diffCase{Args: []string{"env", "TZ=XYZ-3", "date", "-d", "@0", "+%T %Z %z"}},
+		diffCase{Args: []string{"env", "TZ=UTC0", "date", "-d", "@0"}},
+		diffCase{Args: []string{"env", "TZ=Europe/Paris", "date", "-u", "-d", "2024-07-01 12:00", "+%T %Z"}},
+		diffCase{Args: []string{"env", "TZ=Europe/Paris", "date", "-d", "2024-07-01 12:00 UTC", "+%T %Z"}},
+		diffCase{Args: []string{"date", "+%s"}, SkipStdout: true},
+		diffCase{Args: []string{"date"}, SkipStdout: true},
+	)
+	runDiff(t, cases)
+}

@@ -283,4 +283,3 @@ func (r *duRun) formatSize(n int64) string {
 	v := (n + r.blockSize - 1) / r.blockSize
 	return strconv.FormatInt(v, 10) + r.suffix
 }
-

@@ -45,9 +45,9 @@ var lnGetopt = Getopt{
 }
 
 type lnRun struct {
-	env                                 *Env
-	force, noDeref, symbolic, verbose   bool
-	relative, logical                   bool
+	env                               *Env
+	force, noDeref, symbolic, verbose bool
+	relative, logical                 bool
 }
 
 func runLn(ctx context.Context, env *Env, args []string) int {
@@ -226,5 +226,3 @@ func filesRelPath(from, to string) string {
 	}
 	return strings.Join(parts, "/")
 }
-
-

@@ -37,11 +37,11 @@ var rmGetopt = Getopt{
 }
 
 type rmRun struct {
-	ctx                               context.Context
-	env                               *Env
-	force, recursive, dirs, verbose   bool
-	preserveRoot                      bool
-	status                            int
+	ctx                             context.Context
+	env                             *Env
+	force, recursive, dirs, verbose bool
+	preserveRoot                    bool
+	status                          int
 }
 
 func runRm(ctx context.Context, env *Env, args []string) int {

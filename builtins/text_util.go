@@ -5,8 +5,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"math"
+	"regexp"
 	"strconv"
+	"strings"
 )
 
 // Shared plumbing for the text group (sort, uniq, cut, tr, paste, join,
@@ -183,4 +187,255 @@ func textEqualFold(a, b []byte) bool {
 		}
 	}
 	return true
+}
+
+// textEachChunk feeds the concatenation of files (stdin for "-" or no
+// files) to fn in chunks, as the GNU tools that treat their inputs as one
+// stream do. Unopenable files are reported and skipped; the status is 1 if
+// any was. A non-nil error from fn stops the loop and is returned.
+func textEachChunk(ctx context.Context, env *Env, name string, files []string, fn func([]byte) error) (int, error) {
+	if len(files) == 0 {
+		files = []string{"-"}
+	}
+	status := 0
+	buf := make([]byte, textBufSize)
+	for _, f := range files {
+		r, err := textOpen(env, f)
+		if err != nil {
+			status = env.FileError(name, f, err)
+			continue
+		}
+		for {
+			n, rerr := r.Read(buf)
+			if n > 0 {
+				if err := fn(buf[:n]); err != nil {
+					r.Close()
+					return status, err
+				}
+			}
+			if rerr == io.EOF {
+				break
+			}
+			if rerr != nil {
+				status = env.FileError(name, f, rerr)
+				break
+			}
+			if ctx.Err() != nil {
+				r.Close()
+				return status, ctx.Err()
+			}
+		}
+		r.Close()
+	}
+	return status, nil
+}
+
+// textTabs is a parsed expand/unexpand tab stop list.
+type textTabs struct {
+	size      int   // single repeating tab size, or 0
+	list      []int // explicit stops
+	extend    int   // "/N": repeat every N after the list
+	increment int   // "+N": every N after the last stop
+}
+
+// add parses a -t LIST (comma or blank separated, "/N" and "+N" allowed
+// on the last value).
+func (t *textTabs) add(stops string) error {
+	have, val := false, 0
+	ext, inc := false, false
+	flush := func() error {
+		if !have {
+			return nil
+		}
+		switch {
+		case ext:
+			if t.extend != 0 {
+				return errors.New("'/' specifier only allowed with the last value")
+			}
+			t.extend = val
+		case inc:
+			if t.increment != 0 {
+				return errors.New("'+' specifier only allowed with the last value")
+			}
+			t.increment = val
+		default:
+			t.list = append(t.list, val)
+		}
+		return nil
+	}
+	for i := 0; i < len(stops); i++ {
+		c := stops[i]
+		switch {
+		case c == ',' || textIsBlank(c):
+			if err := flush(); err != nil {
+				return err
+			}
+			have = false
+		case c == '/' || c == '+':
+			if have {
+				return fmt.Errorf("'%c' specifier not at start of number: '%s'", c, stops[i:])
+			}
+			ext, inc = c == '/', c == '+'
+		case c >= '0' && c <= '9':
+			if !have {
+				have, val = true, 0
+			}
+			if val > (math.MaxInt-9)/10 {
+				j := i
+				for j < len(stops) && stops[j] >= '0' && stops[j] <= '9' {
+					j++
+				}
+				return fmt.Errorf("tab stop is too large '%s'", stops[:j])
+			}
+			val = val*10 + int(c-'0')
+		default:
+			return fmt.Errorf("tab size contains invalid character(s): '%s'", stops[i:])
+		}
+	}
+	return flush()
+}
+
+// finish validates the stops and settles the single-size case.
+func (t *textTabs) finish() error {
+	prev := 0
+	for _, v := range t.list {
+		if v == 0 {
+			return errors.New("tab size cannot be 0")
+		}
+		if v <= prev {
+			return errors.New("tab sizes must be ascending")
+		}
+		prev = v
+	}
+	if t.increment != 0 && t.extend != 0 {
+		return errors.New("'/' specifier is mutually exclusive with '+'")
+	}
+	switch {
+	case len(t.list) == 0:
+		t.size = 8
+		if t.extend != 0 {
+			t.size = t.extend
+		} else if t.increment != 0 {
+			t.size = t.increment
+		}
+	case len(t.list) == 1 && t.extend == 0 && t.increment == 0:
+		t.size = t.list[0]
+	default:
+		t.size = 0
+	}
+	return nil
+}
+
+// next returns the tab stop after column, advancing *idx through the
+// list; last reports that there are no more stops.
+func (t *textTabs) next(column int, idx *int) (int, bool) {
+	if t.size != 0 {
+		return column + (t.size - column%t.size), false
+	}
+	for ; *idx < len(t.list); *idx++ {
+		if column < t.list[*idx] {
+			return t.list[*idx], false
+		}
+	}
+	if t.extend != 0 {
+		return column + (t.extend - column%t.extend), false
+	}
+	if t.increment != 0 {
+		end := t.list[len(t.list)-1]
+		return column + (t.increment - (column-end)%t.increment), false
+	}
+	return 0, true
+}
+
+// textBRE converts a POSIX basic regular expression (with the GNU \+ \?
+// \| extensions) to Go regexp syntax. Back-references are not supported.
+func textBRE(p string) (string, error) {
+	var b strings.Builder
+	atStart := true // '*' is literal at the start of an RE or group
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c == '\\' && i+1 < len(p):
+			i++
+			d := p[i]
+			switch d {
+			case '(':
+				b.WriteByte('(')
+				atStart = true
+				continue
+			case ')', '|', '{', '}', '+', '?':
+				b.WriteByte(d)
+				atStart = d == '|'
+				continue
+			case '1', '2', '3', '4', '5', '6', '7', '8', '9':
+				return "", errors.New("back-references are not supported")
+			case 'n':
+				b.WriteString(`\n`)
+			case 'w', 'W', 's', 'S', 'b', 'B':
+				b.WriteByte('\\')
+				b.WriteByte(d)
+			case '<', '>':
+				b.WriteString(`\b`)
+			case '`':
+				b.WriteString(`\A`)
+			case '\'':
+				b.WriteString(`\z`)
+			default:
+				b.WriteString(regexp.QuoteMeta(string(d)))
+			}
+		case c == '[':
+			j := textBracketEnd(p, i)
+			if j < 0 {
+				return "", errors.New("unmatched [, [^, [:, [., or [=")
+			}
+			b.WriteString(textBracket(p[i : j+1]))
+			i = j
+		case c == '*' && atStart:
+			b.WriteString(`\*`)
+		case c == '^' && atStart, c == '*', c == '.':
+			b.WriteByte(c)
+		case c == '$':
+			if i == len(p)-1 || strings.HasPrefix(p[i+1:], `\)`) || strings.HasPrefix(p[i+1:], `\|`) {
+				b.WriteByte('$')
+			} else {
+				b.WriteString(`\$`)
+			}
+		default:
+			b.WriteString(regexp.QuoteMeta(string(c)))
+		}
+		atStart = c == '^' && atStart
+	}
+	return b.String(), nil
+}
+
+// textBracketEnd returns the index of the ']' closing the bracket
+// expression that starts at p[i], or -1.
+func textBracketEnd(p string, i int) int {
+	j := i + 1
+	if j < len(p) && p[j] == '^' {
+		j++
+	}
+	if j < len(p) && p[j] == ']' {
+		j++
+	}
+	for ; j < len(p); j++ {
+		if p[j] == '[' && j+1 < len(p) && (p[j+1] == ':' || p[j+1] == '.' || p[j+1] == '=') {
+			end := strings.Index(p[j+2:], string(p[j+1])+"]")
+			if end < 0 {
+				return -1
+			}
+			j += 2 + end + 1
+			continue
+		}
+		if p[j] == ']' {
+			return j
+		}
+	}
+	return -1
+}
+
+// textBracket rewrites a POSIX bracket expression for Go: backslash is
+// literal inside POSIX brackets.
+func textBracket(s string) string {
+	return strings.ReplaceAll(s, `\`, `\\`)
 }

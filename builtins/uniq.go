@@ -44,7 +44,7 @@ var uniqGetopt = Getopt{
 
 // uniqJob holds uniq's settings, named after GNU uniq's globals.
 type uniqJob struct {
-	skipFields, skipChars, checkChars int
+	skipFields, skipChars, checkChars    int
 	unique, firstRepeated, laterRepeated bool
 	count, ignoreCase                    bool
 	delimitGroups                        string // "", "prepend", "separate"

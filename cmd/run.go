@@ -387,7 +387,7 @@ func runMain(o *Options) int {
 	var params []string
 	switch {
 	case o.Command != nil:
-		src, name, arg0 = strings.NewReader(*o.Command), "sandsh", "sandsh"
+		src, name, arg0 = strings.NewReader(*o.Command), "-c", "sandsh"
 		if len(o.Args) > 0 {
 			arg0, params = o.Args[0], o.Args[1:]
 		}

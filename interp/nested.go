@@ -98,7 +98,12 @@ func (r *Runner) parseAndRun(ctx context.Context, src io.Reader, name string) er
 		return !r.stop(ctx)
 	})
 	if perr != nil && !r.exiting {
-		fmt.Fprintf(r.fds.writer(2), "%s: %v\n", r.prefix(), perr)
+		var pe syntax.ParseError
+		if errors.As(perr, &pe) && pe.Filename == "" {
+			pe.Filename = name
+			perr = pe
+		}
+		fmt.Fprintf(r.fds.writer(2), "sandsh: %v\n", perr)
 		return &SyntaxError{Err: perr}
 	}
 	return runErr

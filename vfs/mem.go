@@ -1002,9 +1002,7 @@ func (m *MemFS) link(oldname, newname string) error {
 	if lo.trailing && !n.isDir() {
 		return syscall.ENOTDIR
 	}
-	if n.isDir() {
-		return syscall.EPERM
-	}
+	// The checks come in the kernel's order, so that the same error wins.
 	ln, err := m.resolve(newname, false)
 	if err != nil {
 		return err
@@ -1015,12 +1013,15 @@ func (m *MemFS) link(oldname, newname string) error {
 	if ln.trailing {
 		return syscall.ENOENT
 	}
-	if !m.can(ln.dir, permW|permX) {
-		return syscall.EACCES
-	}
 	// fs.protected_hardlinks (on by default): only the owner, or someone
 	// who may read and write a regular file, may link to it.
 	if m.cred.UID != 0 && m.cred.UID != n.uid && !(n.isRegular() && m.can(n, permR|permW)) {
+		return syscall.EPERM
+	}
+	if !m.can(ln.dir, permW|permX) {
+		return syscall.EACCES
+	}
+	if n.isDir() {
 		return syscall.EPERM
 	}
 	kids, err := t.children(ln.dir)

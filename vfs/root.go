@@ -314,7 +314,12 @@ func (d *RootFS) MkdirAll(name string, perm fs.FileMode) error {
 
 // Remove implements afero.Fs.
 func (d *RootFS) Remove(name string) error {
-	return d.do("remove", name, false, d.r.Remove)
+	return d.do("remove", name, false, func(rel string) error {
+		if rel == "." {
+			return syscall.EBUSY // rmdir("/"); os.Root would say EINVAL
+		}
+		return d.r.Remove(rel)
+	})
 }
 
 // RemoveAll implements afero.Fs.

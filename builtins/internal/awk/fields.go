@@ -13,6 +13,8 @@ const (
 	splitByte                   // a single character, literally
 	splitRegex                  // anything longer: a regex
 	splitChars                  // FS = "": every character is a field
+	splitSet                    // a regex that is a character class, maybe with +
+	splitLit                    // a regex that is a fixed string
 )
 
 type splitter struct {
@@ -20,6 +22,9 @@ type splitter struct {
 	c    byte
 	nl   bool // also split at newlines (paragraph mode with a byte FS)
 	re   *regex
+	set  *[256]bool
+	plus bool // splitSet: a run of set bytes is one separator
+	lit  string
 }
 
 // newSplitter makes the splitter for a field separator string.
@@ -44,8 +49,85 @@ func (p *interp) newSplitter(fs string, paragraph bool) splitter {
 func (p *interp) regexSplitter(fs string, paragraph bool) splitter {
 	if paragraph {
 		fs = "(" + fs + ")|\n"
+	} else if !p.ignore {
+		// Common separators like "[ \t]+" or "\|" run without the regex
+		// engine.
+		if set, plus, ok := simpleClass(fs); ok {
+			return splitter{mode: splitSet, set: set, plus: plus}
+		}
 	}
-	return splitter{mode: splitRegex, re: p.dynRegex(fs)}
+	re := p.dynRegex(fs)
+	if re.isLit && re.lit != "" {
+		return splitter{mode: splitLit, lit: re.lit}
+	}
+	return splitter{mode: splitRegex, re: re}
+}
+
+// simpleClass recognizes a regex that is one character or one bracket
+// expression of plain characters and ranges, optionally followed by '+'.
+func simpleClass(re string) (*[256]bool, bool, bool) {
+	plus := false
+	if len(re) > 1 && re[len(re)-1] == '+' && re[len(re)-2] != '\\' {
+		plus, re = true, re[:len(re)-1]
+	}
+	var set [256]bool
+	switch {
+	case len(re) == 1 && !isRegexMeta(re[0]):
+		set[re[0]] = true
+	case len(re) == 2 && re[0] == '\\':
+		c, ok := simpleEscape(re[1])
+		if !ok {
+			return nil, false, false
+		}
+		set[c] = true
+	case len(re) >= 3 && re[0] == '[' && re[len(re)-1] == ']' && re[1] != '^':
+		body := re[1 : len(re)-1]
+		for i := 0; i < len(body); i++ {
+			c := body[i]
+			switch {
+			case c == '[' || c == '\\' || (c == ']' && i > 0):
+				return nil, false, false
+			case i+2 < len(body) && body[i+1] == '-':
+				hi := body[i+2]
+				if hi == '\\' || hi == '[' || hi < c {
+					return nil, false, false
+				}
+				for x := int(c); x <= int(hi); x++ {
+					set[x] = true
+				}
+				i += 2
+			default:
+				set[c] = true
+			}
+		}
+	default:
+		return nil, false, false
+	}
+	return &set, plus, true
+}
+
+func isRegexMeta(c byte) bool {
+	return containsByte(`\^$.[]|()*+?{}`, c)
+}
+
+// simpleEscape decodes "\c" when it stands for one literal byte.
+func simpleEscape(c byte) (byte, bool) {
+	switch c {
+	case 't':
+		return '\t', true
+	case 'n':
+		return '\n', true
+	case 'r':
+		return '\r', true
+	case 'f':
+		return '\f', true
+	case 'v':
+		return '\v', true
+	}
+	if isRegexMeta(c) || c == '/' || c == '"' || c == ' ' || c == ',' || c == ':' || c == ';' || c == '-' || c == '=' {
+		return c, true
+	}
+	return 0, false
 }
 
 func isAlpha(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
@@ -83,6 +165,23 @@ func (sp *splitter) splitInto(dst []value, s string, seps *[]string) []value {
 	if s == "" {
 		return dst
 	}
+	switch sp.mode {
+	case splitSet:
+		return sp.splitSetInto(dst, s, seps)
+	case splitLit:
+		start := 0
+		for {
+			i := strings.Index(s[start:], sp.lit)
+			if i < 0 {
+				return append(dst, value{s: s[start:], k: kStrNum})
+			}
+			dst = append(dst, value{s: s[start : start+i], k: kStrNum})
+			if seps != nil {
+				*seps = append(*seps, sp.lit)
+			}
+			start += i + len(sp.lit)
+		}
+	}
 	start := 0
 	for _, m := range sp.re.findAllIndex(s, -1) {
 		if m[1] == m[0] {
@@ -93,6 +192,29 @@ func (sp *splitter) splitInto(dst []value, s string, seps *[]string) []value {
 			*seps = append(*seps, s[m[0]:m[1]])
 		}
 		start = m[1]
+	}
+	return append(dst, value{s: s[start:], k: kStrNum})
+}
+
+func (sp *splitter) splitSetInto(dst []value, s string, seps *[]string) []value {
+	set := sp.set
+	start := 0
+	for i := 0; i < len(s); i++ {
+		if !set[s[i]] {
+			continue
+		}
+		j := i + 1
+		if sp.plus {
+			for j < len(s) && set[s[j]] {
+				j++
+			}
+		}
+		dst = append(dst, value{s: s[start:i], k: kStrNum})
+		if seps != nil {
+			*seps = append(*seps, s[i:j])
+		}
+		start = j
+		i = j - 1
 	}
 	return append(dst, value{s: s[start:], k: kStrNum})
 }

@@ -256,11 +256,15 @@ func (p *interp) splitBuiltin(a []Expr) int {
 	return len(parts)
 }
 
+// recordExpr is $0, the default target of sub and gsub. Nodes are never
+// modified, so one serves every call.
+var recordExpr Expr = &FieldExpr{Index: &NumLit{0}}
+
 // subBuiltin implements sub and gsub.
 func (p *interp) subBuiltin(a []Expr, global bool) int {
 	re := p.regexFor(a[0])
 	repl := p.toStr(p.eval(a[1]))
-	var target Expr = &FieldExpr{Index: &NumLit{0}}
+	target := recordExpr
 	if len(a) == 3 {
 		target = a[2]
 	}
@@ -311,7 +315,12 @@ func (p *interp) substitute(re *regex, repl, s string, global bool) (string, int
 	pieces := p.replPieces(repl)
 	var b strings.Builder
 	last, n := 0, 0
-	re.forEachMatch(s, global, func(start, end int) {
+	it := matchIter{r: re, s: s, all: global}
+	for {
+		start, end, ok := it.next()
+		if !ok {
+			break
+		}
 		if n == 0 {
 			b.Grow(len(s) + len(repl))
 		}
@@ -325,7 +334,7 @@ func (p *interp) substitute(re *regex, repl, s string, global bool) (string, int
 			}
 		}
 		last = end
-	})
+	}
 	if n == 0 {
 		return s, 0
 	}
@@ -458,16 +467,12 @@ func appendGensubRepl(b *strings.Builder, repl, s string, m []int) {
 func (p *interp) asort(a []Expr, indices bool) int {
 	src := p.arrayOf(a[0].(*VarExpr))
 	var vals []value
-	for _, e := range src.ents {
-		if !e.live {
-			continue
-		}
+	src.each(func(k string, v value) {
 		if indices {
-			vals = append(vals, strnum(e.key))
-		} else {
-			vals = append(vals, e.v)
+			v = strnum(k)
 		}
-	}
+		vals = append(vals, v)
+	})
 	how := ""
 	if len(a) == 3 {
 		how = p.toStr(p.eval(a[2]))

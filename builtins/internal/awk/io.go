@@ -391,6 +391,8 @@ func (p *interp) outputFor(redir token, name string) *bufio.Writer {
 		return p.out
 	case "/dev/stderr":
 		return p.errOut
+	case "":
+		p.fatalf("expression for `%s' redirection has null string value", tokenText[redir])
 	}
 	s := &outStream{}
 	if redir == tPipe {

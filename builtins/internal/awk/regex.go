@@ -48,30 +48,50 @@ func (r *regex) findAllIndex(s string, n int) [][]int {
 	return r.re.FindAllSubmatchIndex(bytesOf(s), n)
 }
 
-// forEachMatch calls fn with each match of r in s (only the first unless
-// all), skipping an empty match right after a previous match. Fixed
-// strings are searched here without allocating.
-func (r *regex) forEachMatch(s string, all bool, fn func(start, end int)) {
+// matchIter walks the matches of a regex in a string: only the first
+// unless all, skipping an empty match right after a previous match. Fixed
+// strings are searched without allocating.
+type matchIter struct {
+	r    *regex
+	s    string
+	all  bool
+	pos  int
+	done bool
+	ms   [][]int
+	mi   int
+}
+
+func (it *matchIter) next() (start, end int, ok bool) {
+	if it.done {
+		return 0, 0, false
+	}
+	r := it.r
 	if r.isLit && r.lit != "" {
-		for i := 0; ; {
-			j := strings.Index(s[i:], r.lit)
-			if j < 0 {
-				return
-			}
-			fn(i+j, i+j+len(r.lit))
-			if !all {
-				return
-			}
-			i += j + len(r.lit)
+		j := strings.Index(it.s[it.pos:], r.lit)
+		if j < 0 {
+			it.done = true
+			return 0, 0, false
 		}
+		start, end = it.pos+j, it.pos+j+len(r.lit)
+		it.pos = end
+		it.done = !it.all
+		return start, end, true
 	}
-	if !all {
-		if m := r.findIndex(s); m != nil {
-			fn(m[0], m[1])
+	if !it.all {
+		it.done = true
+		if m := r.findIndex(it.s); m != nil {
+			return m[0], m[1], true
 		}
-		return
+		return 0, 0, false
 	}
-	for _, m := range r.findAllIndex(s, -1) {
-		fn(m[0], m[1])
+	if it.ms == nil {
+		it.ms = r.findAllIndex(it.s, -1)
 	}
+	if it.mi >= len(it.ms) {
+		it.done = true
+		return 0, 0, false
+	}
+	m := it.ms[it.mi]
+	it.mi++
+	return m[0], m[1], true
 }

@@ -417,6 +417,19 @@ func (p *parser) primary(t string) (expr, error) {
 		p.hasAction = true
 		return p.execPred(t)
 	}
+	if len(t) == 8 && strings.HasPrefix(t, "-newer") {
+		x, y := t[6], t[7]
+		if strings.IndexByte("acm", x) >= 0 && strings.IndexByte("acmt", y) >= 0 {
+			a, err := p.arg(t)
+			if err != nil {
+				return nil, err
+			}
+			return p.newerPred(t, x, y, a)
+		}
+		if x == 'B' || y == 'B' {
+			return nil, errors.New("This system does not provide a way to find the birth time of a file.")
+		}
+	}
 	return nil, fmt.Errorf("unknown predicate `%s'", t)
 }
 

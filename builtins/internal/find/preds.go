@@ -6,7 +6,6 @@ import (
 	"io"
 	"io/fs"
 	"path"
-	"strconv"
 	"strings"
 	"time"
 
@@ -365,16 +364,22 @@ func deleteAction(f *finder, v *visit) bool {
 		// GNU find silently refuses to remove the starting directory ".".
 		return true
 	}
-	if err := f.env.FS.Remove(v.abs); err != nil {
-		if v.fi.IsDir() {
-			if d, oerr := f.env.FS.Open(v.abs); oerr == nil {
-				names, _ := d.Readdirnames(1)
-				d.Close()
-				if len(names) > 0 {
-					err = errNotEmpty
-				}
+	var err error
+	if v.fi.IsDir() {
+		// Check emptiness here: not every filesystem refuses to remove a
+		// non-empty directory.
+		if d, oerr := f.env.FS.Open(v.abs); oerr == nil {
+			names, _ := d.Readdirnames(1)
+			d.Close()
+			if len(names) > 0 {
+				err = errNotEmpty
 			}
 		}
+	}
+	if err == nil {
+		err = f.env.FS.Remove(v.abs)
+	}
+	if err != nil {
 		f.errorf("cannot delete %s: %s", fileutil.Quote(v.path), errText(err))
 		f.status = 1
 		return false

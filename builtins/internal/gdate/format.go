@@ -69,6 +69,10 @@ flags:
 	}
 	for i < len(s) && (s[i] == 'E' || s[i] == 'O') {
 		i++
+		if i < len(s) && s[i] == '%' {
+			// "%E%": the bad directive is copied and the next one starts.
+			return i, s[:i]
+		}
 	}
 	for i < len(s) && s[i] == ':' {
 		sp.colons++

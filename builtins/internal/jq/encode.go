@@ -13,12 +13,12 @@ import (
 // space indent, numbers in shortest round-trip form with jq's switch to
 // exponent notation, infinities clamped to the largest double.
 type encoder struct {
-	w      *bufio.Writer
-	order  *order
-	indent int // spaces per level; 0 means compact
-	tab    bool
-	ascii  bool
-	sort   bool
+	w       *bufio.Writer
+	order   *order
+	indent  int // spaces per level; 0 means compact
+	tab     bool
+	ascii   bool
+	sort    bool
 	scratch []byte
 }
 

@@ -157,4 +157,3 @@ func (it *inputIter) Close() error {
 	}
 	return nil
 }
-
