@@ -86,6 +86,9 @@ func runAwk(ctx context.Context, env *Env, args []string) int {
 		awkReportSyntax(env, name, err)
 		return 2
 	}
+	for _, w := range prog.Warnings {
+		fmt.Fprintf(env.Stderr, "%s: %s\n", name, w)
+	}
 	if hasFS {
 		vars = append([]string{"FS", fs}, vars...)
 	}

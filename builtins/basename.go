@@ -21,7 +21,7 @@ If specified, also remove a trailing SUFFIX.
 `
 
 var basenameGetopt = Getopt{
-	Short:     "as:z",
+	Short:     "+as:z",
 	Long:      []string{"multiple", "suffix=", "zero"},
 	LongAlias: map[string]string{"multiple": "a", "suffix": "s", "zero": "z"},
 }

@@ -118,13 +118,15 @@ func runComm(ctx context.Context, env *Env, args []string) int {
 	return st
 }
 
-// commLine holds the current and previous line of one input.
+// commLine holds the current line of one input and the two before it.
 type commLine struct {
-	cur, prev []byte
-	ok        bool
+	cur, prev, pprev []byte
+	n                int // lines read so far
+	ok               bool
 }
 
 func (j *commJob) read(r *textLines, l *commLine) error {
+	l.pprev = append(l.pprev[:0], l.prev...)
 	l.prev = append(l.prev[:0], l.cur...)
 	rec, err := r.Next()
 	if err == io.EOF {
@@ -136,6 +138,7 @@ func (j *commJob) read(r *textLines, l *commLine) error {
 	}
 	l.cur = append(l.cur[:0], textChomp(rec, j.delim)...)
 	l.ok = true
+	l.n++
 	return nil
 }
 
@@ -178,11 +181,17 @@ func (j *commJob) compare(ctx context.Context, env *Env, name string, files []st
 				if err := j.read(rs[i], &ls[i]); err != nil {
 					return 1, err
 				}
+				st := -1
 				if ls[i].ok {
-					if st := j.checkOrder(env, name, &ls[i], i); st >= 0 {
-						w.Flush()
-						return st, nil
-					}
+					st = j.checkOrder(env, name, ls[i].prev, ls[i].cur, i)
+				} else if ls[i].n >= 2 {
+					// At EOF, recheck the last two lines: an unpairable
+					// line may have turned up since they were compared.
+					st = j.checkOrder(env, name, ls[i].pprev, ls[i].prev, i)
+				}
+				if st >= 0 {
+					w.Flush()
+					return st, nil
 				}
 			}
 		}
@@ -196,6 +205,12 @@ func (j *commJob) compare(ctx context.Context, env *Env, name string, files []st
 		b = append(b, "total"...)
 		w.Write(append(b, j.delim))
 	}
+	if files[0] == "-" && files[1] == "-" {
+		// GNU closes standard input twice and reports the second close.
+		w.Flush()
+		env.Errorf(name, "-: Bad file descriptor")
+		return 1, nil
+	}
 	if j.warned[0] || j.warned[1] {
 		w.Flush()
 		env.Errorf(name, "input is not in sorted order")
@@ -206,11 +221,11 @@ func (j *commJob) compare(ctx context.Context, env *Env, name string, files []st
 
 // checkOrder reports file i's first disorder; with --check-order it is
 // fatal (status returned), by default only a warning.
-func (j *commJob) checkOrder(env *Env, name string, l *commLine, i int) int {
+func (j *commJob) checkOrder(env *Env, name string, prev, cur []byte, i int) int {
 	if j.check < 0 || (j.check == 0 && !j.unpairable) || j.warned[i] {
 		return -1
 	}
-	if bytes.Compare(l.prev, l.cur) > 0 {
+	if bytes.Compare(prev, cur) > 0 {
 		env.Errorf(name, "file %d is not in sorted order", i+1)
 		if j.check > 0 {
 			return 1

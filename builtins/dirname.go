@@ -43,8 +43,7 @@ func runDirname(ctx context.Context, env *Env, args []string) int {
 	return 0
 }
 
-// dirnameOf is POSIX dirname: "a/b/" -> "a", "a" -> ".", "/" -> "/",
-// "//a" -> "//" as GNU keeps a leading double slash.
+// dirnameOf is POSIX dirname: "a/b/" -> "a", "a" -> ".", "/" -> "/".
 func dirnameOf(name string) string {
 	t := strings.TrimRight(name, "/")
 	if t == "" {
@@ -59,9 +58,6 @@ func dirnameOf(name string) string {
 	}
 	d := strings.TrimRight(t[:i], "/")
 	if d == "" {
-		if strings.HasPrefix(t, "//") && !strings.HasPrefix(t, "///") {
-			return "//"
-		}
 		return "/"
 	}
 	return d

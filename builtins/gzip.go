@@ -264,7 +264,7 @@ func (z *dataGzip) report(name string, err error) {
 
 func (z *dataGzip) compressFile(file string, fi fs.FileInfo) {
 	if !z.stdout && strings.HasSuffix(file, z.suffix) {
-		z.warn(2, "%s already has %s suffix -- unchanged", file, z.suffix)
+		z.warn(0, "%s already has %s suffix -- unchanged", file, z.suffix)
 		return
 	}
 	in, err := z.env.Open(file)
@@ -417,16 +417,8 @@ func (z *dataGzip) listLine(comp, uncomp int64, name string) {
 	ratio := 0.0
 	if uncomp > 0 {
 		ratio = 100 * float64(uncomp-(comp-18)) / float64(uncomp)
-	} else if comp > 0 {
-		ratio = 0
 	}
-	// gzip truncates the ratio toward zero to one decimal.
-	r10 := int64(ratio * 10)
-	sign := ""
-	if r10 < 0 {
-		sign, r10 = "-", -r10
-	}
-	fmt.Fprintf(z.out, "%19d %19d %s%d.%d%% %s\n", comp, uncomp, sign, r10/10, r10%10, name)
+	fmt.Fprintf(z.out, "%19d %19d %5.1f%% %s\n", comp, uncomp, ratio, name)
 }
 
 // dataDirNames lists a directory's entries sorted.

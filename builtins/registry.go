@@ -29,7 +29,16 @@ func table() []Command {
 		{Name: "dirname", Summary: "strip last component from file name", Usage: dirnameUsage, Run: runDirname},
 		{Name: "readlink", Summary: "print resolved symbolic links or canonical file names", Usage: readlinkUsage, Run: runReadlink},
 		{Name: "realpath", Summary: "print the resolved path", Usage: realpathUsage, Run: runRealpath},
+		{Name: "mktemp", Summary: "create a temporary file or directory", Usage: mktempUsage, Run: runMktemp},
+		{Name: "file", Summary: "determine file type", Usage: fileUsage, Run: runFile},
+		{Name: "tee", Summary: "read from standard input and write to standard output and files", Usage: teeUsage, Run: runTee},
+		{Name: "split", Summary: "split a file into pieces", Usage: splitUsage, Run: runSplit},
+		{Name: "truncate", Summary: "shrink or extend the size of a file to the specified size", Usage: truncateUsage, Run: runTruncate},
+		{Name: "tree", Summary: "list contents of directories in a tree-like format", Usage: treeUsage, Run: runTree},
 		// -- text --
+		{Name: "column", Summary: "columnate lists", Usage: columnUsage, Run: runColumn},
+		{Name: "join", Summary: "join lines of two files on a common field", Usage: joinUsage, Run: runJoin},
+		{Name: "nl", Summary: "number lines of files", Usage: nlUsage, Run: runNl},
 		{Name: "comm", Summary: "compare two sorted files line by line", Usage: commUsage, Run: runComm},
 		{Name: "paste", Summary: "merge lines of files", Usage: pasteUsage, Run: runPaste},
 		{Name: "fold", Summary: "wrap each input line to fit in specified width", Usage: foldUsage, Run: runFold},
@@ -52,6 +61,9 @@ func table() []Command {
 		{Name: "mawk", Summary: "pattern scanning and text processing language", Usage: awkUsage, Run: runAwk},
 		{Name: "nawk", Summary: "pattern scanning and text processing language", Usage: awkUsage, Run: runAwk},
 		// -- data --
+		{Name: "zip", Summary: "package and compress (archive) files", Usage: dataZipUsage, Run: runZip},
+		{Name: "unzip", Summary: "list, test and extract compressed files in a ZIP archive", Usage: dataUnzipUsage, Run: runUnzip},
+		{Name: "tar", Summary: "an archiving utility", Usage: dataTarUsage, Run: runTar},
 		{Name: "gzip", Summary: "compress or expand files", Usage: dataGzipUsage, Run: runGzip},
 		{Name: "gunzip", Summary: "expand gzip files", Usage: dataGzipUsage, Run: runGunzip},
 		{Name: "zcat", Summary: "expand gzip files to standard output", Usage: dataGzipUsage, Run: runZcat},
@@ -103,6 +115,7 @@ func table() []Command {
 		{Name: "xargs", Summary: "build and execute command lines from standard input", Usage: xargsUsage, Run: runXargs, RawArgs: true},
 		{Name: "expr", Summary: "evaluate expressions", Usage: exprUsage, Run: runExpr, RawArgs: true},
 		{Name: "date", Summary: "print the system date and time", Usage: dateUsage, Run: runDate},
+		{Name: "bc", Summary: "an arbitrary precision calculator language", Usage: bcUsage, Run: runBc},
 	}
 }
 

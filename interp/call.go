@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"mvdan.cc/sh/v3/expand"
+	"github.com/sandsh/sandsh/interp/internal/expand"
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/sandsh/sandsh/builtins"
@@ -24,7 +24,7 @@ func (r *Runner) call(ctx context.Context, ce *syntax.CallExpr) {
 			return
 		}
 	}
-	if cmd, ok := r.traps["DEBUG"]; ok && cmd != "" && r.inTrap == "" {
+	if cmd, ok := r.traps["DEBUG"]; ok && cmd != "" && r.inTrap == "" && (len(r.scopes) == 1 || r.opts.functrace) {
 		r.runTrap(ctx, "DEBUG", cmd)
 	}
 	r.substStatus = -1

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"mvdan.cc/sh/v3/expand"
+	"github.com/sandsh/sandsh/interp/internal/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
 

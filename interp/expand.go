@@ -6,11 +6,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"strconv"
 	"strings"
 
+	"github.com/sandsh/sandsh/interp/internal/expand"
 	"github.com/spf13/afero"
-	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/pattern"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -65,7 +64,6 @@ func guard(err *error) {
 func (r *Runner) fields(ctx context.Context, words ...*syntax.Word) (out []string, err error) {
 	defer guard(&err)
 	cfg := r.ecfg(ctx)
-	words = r.fixWords(words)
 	if !r.opts.failglob {
 		out, err = expand.Fields(cfg, words...)
 	} else {
@@ -87,65 +85,6 @@ func (r *Runner) fields(ctx context.Context, words ...*syntax.Word) (out []strin
 	return out, err
 }
 
-// fixWords works around expand's ${#assoc[@]}, which counts one
-// element: such parts are replaced by their value in a copy of the word
-// (the AST itself is shared between goroutines and never mutated).
-func (r *Runner) fixWords(words []*syntax.Word) []*syntax.Word {
-	var out []*syntax.Word
-	for i, w := range words {
-		if nw := r.fixWord(w); nw != w {
-			if out == nil {
-				out = append([]*syntax.Word(nil), words...)
-			}
-			out[i] = nw
-		}
-	}
-	if out == nil {
-		return words
-	}
-	return out
-}
-
-func (r *Runner) fixWord(w *syntax.Word) *syntax.Word {
-	if w == nil {
-		return w
-	}
-	parts, changed := r.fixParts(w.Parts)
-	if !changed {
-		return w
-	}
-	return &syntax.Word{Parts: parts}
-}
-
-func (r *Runner) fixParts(parts []syntax.WordPart) ([]syntax.WordPart, bool) {
-	var out []syntax.WordPart
-	set := func(i int, p syntax.WordPart) {
-		if out == nil {
-			out = append([]syntax.WordPart(nil), parts...)
-		}
-		out[i] = p
-	}
-	for i, p := range parts {
-		switch p := p.(type) {
-		case *syntax.ParamExp:
-			if p.Length && p.Index != nil && p.Param != nil {
-				if lit, ok := p.Index.(*syntax.Word); ok && len(lit.Parts) == 1 {
-					if l, ok := lit.Parts[0].(*syntax.Lit); ok && (l.Value == "@" || l.Value == "*") {
-						if v := r.getVar(r.resolveRef(p.Param.Value)); v.Kind == expand.Associative {
-							set(i, &syntax.Lit{ValuePos: p.Pos(), ValueEnd: p.End(), Value: strconv.Itoa(len(v.Map))})
-						}
-					}
-				}
-			}
-		case *syntax.DblQuoted:
-			if np, ok := r.fixParts(p.Parts); ok {
-				set(i, &syntax.DblQuoted{Left: p.Left, Right: p.Right, Dollar: p.Dollar, Parts: np})
-			}
-		}
-	}
-	return out, out != nil
-}
-
 // hasGlob reports whether an unquoted part of w has glob characters.
 func hasGlob(w *syntax.Word) bool {
 	for _, p := range w.Parts {
@@ -162,7 +101,7 @@ func (r *Runner) literal(ctx context.Context, w *syntax.Word) (s string, err err
 		return "", nil
 	}
 	defer guard(&err)
-	s, err = expand.Literal(r.ecfg(ctx), r.fixWord(w))
+	s, err = expand.Literal(r.ecfg(ctx), w)
 	if err == nil && r.s.fatalErr() != nil {
 		err = r.s.fatalErr()
 	}

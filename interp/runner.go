@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"mvdan.cc/sh/v3/expand"
+	"github.com/sandsh/sandsh/interp/internal/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -230,7 +230,8 @@ func failureCounts(cmd syntax.Command) bool {
 // onFailure runs the ERR trap and applies set -e.
 func (r *Runner) onFailure(ctx context.Context) {
 	status := r.lastStatus
-	if cmd, ok := r.traps["ERR"]; ok && cmd != "" && r.inTrap != "ERR" {
+	inFunc := len(r.scopes) > 1
+	if cmd, ok := r.traps["ERR"]; ok && cmd != "" && r.inTrap != "ERR" && (!inFunc || r.opts.errtrace) {
 		r.runTrap(ctx, "ERR", cmd)
 		r.lastStatus = status
 	}
@@ -640,17 +641,17 @@ func (r *Runner) expandError(err error) {
 	msg := err.Error()
 	switch {
 	case errors.As(err, &ue):
-		status = 127
+		// bash exits 127 from the main shell but 1 from a subshell.
+		if r.subshellLevel == 0 {
+			status = 127
+		}
 		fmt.Fprintf(r.fds.writer(2), "%s: %s\n", r.prefix(), msg)
-	case errors.Is(err, errFailGlob), errors.As(err, new(*readonlyError)):
+	case errors.As(err, new(*readonlyError)):
 		r.errf("%s", msg)
 	default:
 		fmt.Fprintf(r.fds.writer(2), "%s: %s\n", r.prefix(), msg)
 	}
 	r.lastStatus = status
-	if errors.Is(err, errFailGlob) {
-		return
-	}
 	if !r.interactive {
 		r.exiting, r.exitCode = true, status
 	} else {

@@ -217,8 +217,9 @@ type lookup struct {
 // resolve walks name from the root under t.mu. Intermediate symlinks are
 // always followed (relative ones from their own directory, absolute ones
 // from the root, at most 40 in all); a final symlink only when follow is
-// set. A missing last component is not an error: the caller decides
-// whether to create it. Every directory searched needs search permission.
+// set. A missing last component is not an error, nor is a trailing slash
+// after a non-directory: the caller decides, so that errors come in the
+// kernel's order. Every directory searched needs search permission.
 // Errors are bare errnos for the caller to wrap.
 func (m *MemFS) resolve(name string, follow bool) (lookup, error) {
 	if name == "" {
@@ -297,9 +298,6 @@ func (m *MemFS) resolve(name string, follow bool) (lookup, error) {
 			}
 			cur = child
 			continue
-		}
-		if trailing && !child.isDir() && !child.isSymlink() {
-			return lookup{}, syscall.ENOTDIR
 		}
 		return lookup{dir: cur, name: c, node: child, trailing: trailing}, nil
 	}
@@ -604,6 +602,8 @@ func (m *MemFS) openFile(name string, flag int, perm fs.FileMode) (*memFile, err
 	n := lk.node
 	created := false
 	switch {
+	case n != nil && lk.trailing && !n.isDir():
+		return nil, syscall.ENOTDIR
 	case n == nil:
 		if !creat {
 			return nil, syscall.ENOENT
@@ -690,20 +690,15 @@ func (m *MemFS) MkdirAll(name string, perm fs.FileMode) error {
 	for _, c := range splitPath(name) {
 		p += c
 		lk, err := m.resolve(p, true)
-		if err != nil {
-			return pathErr("mkdir", p, err)
-		}
 		switch {
-		case lk.node == nil:
-			// A dangling symlink: mkdir of the link's name says EEXIST.
-			if l, err := m.resolve(p, false); err == nil && l.node != nil {
-				return pathErr("mkdir", p, syscall.EEXIST)
-			}
-			if _, err := m.newChild(lk.dir, lk.name, fs.ModeDir|normPerm(perm), ""); err != nil {
+		case err == nil && lk.node != nil && !lk.node.isDir():
+			return pathErr("mkdir", p, syscall.ENOTDIR)
+		case err != nil || lk.node == nil:
+			// Missing, a dangling symlink (EEXIST) or unresolvable (a
+			// loop): try mkdir, whose error os.MkdirAll would report.
+			if err := m.mkdir(p, perm); err != nil {
 				return pathErr("mkdir", p, err)
 			}
-		case !lk.node.isDir():
-			return pathErr("mkdir", p, syscall.ENOTDIR)
 		}
 		p += "/"
 	}
@@ -751,6 +746,10 @@ func badLast(lk lookup) error {
 // RemoveAll implements afero.Fs like os.RemoveAll: it removes what it may
 // and returns the first error; a missing path is not an error.
 func (m *MemFS) RemoveAll(name string) error {
+	// Like os.RemoveAll and rm -rf, refuse to remove "." or "..".
+	if dotLast(name) {
+		return pathErr("unlinkat", name, syscall.EINVAL)
+	}
 	m.t.mu.Lock()
 	defer m.t.mu.Unlock()
 	lk, err := m.resolve(name, false)
@@ -824,9 +823,6 @@ func (m *MemFS) rename(oldname, newname string) error {
 	if err != nil {
 		return err
 	}
-	if lo.node == nil {
-		return syscall.ENOENT
-	}
 	ln, err := m.resolve(newname, false)
 	if err != nil {
 		return err
@@ -834,6 +830,9 @@ func (m *MemFS) rename(oldname, newname string) error {
 	// "/", "." and ".." cannot be renamed or replaced.
 	if lo.dir == nil || ln.dir == nil {
 		return syscall.EBUSY
+	}
+	if lo.node == nil {
+		return syscall.ENOENT
 	}
 	src, dst := lo.node, ln.node
 	if (lo.trailing || ln.trailing) && !src.isDir() {
@@ -967,11 +966,14 @@ func (m *MemFS) symlink(target, name string) error {
 func (m *MemFS) ReadlinkIfPossible(name string) (string, error) {
 	m.t.mu.Lock()
 	defer m.t.mu.Unlock()
-	lk, err := m.resolve(name, false)
+	// "link/" follows the link, as in the kernel, and then is no symlink.
+	lk, err := m.resolve(name, hasTrailingSlash(name))
 	switch {
 	case err != nil:
 	case lk.node == nil:
 		err = syscall.ENOENT
+	case lk.trailing && !lk.node.isDir():
+		err = syscall.ENOTDIR
 	case !lk.node.isSymlink():
 		err = syscall.EINVAL
 	default:

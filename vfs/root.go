@@ -315,8 +315,16 @@ func (d *RootFS) MkdirAll(name string, perm fs.FileMode) error {
 // Remove implements afero.Fs.
 func (d *RootFS) Remove(name string) error {
 	return d.do("remove", name, false, func(rel string) error {
-		if rel == "." {
+		c := splitPath(name)
+		switch {
+		case len(c) == 0:
 			return syscall.EBUSY // rmdir("/"); os.Root would say EINVAL
+		case c[len(c)-1] == ".":
+			return syscall.EINVAL // resolve dropped what rmdir refuses
+		case c[len(c)-1] == "..":
+			return syscall.ENOTEMPTY
+		case rel == ".":
+			return syscall.EBUSY
 		}
 		return d.r.Remove(rel)
 	})
@@ -324,6 +332,9 @@ func (d *RootFS) Remove(name string) error {
 
 // RemoveAll implements afero.Fs.
 func (d *RootFS) RemoveAll(name string) error {
+	if dotLast(name) {
+		return pathErr("unlinkat", name, syscall.EINVAL) // like rm -rf, and MemFS
+	}
 	rel, err := d.resolve(name, false)
 	if errnoOf(err) == syscall.ENOENT {
 		return nil
@@ -331,6 +342,13 @@ func (d *RootFS) RemoveAll(name string) error {
 	if err == nil {
 		if rel == "." {
 			return d.removeKids()
+		}
+		if strings.HasSuffix(rel, "/") {
+			// os.Root.RemoveAll ignores the slash in "file/"; rm -rf
+			// and the kernel do not.
+			if fi, e := d.r.Lstat(strings.TrimSuffix(rel, "/")); e == nil && !fi.IsDir() {
+				return pathErr("unlinkat", name, syscall.ENOTDIR)
+			}
 		}
 		err = d.r.RemoveAll(rel)
 	}
@@ -366,7 +384,18 @@ func rootErrnoOrNil(err error) error {
 // Rename implements afero.Fs with the kernel's rename(2) rules (unlike
 // os.Rename and os.Root.Rename, a directory may replace an empty one).
 func (d *RootFS) Rename(oldname, newname string) error {
-	return d.two("rename", oldname, newname, d.renameAt)
+	return d.two("rename", oldname, newname, func(o, n string) error {
+		if dotLast(oldname) || dotLast(newname) {
+			return syscall.EBUSY // resolve dropped the "." the kernel refuses
+		}
+		return d.renameAt(o, n)
+	})
+}
+
+// dotLast reports whether p ends in a "." or ".." component.
+func dotLast(p string) bool {
+	c := splitPath(p)
+	return len(c) > 0 && (c[len(c)-1] == "." || c[len(c)-1] == "..")
 }
 
 // renameAt renames between two symlink-free root-relative paths by
@@ -413,7 +442,27 @@ func (d *RootFS) parentOf(rel string) (*os.File, string, error) {
 
 // LinkIfPossible implements HardLinker.
 func (d *RootFS) LinkIfPossible(oldname, newname string) error {
-	return d.two("link", oldname, newname, d.r.Link)
+	return d.two("link", oldname, newname, func(o, n string) error {
+		if _, err := d.r.Lstat(o); err != nil {
+			return err // the kernel looks at the old name first
+		}
+		if err := d.trailingCreate(n); err != nil {
+			return existsIfTrailing(err)
+		}
+		return d.r.Link(o, n)
+	})
+}
+
+// trailingCreate gives the kernel's answer for creating a non-directory
+// named "name/": EEXIST if name exists, else ENOENT (os.Root differs).
+func (d *RootFS) trailingCreate(rel string) error {
+	if !strings.HasSuffix(rel, "/") {
+		return nil
+	}
+	if _, err := d.r.Lstat(strings.TrimSuffix(rel, "/")); err == nil {
+		return syscall.EEXIST
+	}
+	return syscall.ENOENT
 }
 
 func (d *RootFS) two(op, oldname, newname string, fn func(o, n string) error) error {
@@ -432,7 +481,9 @@ func (d *RootFS) two(op, oldname, newname string, fn func(o, n string) error) er
 func (d *RootFS) SymlinkIfPossible(oldname, newname string) error {
 	n, err := d.resolve(newname, false)
 	if err == nil {
-		err = d.r.Symlink(oldname, n)
+		if err = d.trailingCreate(n); err == nil {
+			err = d.r.Symlink(oldname, n)
+		}
 	}
 	err = existsIfTrailing(err)
 	return linkErr("symlink", oldname, newname, rootErrnoOrNil(err))
@@ -441,7 +492,8 @@ func (d *RootFS) SymlinkIfPossible(oldname, newname string) error {
 // ReadlinkIfPossible implements afero.LinkReader.
 func (d *RootFS) ReadlinkIfPossible(name string) (string, error) {
 	var target string
-	err := d.do("readlink", name, false, func(rel string) (err error) {
+	// "link/" follows the link, as in the kernel.
+	err := d.do("readlink", name, hasTrailingSlash(name), func(rel string) (err error) {
 		target, err = d.r.Readlink(rel)
 		return err
 	})

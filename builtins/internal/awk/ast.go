@@ -12,6 +12,9 @@ type Program struct {
 	BeginFile [][]Stmt
 	EndFile   [][]Stmt
 	Funcs     []*Func
+	// Warnings are non-fatal remarks about the source, such as unknown
+	// escape sequences, for the caller to print.
+	Warnings []string
 
 	globals  map[string]int
 	names    []string // global slot -> name

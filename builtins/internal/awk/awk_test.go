@@ -185,7 +185,7 @@ func TestLexerValues(t *testing.T) {
 	}{
 		{`"a\tb\n"`, "a\tb\n", 0},
 		{`"\x41\102\"\\"`, "AB\"\\", 0},
-		{`"\.\q"`, `\.\q`, 0},
+		{`"\.\q"`, `.q`, 0},
 		{`/a\/b[/]c/`, `a/b[/]c`, 0},
 		{`/[[:alpha:]/]+/`, `[[:alpha:]/]+`, 0},
 		{`0x1F`, "0x1F", 31},
@@ -247,6 +247,20 @@ func TestParseErrors(t *testing.T) {
 		if se.Line < 1 || se.Msg == "" || !strings.HasPrefix(se.Error(), "cmd. line:") {
 			t.Errorf("Parse(%q): bad error %q", src, se.Error())
 		}
+	}
+}
+
+func TestEscapeWarnings(t *testing.T) {
+	prog, err := Parse(Source{Name: "cmd. line", Text: `BEGIN { print "a\.b\.c\q" }`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(prog.Warnings) != 2 || !strings.Contains(prog.Warnings[0], "escape sequence `\\.' treated as plain `.'") {
+		t.Errorf("warnings %q", prog.Warnings)
+	}
+	r := runProg(t, `BEGIN { print x }`, "", nil, "-v", `x=a\qb`)
+	if r.out != "aqb\n" || !strings.Contains(r.errOut, "warning") {
+		t.Errorf("got %q, stderr %q", r.out, r.errOut)
 	}
 }
 
@@ -318,7 +332,7 @@ func TestInterp(t *testing.T) {
 	data := "alice 10 20\nbob 5 7\ncarol 30 1\n"
 	tests := []struct {
 		name, src, in, want string
-		args            []string
+		args                []string
 	}{
 		{"sum", `{ s += $2 } END { print s }`, data, "45\n", nil},
 		{"nr", `END { print NR }`, data, "3\n", nil},
@@ -370,7 +384,7 @@ func TestInterp(t *testing.T) {
 		{"next in function", `function f() { next } { f(); print "no" } END { print NR }`, data, "3\n", nil},
 		{"length forms", `{ print length, length(), length($1) }`, "abc de\n", "6 6 3\n", nil},
 		{"length array", `BEGIN { n = split("a b c", x); print length(x) }`, "", "3\n", nil},
-		{"substr", `BEGIN { print substr("hello", 2, 3), substr("hello", 0, 2), substr("hello", -1), substr("hello", 1.5, 2) }`, "", "ell h hello el\n", nil},
+		{"substr", `BEGIN { print substr("hello", 2, 3), substr("hello", 0, 2), substr("hello", -1), substr("hello", 1.5, 2.9), substr("hi", 3) "|" substr("hi", 1, 0) "|" }`, "", "ell he hello he ||\n", nil},
 		{"index", `BEGIN { print index("hello", "l"), index("hello", "z") }`, "", "3 0\n", nil},
 		{"split default", `BEGIN { n = split("  a  b  ", x); print n, x[1], x[2] }`, "", "2 a b\n", nil},
 		{"split regex", `BEGIN { n = split("a1b22c", x, /[0-9]+/); print n, x[3] }`, "", "3 c\n", nil},

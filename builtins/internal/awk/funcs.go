@@ -101,36 +101,25 @@ func (p *interp) length(a []Expr) int {
 	return len(p.toStr(p.eval(a[0])))
 }
 
-// substr follows POSIX with gawk's rounding: the characters at positions
-// round(m) up to round(m)+round(n)-1, clipped to the string.
+// substr behaves like gawk's: a start below 1 counts as 1 (without
+// shortening the length), a length below 1 gives "", and fractions are
+// truncated.
 func substr(s string, m, n float64) string {
-	if math.IsNaN(m) || math.IsNaN(n) {
+	if !(n >= 1) {
 		return ""
 	}
-	start := roundHalf(m)
-	var end float64
-	if math.IsInf(n, 1) {
-		end = float64(len(s)) + 1
-	} else {
-		end = start + roundHalf(n)
+	if !(m >= 1) {
+		m = 1
 	}
-	if start < 1 {
-		start = 1
-	}
-	if end > float64(len(s))+1 {
-		end = float64(len(s)) + 1
-	}
-	if end <= start {
+	if m > float64(len(s)) {
 		return ""
 	}
-	return s[int(start)-1 : int(end)-1]
-}
-
-func roundHalf(f float64) float64 {
-	if math.IsInf(f, 0) {
-		return f
+	start := int(m) - 1
+	rest := len(s) - start
+	if n < float64(rest) {
+		rest = int(n)
 	}
-	return math.Floor(f + 0.5)
+	return s[start : start+rest]
 }
 
 func (p *interp) math1(name string, x float64) float64 {

@@ -146,6 +146,8 @@ type interp struct {
 	replCache   map[string][]replPiece
 	ticks       uint
 
+	escWarned [256]bool
+
 	randSeed float64
 	randPrev float64
 	rng      *rng
@@ -276,6 +278,13 @@ func (p *interp) initArrays() {
 	}
 }
 
+func (p *interp) warnEscape(c byte) {
+	if !p.escWarned[c] {
+		p.escWarned[c] = true
+		p.warnf("escape sequence `\\%c' treated as plain `%c'", c, c)
+	}
+}
+
 // Version is what --version and PROCINFO["version"] report.
 const Version = "5.2.1"
 
@@ -338,7 +347,7 @@ func (p *interp) applyVars() error {
 // assignVarByName does a command-line or -v assignment. The value gets
 // escape processing and is a strnum.
 func (p *interp) assignVarByName(name, val string) error {
-	val = Unescape(val)
+	val = Unescape(val, p.warnEscape)
 	if sp, ok := specialVars[name]; ok {
 		p.setSpecial(sp, strnum(val))
 		return nil

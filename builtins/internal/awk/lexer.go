@@ -141,26 +141,34 @@ func (e *SyntaxError) Error() string {
 // only on the previous token, so the whole program is lexed up front and
 // the parser gets free lookahead.
 type lexer struct {
-	src  string
-	pos  int
-	line int
-	col  int
-	last token
-	name string
+	src      string
+	pos      int
+	line     int
+	col      int
+	last     token
+	name     string
+	warnings []string
+	warned   [256]bool
 }
 
 func lex(src, name string) ([]lexToken, error) {
+	toks, _, err := lexWarn(src, name)
+	return toks, err
+}
+
+// lexWarn also returns warnings about dubious escape sequences.
+func lexWarn(src, name string) ([]lexToken, []string, error) {
 	lx := &lexer{src: src, line: 1, last: tNewline, name: name}
 	var toks []lexToken
 	for {
 		t, err := lx.next()
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		toks = append(toks, t)
 		lx.last = t.tok
 		if t.tok == tEOF {
-			return toks, nil
+			return toks, lx.warnings, nil
 		}
 	}
 }
@@ -417,7 +425,7 @@ func (lx *lexer) str() (string, error) {
 				lx.line++
 				continue
 			}
-			n := unescape(&b, lx.src[lx.pos:])
+			n := unescape(&b, lx.src[lx.pos:], lx.warnEscape)
 			lx.pos += n
 		default:
 			b.WriteByte(c)
@@ -425,10 +433,17 @@ func (lx *lexer) str() (string, error) {
 	}
 }
 
+func (lx *lexer) warnEscape(c byte) {
+	if !lx.warned[c] {
+		lx.warned[c] = true
+		lx.warnings = append(lx.warnings, fmt.Sprintf("%s:%d: warning: escape sequence `\\%c' treated as plain `%c'", lx.name, lx.line, c, c))
+	}
+}
+
 // unescape decodes the escape sequence that follows a backslash at the
 // start of s, writes it to b and returns how many bytes of s it used.
-// Unknown escapes keep their backslash, so "\." stays a regex escape.
-func unescape(b *strings.Builder, s string) int {
+// As in gawk, an unknown escape "\c" is a plain c, reported through warn.
+func unescape(b *strings.Builder, s string, warn func(c byte)) int {
 	if s == "" {
 		b.WriteByte('\\')
 		return 0
@@ -476,7 +491,9 @@ func unescape(b *strings.Builder, s string) int {
 		b.WriteByte(byte(n))
 		return i
 	default:
-		b.WriteByte('\\')
+		if warn != nil {
+			warn(c)
+		}
 		b.WriteByte(c)
 	}
 	return 1
@@ -493,8 +510,9 @@ func hexVal(c byte) int {
 }
 
 // Unescape processes the escapes of a -v or command-line assignment value
-// the way awk does for string constants.
-func Unescape(s string) string {
+// the way awk does for string constants; warn, if not nil, hears about
+// unknown escapes.
+func Unescape(s string, warn func(c byte)) string {
 	if strings.IndexByte(s, '\\') < 0 {
 		return s
 	}
@@ -505,7 +523,7 @@ func Unescape(s string) string {
 			continue
 		}
 		i++
-		i += unescape(&b, s[i:]) - 1
+		i += unescape(&b, s[i:], warn) - 1
 	}
 	return b.String()
 }

@@ -17,10 +17,11 @@ type Source struct {
 func Parse(srcs ...Source) (*Program, error) {
 	p := &parser{prog: &Program{globals: map[string]int{}, funcIdx: map[string]int{}}}
 	for _, src := range srcs {
-		toks, err := lex(src.Text, src.Name)
+		toks, warnings, err := lexWarn(src.Text, src.Name)
 		if err != nil {
 			return nil, withLine(err, src.Text)
 		}
+		p.prog.Warnings = append(p.prog.Warnings, warnings...)
 		p.toks, p.pos, p.src = toks, 0, src
 		if err := p.program(); err != nil {
 			return nil, withLine(err, src.Text)

@@ -90,7 +90,6 @@ func ModeString(m fs.FileMode) string {
 	return string(b)
 }
 
-
 // Human renders n bytes like GNU's -h: at most three significant
 // digits with a unit, always rounding up ("1.1K", "12M", "1023").
 func Human(n int64, si bool) string {
@@ -284,7 +283,6 @@ func cEscape(c byte) string {
 	return fmt.Sprintf(`\%03o`, c)
 }
 
-
 // Strftime formats t with the common strftime directives (used by
 // ls --time-style=+FMT and find -printf %T).
 func Strftime(f string, t time.Time) string {
@@ -397,7 +395,6 @@ func strftimeDirective(c byte, t time.Time) string {
 	}
 	return "%" + string(c)
 }
-
 
 // Mode is a compiled chmod mode: an octal number or symbolic clauses
 // such as "u+x,go-w,a=r,+X".

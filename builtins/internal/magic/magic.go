@@ -31,6 +31,12 @@ func Describe(head []byte, size int64, tail func(n int) []byte, loc *time.Locati
 		return Result{"empty", "inode/x-empty", "binary"}
 	}
 	if r, ok := binaryFormat(head, size, tail, loc); ok {
+		// Like file(1), the charset comes from the bytes, whatever the
+		// format.
+		r.Encoding = "binary"
+		if _, cs, ok := encoding(head); ok {
+			r.Encoding = cs
+		}
 		return r
 	}
 	if r, ok := textFormat(head); ok {

@@ -1,0 +1,17 @@
+// Copyright (c) 2018, Daniel Martí <mvdan@mvdan.cc>
+// See LICENSE for licensing information
+
+// Package expand is sandsh's fork of mvdan.cc/sh/v3/expand (v3.14.1):
+// shell word expansion, with changes for bash fidelity and the sandbox.
+//
+// Changes from upstream (each marked "sandsh:" in the code):
+//   - ~user never consults the host user database (os/user);
+//   - ${v/#pat/r} and ${v/%pat/r} anchor the pattern;
+//   - ${v@Q} quotes like bash (single quotes, $'..' for control characters)
+//     instead of panicking on a NUL byte;
+//   - ${#assoc[@]} counts elements, and ${m[@]} lists values in the order
+//     of the sorted keys so it pairs with ${!m[@]}.
+//
+// The parser (mvdan.cc/sh/v3/syntax) and pattern package are used
+// unmodified from upstream.
+package expand

@@ -1,0 +1,69 @@
+### fd 3 write read
+exec 3>f3; echo three >&3; exec 3>&-; cat f3
+### fd 4 read
+echo data > in; exec 4<in; read -u 4 line; echo "$line"; exec 4<&-
+### named fd
+exec {fd}>named.txt; echo via-var >&$fd; exec {fd}>&-; cat named.txt; [[ $fd -ge 10 ]] && echo ge10
+### read write fd
+echo hello > rw; exec 5<>rw; read -u 5 x; echo $x; exec 5>&-
+### amp redirect both
+{ echo out; echo err >&2; } &> both; sort both
+### amp append
+echo a &> ab; echo b &>> ab; cat ab
+### close stdout
+( exec >&-; echo gone 2>/dev/null ); echo $?
+### dup stderr to stdout order
+{ echo 1; echo 2 >&2; echo 3; } 2>&1
+### redirect in loop
+for i in 1 2 3; do echo $i; done > loop.txt; cat loop.txt
+### redirect while input
+printf '1\n2\n' > nums; while read n; do echo "n=$n"; done < nums
+### stdin to function
+f(){ cat; }; echo piped | f
+### heredoc into loop
+while read a; do echo "[$a]"; done <<EOF2
+x
+y
+EOF2
+### heredoc with command subst
+cat <<EOF2
+$(echo sub) and $((2+3))
+EOF2
+### here string with var
+v="multi word"; cat <<< "$v"
+### redirect missing file
+cat < nosuchfile; echo $?
+### redirect to dir
+echo x > /tmp; echo $?
+### ambiguous redirect
+f="a b"; echo x > $f; echo $?
+### dev null read
+cat /dev/null; echo empty
+### dev stdin
+echo via-stdin | cat /dev/stdin
+### dev stderr
+echo to-stderr > /dev/stderr 2>/dev/null; echo done
+### multiple redirects order
+ls nosuch 2>&1 >/dev/null | sed 's/.*/captured/'
+### noclobber append ok
+set -o noclobber; echo a > nc; echo b >> nc; cat nc
+### output to fd via exec in subshell
+( exec 1>sub.txt; echo inside ); cat sub.txt
+### tee like
+echo hi | tee t1.txt > /dev/null; cat t1.txt
+### process subst in diff-like usage
+cat <(echo a) <(echo b)
+### output process subst
+echo hello > >(cat); wait; sleep 0
+### pipe stderr
+ls /nonexistent |& grep -c 'No such'
+### exec with command replaces shell
+exec echo replaced; echo never
+### redirect on compound
+if true; then echo in-if; fi > if.txt; cat if.txt
+### fd inheritance in subshell
+exec 3>sub3.txt; (echo from-sub >&3); exec 3>&-; cat sub3.txt
+### read from closed fd
+read -u 7 x; echo $?
+### dup fd to bad
+echo x >&9; echo $?
