@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/sandsh/sandsh/builtins/internal/awk"
 )
@@ -32,7 +33,7 @@ func runAwk(ctx context.Context, env *Env, args []string) int {
 	name := path.Base(args[0])
 	g := Getopt{
 		Short:         "+F:v:f:e:W:V",
-		Long:          []string{"field-separator=", "assign=", "file=", "source=", "version", "posix", "traditional", "re-interval", "lint?", "sandbox"},
+		Long:          []string{"field-separator=", "assign=", "file=", "source=", "version", "posix", "traditional", "re-interval", "lint?", "sandbox", "help"},
 		LongAlias:     map[string]string{"field-separator": "F", "assign": "v", "file": "f", "source": "e", "version": "V"},
 		StopAtOperand: true,
 	}
@@ -66,6 +67,11 @@ func runAwk(ctx context.Context, env *Env, args []string) int {
 		case "V":
 			fmt.Fprintf(env.Stdout, "GNU Awk %s (sandsh awk)\n", awk.Version)
 			return 0
+		case "help":
+			// awk takes RawArgs: operands after the program are data, so
+			// only an option --help asks for usage.
+			fmt.Fprint(env.Stdout, awkUsage)
+			return 0
 		case "W":
 			if o.Value == "version" || o.Value == "v" {
 				fmt.Fprintf(env.Stdout, "GNU Awk %s (sandsh awk)\n", awk.Version)
@@ -92,10 +98,13 @@ func runAwk(ctx context.Context, env *Env, args []string) int {
 	if hasFS {
 		vars = append([]string{"FS", fs}, vars...)
 	}
+	// Commands started by the program write to stderr from their own
+	// goroutines, so stderr writes are serialized.
+	stderr := &awkSyncWriter{w: env.Stderr}
 	cfg := &awk.Config{
 		Stdin:    env.Stdin,
 		Output:   env.Stdout,
-		Error:    env.Stderr,
+		Error:    stderr,
 		Argv0:    name,
 		Args:     operands,
 		Vars:     vars,
@@ -103,11 +112,12 @@ func runAwk(ctx context.Context, env *Env, args []string) int {
 		OpenFile: func(file string, flag int) (io.ReadWriteCloser, error) { return awkOpen(env, file, flag) },
 		Exec: func(cmd string, stdin io.Reader, out io.Writer) int {
 			sub := env.Sub()
-			sub.Stdin, sub.Stdout = stdin, out
+			sub.Stdin, sub.Stdout, sub.Stderr = stdin, out, stderr
 			return env.Exec(ctx, sub, []string{"sh", "-c", cmd})
 		},
 		Now:     env.System().Now,
 		Context: ctx,
+		UTF8:    awkUTF8(env),
 	}
 	status, err := awk.Run(prog, cfg)
 	if err != nil {
@@ -128,6 +138,18 @@ func awkFieldSep(s string) string {
 		return "\t"
 	}
 	return s
+}
+
+// awkUTF8 reports whether the locale (LC_ALL, LC_CTYPE, LANG in that
+// order) is a UTF-8 one, in which awk counts characters.
+func awkUTF8(env *Env) bool {
+	for _, name := range []string{"LC_ALL", "LC_CTYPE", "LANG"} {
+		if v := env.Getenv(name); v != "" {
+			v = strings.ToLower(v)
+			return strings.Contains(v, "utf-8") || strings.Contains(v, "utf8")
+		}
+	}
+	return false
 }
 
 func awkValidName(s string) bool {
@@ -196,6 +218,18 @@ func awkOpen(env *Env, name string, flag int) (io.ReadWriteCloser, error) {
 		return awkReadOnly{f}, nil
 	}
 	return env.FS.OpenFile(env.Abs(name), flag, 0o666)
+}
+
+// awkSyncWriter serializes writes from several goroutines.
+type awkSyncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *awkSyncWriter) Write(b []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(b)
 }
 
 type awkNull struct{}

@@ -62,15 +62,16 @@ func TestAwkCommand(t *testing.T) {
 		{"-e", "", []string{"awk", "-e", "BEGIN { print 7 }"}, "7\n", 0, ""},
 		{"--", "", []string{"awk", "--", "BEGIN { print ARGV[1] }", "-x"}, "-x\n", 0, ""},
 		{"options stop at program", "", []string{"awk", "BEGIN { print ARGV[1] }", "-F"}, "-F\n", 0, ""},
+		{"--help operand is data", "", []string{"awk", "BEGIN { print ARGV[1] }", "--help"}, "--help\n", 0, ""},
 		{"assignment operand", "", []string{"awk", "{ print v $1 }", "v=1", "data.txt"}, "1alice\n1bob\n1carol\n", 0, ""},
 		{"version", "", []string{"awk", "--version"}, "GNU Awk 5.2.1 (sandsh awk)\n", 0, ""},
 		{"no program", "", []string{"awk"}, "", 2, "Usage"},
 		{"bad option", "", []string{"awk", "-q", "1"}, "", 2, "invalid option"},
 		{"syntax error", "", []string{"awk", "BEGIN { print 1 +* 2 }"}, "", 2, "awk: cmd. line:1: BEGIN { print 1 +* 2 }\nawk: cmd. line:1: syntax error"},
 		{"syntax error in file", "", []string{"awk", "-f", "bad.awk"}, "", 2, "bad.awk:2:"},
-		{"runtime error", "", []string{"awk", "BEGIN { x = 1 / 0 }"}, "", 2, "awk: fatal: division by zero attempted"},
+		{"runtime error", "", []string{"awk", "BEGIN { x = 1 / 0 }"}, "", 2, "awk: cmd. line:1: fatal: division by zero attempted"},
 		{"missing file", "", []string{"awk", "{ print }", "nope", "data.txt"}, "alice 10\nbob 5\ncarol 30\n", 2, "nope"},
-		{"directory operand", "", []string{"awk", "{ print }", "dir"}, "", 2, "dir"},
+		{"directory operand", "", []string{"awk", "{ print }", "dir", "data.txt"}, "alice 10\nbob 5\ncarol 30\n", 0, "is a directory"},
 		{"exit status", "", []string{"awk", "BEGIN { exit 7 }"}, "", 7, ""},
 		{"environ", "", []string{"awk", "BEGIN { print ENVIRON[\"USER\"], ENVIRON[\"HOME\"] }"}, "sandbox /home/sandbox\n", 0, ""},
 		{"systime from env clock", "", []string{"awk", "BEGIN { print systime(), strftime(\"%Y-%m-%d\", systime()) }"}, "1704164645 2024-01-02\n", 0, ""},
@@ -157,6 +158,17 @@ func TestAwkBrokenPipe(t *testing.T) {
 	st := sub.Run(context.Background(), []string{"awk", "BEGIN { while (1) print \"y\" }"})
 	if st != StatusBrokenPipe || errb.Len() != 0 {
 		t.Errorf("status %d stderr %q, want a silent %d", st, errb.String(), StatusBrokenPipe)
+	}
+}
+
+func TestAwkLocale(t *testing.T) {
+	env := testEnv(t, nil)
+	if got := run(t, env, "héllo\n", "awk", "{ print length() }"); got.Stdout != "6\n" {
+		t.Errorf("C locale: %q", got.Stdout)
+	}
+	env.Environ = []string{"LANG=C.UTF-8"}
+	if got := run(t, env, "héllo\n", "awk", "{ print length(), toupper($0) }"); got.Stdout != "5 HÉLLO\n" {
+		t.Errorf("UTF-8 locale: %q", got.Stdout)
 	}
 }
 

@@ -62,7 +62,7 @@ func runBc(ctx context.Context, env *Env, args []string) int {
 			return st
 		}
 	}
-	_, st := bcDone(env, name, in.Run(ctx, "(standard_in)", env.Stdin))
+	_, st := bcDone(env, name, in.RunStdin(ctx))
 	return st
 }
 

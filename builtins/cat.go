@@ -98,6 +98,10 @@ func runCat(ctx context.Context, env *Env, args []string) int {
 			r = env.Stdin
 		} else {
 			f, err := env.Open(name)
+			if serr := filesSlashErr(env, name); serr != nil && err == nil {
+				f.Close()
+				f, err = nil, serr
+			}
 			if err != nil {
 				out.Flush()
 				status = env.FileError("cat", fileutil.QuoteIf(name), err)

@@ -134,6 +134,15 @@ func chmodLooksLikeMode(a string) bool {
 func (r *chmodRun) top(name string) {
 	abs := r.env.Abs(name)
 	fi, err := r.env.FS.Stat(abs)
+	if err == nil {
+		if serr := filesSlashErr(r.env, name); serr != nil {
+			if !r.quiet {
+				r.env.Errorf("chmod", "cannot access %s: %s", fileutil.Quote(name), ErrText(serr))
+			}
+			r.status = 1
+			return
+		}
+	}
 	if err != nil {
 		if lfi, lerr := vfs.Lstat(r.env.FS, abs); lerr == nil && filesIsLink(lfi) {
 			if !r.quiet {

@@ -294,4 +294,3 @@ func (j *columnJob) fillRowsOut(ents [][]byte, maxLen, numCols int, w textWriter
 		w.WriteByte('\n')
 	}
 }
-

@@ -83,6 +83,7 @@ type cpRun struct {
 	// links maps an inode already copied to its copy, for --preserve=links.
 	links map[uint64]string
 	buf   []byte
+	guard *filesLoopGuard
 }
 
 func runCp(ctx context.Context, env *Env, args []string) int {
@@ -149,7 +150,7 @@ func runCp(ctx context.Context, env *Env, args []string) int {
 			o.deref = 'P'
 		}
 	}
-	r := &cpRun{ctx: ctx, env: env, name: "cp", o: o, links: map[uint64]string{}}
+	r := &cpRun{ctx: ctx, env: env, name: "cp", o: o, links: map[uint64]string{}, guard: &filesLoopGuard{fsys: env.FS}}
 	return r.main(operands, target, noTarget)
 }
 
@@ -415,6 +416,11 @@ func (r *cpRun) copyDir(src, sabs, dst, dabs string, fi, dfi fs.FileInfo, exists
 		r.failf("cannot overwrite non-directory %s with directory %s", fileutil.Quote(dst), fileutil.Quote(src))
 		return
 	}
+	if !r.guard.enter(sabs) {
+		r.failf("cannot copy cyclic symbolic link %s", fileutil.Quote(src))
+		return
+	}
+	defer r.guard.leave()
 	if !exists {
 		if err := filesParentOK(r.env.FS, dabs); err != nil {
 			r.fail(err, "cannot create directory %s", fileutil.Quote(dst))
@@ -459,6 +465,10 @@ func (r *cpRun) copyDir(src, sabs, dst, dabs string, fi, dfi fs.FileInfo, exists
 // copyNonDir copies a file, symlink or special file; it reports success.
 func (r *cpRun) copyNonDir(src, sabs, dst, dabs string, fi fs.FileInfo, exists bool) bool {
 	fsys := r.env.FS
+	if strings.HasSuffix(dst, "/") && !exists {
+		r.fail(syscall.ENOTDIR, "cannot create regular file %s", fileutil.Quote(dst))
+		return false
+	}
 	if r.o.removeDest && exists {
 		if err := fsys.Remove(dabs); err != nil {
 			r.fail(err, "cannot remove %s", fileutil.Quote(dst))

@@ -6,6 +6,8 @@ package builtins
 import (
 	"bufio"
 	"context"
+	"encoding/base32"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
@@ -100,6 +102,9 @@ func (e dataBasenc) encode(ctx context.Context, r io.Reader, w *bufio.Writer, wr
 		if err := ctx.Err(); err != nil {
 			return err
 		}
+		if werr := dataWriteErr(w); werr != nil {
+			return werr
+		}
 		n, err := dataReadFull(r, in)
 		if err != nil {
 			return err
@@ -133,6 +138,13 @@ func (e dataBasenc) encode(ctx context.Context, r io.Reader, w *bufio.Writer, wr
 
 // encodeBlock encodes b; only the last block may be a partial group.
 func (e dataBasenc) encodeBlock(out, b []byte) []byte {
+	// The standard library encoders are much faster than the generic loop.
+	switch e.outChars {
+	case 4:
+		return base64.StdEncoding.AppendEncode(out, b)
+	case 8:
+		return base32.StdEncoding.AppendEncode(out, b)
+	}
 	for len(b) > 0 {
 		n := min(len(b), e.inBytes)
 		var acc uint64
@@ -155,6 +167,18 @@ func (e dataBasenc) encodeBlock(out, b []byte) []byte {
 		b = b[n:]
 	}
 	return out
+}
+
+// decodeFull decodes complete unpadded groups.
+func (e dataBasenc) decodeFull(w *bufio.Writer, src []byte) {
+	var out []byte
+	switch e.outChars {
+	case 4:
+		out, _ = base64.StdEncoding.AppendDecode(w.AvailableBuffer(), src)
+	default:
+		out, _ = base32.StdEncoding.AppendDecode(w.AvailableBuffer(), src)
+	}
+	w.Write(out)
 }
 
 func (e dataBasenc) decode(ctx context.Context, r io.Reader, w *bufio.Writer, garbage bool) error {
@@ -184,10 +208,27 @@ func (e dataBasenc) decode(ctx context.Context, r io.Reader, w *bufio.Writer, ga
 		if err := ctx.Err(); err != nil {
 			return err
 		}
+		if werr := dataWriteErr(w); werr != nil {
+			return werr
+		}
 		n, rerr := br.Read(buf)
-		for _, c := range buf[:n] {
+		chunk := buf[:n]
+		for i := 0; i < len(chunk); i++ {
+			c := chunk[i]
 			if c == '\n' {
 				continue
+			}
+			if len(group) == 0 {
+				// Fast path: whole groups of plain alphabet characters.
+				j := i
+				for j < len(chunk) && val[chunk[j]] >= 0 {
+					j++
+				}
+				if full := (j - i) / e.outChars * e.outChars; full > 0 {
+					e.decodeFull(w, chunk[i:i+full])
+					i += full - 1
+					continue
+				}
 			}
 			if c == '=' {
 				if len(group)-pads < 2 {

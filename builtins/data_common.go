@@ -84,3 +84,10 @@ var errDataNotDir = syscall.ENOTDIR
 const dataCreateFlags = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
 
 func dataSortStrings(s []string) { sort.Strings(s) }
+
+// dataWriteErr reports a write error a bufio.Writer is holding: Write of
+// nothing returns it without writing.
+func dataWriteErr(w *bufio.Writer) error {
+	_, err := w.Write(nil)
+	return err
+}

@@ -83,6 +83,9 @@ func runDate(ctx context.Context, env *Env, args []string) int {
 		fmt.Fprintf(env.Stderr, "Try '%s --help' for more information.\n", name)
 		return 1
 	}
+	if len(ops) > 1 {
+		return env.UsageError(name, fmt.Errorf("extra operand %s", shellQuoteGNU(ops[1])), 1)
+	}
 	for _, op := range ops {
 		if strings.HasPrefix(op, "+") {
 			if formats > 0 {
@@ -92,9 +95,6 @@ func runDate(ctx context.Context, env *Env, args []string) int {
 			format = op[1:]
 			formats++
 			continue
-		}
-		if len(ops) > 1 {
-			return env.UsageError(name, fmt.Errorf("extra operand %s", shellQuoteGNU(ops[1])), 1)
 		}
 		if haveDate || haveFile || haveRef {
 			env.Errorf(name, "the argument %s lacks a leading '+';", shellQuoteGNU(op))

@@ -90,7 +90,7 @@ type dfCol struct {
 	cells []string
 }
 
-func runDf(ctx context.Context, env *Env, args []string) int {
+func runDf(_ context.Context, env *Env, args []string) int {
 	opts, operands, err := dfGetopt.Parse(args[1:])
 	if err != nil {
 		return env.UsageError("df", err, 1)
@@ -233,7 +233,6 @@ func runDf(ctx context.Context, env *Env, args []string) int {
 	if err := out.Flush(); err != nil {
 		return env.WriteError("df", err)
 	}
-	_ = ctx
 	return status
 }
 

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"io/fs"
 	"path"
@@ -25,6 +26,11 @@ Compare FILES line by line.
   -c, -C NUM, --context[=NUM]   output NUM (default 3) lines of copied context
   -u, -U NUM, --unified[=NUM]   output NUM (default 3) lines of unified context
   -e, --ed                      output an ed script
+  -y, --side-by-side            output in two columns
+  -W, --width=NUM               output at most NUM (default 130) print columns
+      --left-column             output only the left column of common lines
+      --suppress-common-lines   do not output common lines
+  -t, --expand-tabs             expand tabs to spaces in output
   -r, --recursive               recursively compare any subdirectories found
   -N, --new-file                treat absent files as empty
   -x, --exclude=PAT             exclude files that match PAT
@@ -56,19 +62,22 @@ type dataDiff struct {
 	labels                         []string
 	excludes                       []string
 	switches                       string // options as given, for "diff -r a/x b/x" lines
+	side                           diff.SideBySide
 }
 
 // runDiffCommand is diff; the plain name runDiff is taken by the test
 // harness's differential-test helper.
 func runDiffCommand(ctx context.Context, env *Env, args []string) int {
-	d := &dataDiff{ctx: ctx, env: env, format: "normal", context: 3}
-	g := Getopt{Short: "qscC:uU:erNx:ibwBadtTpy", Long: []string{"normal", "brief", "report-identical-files",
+	d := &dataDiff{ctx: ctx, env: env, format: "normal", context: 3, side: diff.SideBySide{Width: 130}}
+	g := Getopt{Short: "qscC:uU:erNx:ibwBadtTpyW:", Long: []string{"normal", "brief", "report-identical-files",
 		"context?", "unified?", "ed", "recursive", "new-file", "exclude=", "ignore-case", "ignore-space-change",
 		"ignore-all-space", "ignore-blank-lines", "strip-trailing-cr", "text", "label=", "minimal",
-		"speed-large-files", "color?", "no-dereference"},
+		"speed-large-files", "color?", "no-dereference", "side-by-side", "width=", "expand-tabs",
+		"suppress-common-lines", "left-column"},
 		LongAlias: map[string]string{"brief": "q", "report-identical-files": "s", "ed": "e", "recursive": "r",
 			"new-file": "N", "exclude": "x", "ignore-case": "i", "ignore-space-change": "b", "ignore-all-space": "w",
-			"ignore-blank-lines": "B", "text": "a", "minimal": "d"}}
+			"ignore-blank-lines": "B", "text": "a", "minimal": "d", "side-by-side": "y", "width": "W",
+			"expand-tabs": "t"}}
 	opts, ops, err := g.Parse(args[1:])
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "diff: %v\ndiff: Try 'diff --help' for more information.\n", err)
@@ -118,8 +127,20 @@ func runDiffCommand(ctx context.Context, env *Env, args []string) int {
 		case "label":
 			d.labels = append(d.labels, o.Value)
 		case "y":
-			fmt.Fprintf(env.Stderr, "diff: side-by-side output is not supported\n")
-			return 2
+			d.format = "side"
+		case "W":
+			n, err := strconv.Atoi(o.Value)
+			if err != nil || n <= 0 {
+				fmt.Fprintf(env.Stderr, "diff: invalid width '%s'\ndiff: Try 'diff --help' for more information.\n", o.Value)
+				return 2
+			}
+			d.side.Width = n
+		case "t":
+			d.side.ExpandTabs = true
+		case "suppress-common-lines":
+			d.side.SuppressCommon = true
+		case "left-column":
+			d.side.LeftColumn = true
 		}
 	}
 	switch {
@@ -409,7 +430,7 @@ func (d *dataDiff) compareFiles(a, b string, sub bool) int {
 		return d.trouble(b, err)
 	}
 	a, b = d.shown(a, 0), d.shown(b, 1)
-	if bytes.Equal(ia.data, ib.data) && ia.absent == ib.absent {
+	if bytes.Equal(ia.data, ib.data) && ia.absent == ib.absent && d.format != "side" {
 		if d.identical {
 			fmt.Fprintf(d.w, "Files %s and %s are identical\n", a, b)
 		}
@@ -439,6 +460,9 @@ func (d *dataDiff) compareFiles(a, b string, sub bool) int {
 	if len(changes) == 0 {
 		if d.identical {
 			fmt.Fprintf(d.w, "Files %s and %s are identical\n", a, b)
+		} else if d.format == "side" && !d.side.SuppressCommon {
+			fa.Header, fb.Header = "", ""
+			diff.WriteSideBySide(d.w, fa, fb, nil, d.side)
 		}
 		return 0
 	}
@@ -457,6 +481,8 @@ func (d *dataDiff) compareFiles(a, b string, sub bool) int {
 		diff.WriteContext(d.w, fa, fb, changes, d.context)
 	case "ed":
 		diff.WriteEd(d.w, fa, fb, changes)
+	case "side":
+		diff.WriteSideBySide(d.w, fa, fb, changes, d.side)
 	default:
 		diff.WriteNormal(d.w, fa, fb, changes)
 	}
@@ -490,33 +516,73 @@ func dataDiffSplit(data []byte) *diff.File {
 // classes numbers the lines of both files so that lines equal under the
 // ignore options share a number.
 func (d *dataDiff) classes(fa, fb *diff.File) ([]int32, []int32) {
-	ids := map[string]int32{}
-	noEOL := map[string]int32{} // a last line without newline never equals one with
-	next := int32(1)
+	tab := newDataDiffTable(len(fa.Lines) + len(fb.Lines))
 	norm := d.ignoreCase || d.ignoreSpace || d.ignoreAll || d.stripCR
-	var scratch []byte
+	// Normalized lines live in one arena; slices into an outgrown arena
+	// stay valid, so no line is copied twice.
+	var arena []byte
 	number := func(f *diff.File) []int32 {
 		out := make([]int32, len(f.Lines))
 		for i, l := range f.Lines {
 			if norm {
-				scratch = d.normalize(scratch[:0], l)
-				l = scratch
+				start := len(arena)
+				arena = d.normalize(arena, l)
+				l = arena[start:len(arena):len(arena)]
 			}
-			m := ids
-			if f.NoEOL && i == len(f.Lines)-1 && !d.ignoreAll && !d.ignoreSpace {
-				m = noEOL
-			}
-			id, ok := m[string(l)]
-			if !ok {
-				id = next
-				next++
-				m[string(l)] = id
-			}
-			out[i] = id
+			// A last line without newline never equals one with it.
+			noEOL := f.NoEOL && i == len(f.Lines)-1 && !d.ignoreAll && !d.ignoreSpace
+			out[i] = tab.id(l, noEOL, false)
 		}
 		return out
 	}
 	return number(fa), number(fb)
+}
+
+// dataDiffTable interns lines into class numbers. It is an open
+// addressing table over the line bytes, which avoids a string per line.
+type dataDiffTable struct {
+	seed  maphash.Seed
+	slots []int32 // 1+index into ents, 0 for empty
+	ents  []dataDiffEnt
+	mask  uint64
+}
+
+type dataDiffEnt struct {
+	hash  uint64
+	line  []byte
+	noEOL bool
+}
+
+func newDataDiffTable(n int) *dataDiffTable {
+	size := 16
+	for size < 2*n {
+		size <<= 1
+	}
+	return &dataDiffTable{seed: maphash.MakeSeed(), slots: make([]int32, size), mask: uint64(size - 1)}
+}
+
+// id returns the class of line; copyLine says line's bytes are reused
+// by the caller and must be copied when stored.
+func (t *dataDiffTable) id(line []byte, noEOL, copyLine bool) int32 {
+	h := maphash.Bytes(t.seed, line)
+	if noEOL {
+		h = ^h
+	}
+	for i := h & t.mask; ; i = (i + 1) & t.mask {
+		s := t.slots[i]
+		if s == 0 {
+			if copyLine {
+				line = append([]byte(nil), line...)
+			}
+			t.ents = append(t.ents, dataDiffEnt{h, line, noEOL})
+			t.slots[i] = int32(len(t.ents))
+			return int32(len(t.ents))
+		}
+		e := &t.ents[s-1]
+		if e.hash == h && e.noEOL == noEOL && bytes.Equal(e.line, line) {
+			return s
+		}
+	}
 }
 
 func dataDiffSpace(c byte) bool {

@@ -17,6 +17,7 @@ func dataGzipBytes(t *testing.T, s string) string {
 }
 
 func TestDataDiffGzip(t *testing.T) {
+	t.Parallel()
 	text := strings.Repeat("hello gzip world\n", 200)
 	gz := dataGzipBytes(t, text)
 	files := map[string]string{"a.txt": text, "b.bin": "\x00\x01\x02binary", "a.gz": gz, "two.gz": gz + dataGzipBytes(t, "second\n"),
@@ -58,6 +59,7 @@ func TestDataDiffGzip(t *testing.T) {
 
 // TestDataGzipHostReadable checks that host gzip reads what we write.
 func TestDataGzipHostReadable(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("gzip"); err != nil {
 		t.Skip("no host gzip")
 	}
@@ -78,6 +80,7 @@ func TestDataGzipHostReadable(t *testing.T) {
 }
 
 func TestDataDiffTar(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{"src/a.txt": "a\n", "src/sub/b.txt": "b\n", "src/sub/deep/c.txt": "c\n", "src/empty/": "", "top.txt": "top\n", "out/": ""}
 	ign := []string{"*.tar", "*.tgz"}
 	cases := []dataFSCase{
@@ -105,6 +108,7 @@ func TestDataDiffTar(t *testing.T) {
 // TestDataTarHostReadable checks that host tar reads our archives and we
 // read host archives, including the refused member names.
 func TestDataTarHostReadable(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("tar"); err != nil {
 		t.Skip("no host tar")
 	}
@@ -127,6 +131,7 @@ func TestDataTarHostReadable(t *testing.T) {
 }
 
 func TestDataDiffZip(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{"src/a.txt": strings.Repeat("a", 35) + "\n", "src/sub/b.txt": "b\n", "src/e": "", "top.txt": "top\n", "out/": ""}
 	ign := []string{"*.zip"}
 	cases := []dataFSCase{

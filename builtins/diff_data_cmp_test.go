@@ -6,6 +6,7 @@ import (
 )
 
 func TestDataDiffCmp(t *testing.T) {
+	t.Parallel()
 	big := strings.Repeat("line of text\n", 20000)
 	files := map[string]string{
 		"c1": "abc\ndef\n", "c2": "abc\ndxf\nz", "c3": "abc\n", "c4": "abc", "c5": "abcd",

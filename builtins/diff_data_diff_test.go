@@ -42,6 +42,7 @@ func dataDiffMutate(r *rand.Rand, text string, edits, alphabet int) string {
 }
 
 func TestDataDiffDiff(t *testing.T) {
+	t.Parallel()
 	files := map[string]string{
 		"d1": "a\nb\n", "d2": "a\na\nb\n", "d3": "x\na\nb\n", "d4": "x\na\na\nb\n",
 		"d5": "a\nb\na\nb\nc\n", "d6": "a\nb\nc\n",

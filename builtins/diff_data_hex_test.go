@@ -6,6 +6,7 @@ import (
 )
 
 func TestDataDiffHex(t *testing.T) {
+	t.Parallel()
 	bin := "abcdefghijklmnopqrstuvwxyz\n\x00\x01\xff\x80"
 	zeros := strings.Repeat("\x00", 64)
 	dump := "00000000: 6162 6364 6566 6768 696a 6b6c 6d6e 6f70  abcdefghijklmnop\n00000010: 7172 7374 7576 7778 797a 0a00 01ff 80    qrstuvwxyz.....\n"

@@ -6,6 +6,7 @@ import (
 )
 
 func TestDataDiffPatch(t *testing.T) {
+	t.Parallel()
 	nine := "1\n2\n3\n4\n5\n6\n7\n8\n9\n"
 	p1 := "diff -ru a/f b/f\n--- a/f\t2024-01-02 03:04:05.000000000 +0000\n+++ b/f\t2024-01-02 03:04:05.000000000 +0000\n" +
 		"@@ -1,7 +1,7 @@\n 1\n 2\n 3\n-4\n+4x\n 5\n 6\n 7\n"

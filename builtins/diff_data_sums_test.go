@@ -6,6 +6,7 @@ import (
 )
 
 func TestDataDiffSums(t *testing.T) {
+	t.Parallel()
 	bin := "\x00\x01\xff\xfe binary\r\n" + strings.Repeat("xyz", 5000)
 	files := map[string]string{
 		"a.txt": "hello\n",

@@ -871,3 +871,73 @@ func TestDiffFilesFileTeeSplitTruncate(t *testing.T) {
 		{Files: map[string]string{"a": "01"}, Args: []string{"truncate", "-o", "-s", "1", "a"}},
 	})
 }
+
+func TestDiffFilesSlash(t *testing.T) {
+	f := map[string]string{"f": "x\n", "d/in": ""}
+	filesRunDiffFS(t, []filesFSCase{
+		{Files: f, Args: []string{"cat", "f/"}},
+		{Files: f, Args: []string{"cat", "nof/"}},
+		{Files: f, Args: []string{"ls", "f/"}},
+		{Files: f, Args: []string{"ls", "-d", "d/", "f"}},
+		{Files: f, Args: []string{"stat", "-c", "%n", "f/", "d/"}},
+		{Files: f, Args: []string{"du", "f/"}},
+		{Files: f, Args: []string{"mv", "f/", "g"}},
+		{Files: f, Args: []string{"touch", "f/"}},
+		{Files: f, Args: []string{"touch", "nof/"}},
+		{Files: f, Args: []string{"chmod", "600", "f/"}},
+		{Files: f, Args: []string{"truncate", "-s", "0", "f/"}},
+		{Files: f, Args: []string{"file", "f/"}},
+		{Files: f, Args: []string{"tee", "f/"}, Stdin: "x"},
+		{Files: f, Args: []string{"cp", "f/", "g"}},
+		{Files: f, Args: []string{"cp", "f", "g/"}},
+		{Files: f, Args: []string{"rm", "f/"}},
+		{Files: f, Args: []string{"rmdir", "d/"}},
+		{Files: f, Setup: [][]string{{"ln", "-s", "f", "lf"}}, Args: []string{"cat", "lf/"}},
+		{Files: f, Setup: [][]string{{"ln", "-s", "d", "ld"}}, Args: []string{"ls", "ld/"}},
+		{Files: f, Setup: [][]string{{"ln", "-s", "d", "ld"}}, Args: []string{"ls", "-l", "ld/"}, SkipStdout: true},
+		{Files: f, Setup: [][]string{{"ln", "-s", "d", "ld"}}, Args: []string{"du", "-s", "ld/"}},
+	})
+}
+
+func TestDiffFilesLsLong(t *testing.T) {
+	files := map[string]string{"a": "hello", "big": strings.Repeat("b", 123456), "d/x": "", "d/sub/y": "", "e": "",
+		"exe": "#!/bin/sh\n"}
+	setup := [][]string{{"chmod", "755", "exe"}, {"chmod", "1777", "d/sub"}, {"chmod", "4711", "e"},
+		{"ln", "-s", "a", "la"}, {"ln", "-s", "d", "ld"}, {"ln", "-s", "gone", "dang"},
+		{"touch", "-d", "2001-02-03 04:05:06", "a", "big", "d", "d/x", "d/sub", "d/sub/y", "e", "exe"}}
+	ls := func(args ...string) filesFSCase {
+		return filesFSCase{Files: files, Setup: setup, Args: append([]string{"ls", "-go", "--time-style=long-iso"}, args...), NoTree: true}
+	}
+	filesRunDiffFS(t, []filesFSCase{
+		ls(), ls("-A"), ls("-h"), ls("-s"), ls("-sh"), ls("-F"), ls("-p"), ls("-S"), ls("-Sr"), ls("-R"), ls("-d", "d", "ld"),
+		ls("la", "ld", "dang"), ls("-L", "la", "ld"), ls("--si"), ls("d", "a", "ld"), ls("--full-time", "a"),
+		ls("--time-style=iso", "a"), ls("--time-style=+%Y|%j", "a"), ls("-n", "a"),
+		ls("-c", "a"), ls("-u", "a"), ls("-t", "a", "big", "exe"), ls("--sort=size"), ls("-U", "a"), ls("-1"), ls("-C"),
+	})
+}
+
+func TestDiffFilesLoops(t *testing.T) {
+	loop := [][]string{{"mkdir", "-p", "d/sub"}, {"ln", "-s", "..", "d/sub/up"}}
+	filesRunDiffFS(t, []filesFSCase{
+		{Setup: loop, Args: []string{"ls", "-RL", "d"}, NoTree: true},
+		{Setup: loop, Args: []string{"ls", "-R", "d"}, NoTree: true},
+		{Setup: loop, Args: []string{"du", "-L", "d"}, NoTree: true, Sort: true},
+		{Setup: loop, Args: []string{"cp", "-rL", "d", "e"}, NoTree: true},
+		{Setup: loop, Args: []string{"cp", "-r", "d", "e"}},
+		{Setup: loop, Args: []string{"chmod", "-R", "700", "d"}},
+		{Setup: loop, Args: []string{"rm", "-r", "d"}},
+	})
+}
+
+func TestDiffFilesDuDedup(t *testing.T) {
+	f := map[string]string{"d/e/x": "x", "d/f": "ff"}
+	filesRunDiffFS(t, []filesFSCase{
+		{Files: f, Args: []string{"du", "d", "d"}, NoTree: true, Sort: true},
+		{Files: f, Args: []string{"du", "-l", "d", "d"}, NoTree: true, Sort: true},
+		{Files: f, Args: []string{"du", "d/e", "d"}, NoTree: true},
+		{Files: f, Args: []string{"du", "-s", "d", "d/e"}, NoTree: true},
+		{Files: f, Args: []string{"du", "-a", "d/f", "d"}, NoTree: true, Sort: true},
+		{Files: f, Setup: [][]string{{"ln", "d/f", "d/hard"}}, Args: []string{"du", "-a", "d"}, NoTree: true, Sort: true},
+		{Files: f, Setup: [][]string{{"ln", "d/f", "d/hard"}}, Args: []string{"du", "-al", "d"}, NoTree: true, Sort: true},
+	})
+}

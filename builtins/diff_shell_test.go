@@ -308,6 +308,13 @@ func TestDiffShellXargs(t *testing.T) {
 		{Args: []string{"xargs", "-P1", "-n", "2", "echo"}, Stdin: "1 2 3 4 5\n"},
 		{Args: []string{"xargs", "echo"}, Stdin: "a\tb\vc\fd\re\n"},
 		{Args: []string{"xargs", "-n1", "printf", "%s|"}, Stdin: "\xff\xfe a\n"},
+		{Args: []string{"xargs", "-L", "1", "-n", "2", "echo"}, Stdin: "a b\nc\n"},
+		{Args: []string{"xargs", "-n", "2", "-L", "1", "echo"}, Stdin: "a b\nc\n"},
+		{Args: []string{"xargs", "-I{}", "-n", "1", "echo", "{}"}, Stdin: "a b\nc\n"},
+		{Args: []string{"xargs", "-n1", "-I{}", "echo", "{}"}, Stdin: "a b\nc\n"},
+		{Args: []string{"xargs", "-I{}", "-L", "2", "echo", "{}"}, Stdin: "a b\nc\n"},
+		{Args: []string{"xargs", "-i", "-I@", "echo", "@", "{}"}, Stdin: "a\n"},
+		{Args: []string{"xargs", "-L", "2", "-I{}", "echo", "{}"}, Stdin: "a b\nc\n"},
 		{Args: []string{"xargs", "-0", "echo"}, Stdin: ""},
 		{Args: []string{"xargs", "-0", "-r", "echo"}, Stdin: ""},
 		{Name: "xargs big default -s", Args: []string{"xargs", "echo"}, Stdin: xargsSeq(40000)},
@@ -389,6 +396,10 @@ func TestDiffShellDate(t *testing.T) {
 		"2000-02-29", "2001-02-29", "2024-06-15 12:30:45 PDT", "2024-01-02 23:59:60", "Feb 29 2024 -1 year",
 		"2024-03-31 -1 month", "2024-01-02 10:00:00 +0000 +2 hours", "December 25 2024", "sept 1 2024",
 		"2024-01-02 (comment) 10:00", "2024-01-02 10:00 am", "2024-01-02 13:00 pm",
+		"Tue, 02 Jan 2024 03:04:05 +0000", "2024-01-02T03:04:05.123+01:00", "Jan 2 2024 3:04pm", "2024/01/02",
+		"02/29/2024 23:59:59", "2024-01-02 00:00:00 UTC +3 hours", "12:00 2024-01-02", "2024-01-02 12:00:00 Z",
+		"2024-W01", "1 jan 2024 +1 day", "2024-01-02 -1 minute", "2024-01-02 10:00 +5 minutes", "@1700000000 +1 day",
+		"2024-12-31 23:59:59 +1 second", "Sat Jun  1 12:00:00 CEST 2024", "June 1st 2024",
 	}
 	var cases []diffCase
 	for _, d := range dates {
@@ -440,4 +451,157 @@ func TestDiffShellDate(t *testing.T) {
 		diffCase{Args: []string{"date"}, SkipStdout: true},
 	)
 	runDiff(t, cases)
+}
+
+func TestDiffShellBc(t *testing.T) {
+	programs := []string{
+		"scale=20; 5.5 % 2; 7 % 3; -7 % 3; scale=0; 5.5%2; 2^-1; scale=5; 2^-2; 1/3; 0.5*0.25; sqrt(2); sqrt(2.0000000); length(123.45); scale(1.50); .5; -.5\n",
+		"100000000000000000000000000000000000000000000000000000000000000000000000000001*3\n",
+		"obase=16; 255; -255; 0.5; obase=2; 10; obase=100; 12345; 1.5\n",
+		"ibase=16; FF; A; ibase=2; 101\n",
+		"1/0\nx=5\nx\n++x\nx++\nx\na[3]=4\na[3]\ndefine f(x) {\n return x*2\n}\nf(3)\nprint \"hi\\n\", 1+1, \"\\n\"\n\"str\"\nquit\n5\n",
+		"1 +\n2\n3\n",
+		"1 +",
+		"(1\n2\n",
+		"x = \n3\n4\n",
+		"1 2\n3\n",
+		")\n4\n",
+		"1;;2\n",
+		"{1\n2}\n3\n",
+		"if (1) \n 5\n",
+		"1/0; 2\n3\n",
+		"x[-1]\n",
+		"sqrt(-1); 4\n",
+		"if (1 > 0) 3 else 4\nfor (i=0;i<3;i++) i\nwhile (i<5) { i; i+=1 }\n",
+		"define f(n) { if (n<2) return (1); return (n*f(n-1)); }\nf(30)\nf(100)\n",
+		"scale=3; x=1/3; x; scale(x); length(x); last; .\n",
+		"a=2; a^=3; a; a%=5; a; b+=1; b; 0-3; -3^2; 2^3^2\n",
+		"x = 3\nx == 3\nx != 3 || 1\n!0\n1 && 0\n",
+		"/* c */ 1 # comment\n",
+		"halt\n1\n",
+		"1.23456789 * 1\nscale=2; 1.23456789 * 1; 1.23456789 / 1; sqrt(-1)\n",
+		"length(0.001)\nlength(0)\nlength(0.10)\nlength(100)\nlength(-5)\nlength(1.0)\nscale(0.001)\nscale(-1.50)\n0.00\n-0.0\n000.5000\n1.\n",
+		"ibase=1\nibase=17\nibase\nobase=1\nobase\nscale=-1\nscale\nibase=16\n1A\nF.8\nibase=A\nobase=16\n-0.5\n10.1\nobase=10\n",
+		"print \"a\\tb\\nc\\q\\\\d\\e\\z\\n\"\nx\nx=1.999; x/1\nscale=3\n-7/2\n-7%2\n7%-2\n2.5^2\n2.5^-2\n0^0\n0^-1\n(-2)^3\n2^1.5\n1e5\n",
+		"2^300\nobase=16\n2^300\nobase=8\n-2^100/7\n",
+		"define f(x)\n{\n auto a, b[]\n a = x; b[0] = 2\n return a + b[0]\n}\nf(1)\ndefine g() { return; }\ng()\ndefine h(a[]) { return a[1]; }\nc[1]=5; h(c[])\ndefine k(*a[]) { a[0]=9; }\nk(c[]); c[0]\nz=k(c[]); z\nf(1,2)\nnone(1)\n\"two\nlines\"\n1 < 2 < 3\nx = 3 == 3; x\n(y = 4)\n-x\n--x\nx--\n++x++\n",
+		"define f() { 5 }\nf()\nv=f(); v\n",
+		"a[0]=1\na\n",
+		"define a(x) { return x }\na\nx(2)\n",
+		"break\nfor(;;) { if (i++ > 3) break }\ni\nwhile (1) { j+=1; if (j==3) break; continue; }\nj\n",
+		"print \"%0100d\\n\"\n\"%0100d\"\n\n1;quit\n",
+		"2^230; print 2^230, \"\\n\"\nx=2^230\nprint x, \" \", x, \"\\n\"\n",
+		"print \"abc\"; 2^230\n",
+		"define fib(n) { if (n < 2) return n; return fib(n-1)+fib(n-2); }\nfib(20)\n",
+		"scale=50; 1/7; sqrt(3); 22/7 - 3.14159\n",
+		"obase=20; 12345.6789\nobase=3; 1/3\nscale=10; obase=3; 1/3\n",
+		"x=10; define f() { x = 5; return x }\nf(); x\ndefine g(x) { x = 7; return h() }\ndefine h() { return x }\ng(1); x\n",
+		"for (i=1; i<=3; i++) { for (j=1; j<=3; j++) { if (j==2) continue; if (i==3) break; print i, \",\", j, \"\\n\" } }\n",
+		"a[1]=1; a[2]=2; define s(x[]) { auto i, t; for (i=0; i<5; i++) t += x[i]; return t }\ns(a[])\n",
+		"i = 0; while (i < 3) i++; i\n",
+		"if (0) 1 else if (0) 2 else 3\n",
+		"99999999999999999999 / 3\n-99999999999999999999 % 7\nscale=10; -1/3\n",
+		"x=-5; -x; --x; x; x-- ; x\n",
+		"scale=4; 3.14159 * 2.1; 3.14159 * 2.1 / 1; 10/4*4\n",
+		"define f(x) { return (x+1) }\nf(f(f(1)))\n",
+		"2 ^ 64\n2 ^ -64\nscale=30; 2^-64\n(-3)^-3\nscale=5; (-3)^-3\n",
+		"0.1 + 0.2 == 0.3\n1 > 2 || 3 > 2 && 0\n!1 + 1\n-2 ^ 2\n",
+		"obase=16; ibase=16; FF * FF\nA0 / 10\n",
+		"\"a\" ; 1\n\"\\n\"\n",
+		"1 == 1 == 1\n3 < 2 < 1\n",
+		"define f(a,b) { auto c; c = a; a = b; b = c; return (a - b) }\nf(1,2)\n",
+		"limits\n",
+		"scale=2; x = 1.005; x * 100; x * 100 / 1\n",
+		"d = 5; d /= 2; d; scale = 2; d = 5; d /= 2; d; d -= 0.5; d; d *= 1.5; d\n",
+		"print 1, 2, 3\n",
+		"ibase=2\n21\n2.1\n12\n.2\n3\nibase=8\n9.9\n19\n91\n",
+		"define f(){ return 1 } f()\ndefine g(){ return 2 }; g()\n;define h() { return 3 }\n",
+	}
+	var cases []diffCase
+	for _, p := range programs {
+		cases = append(cases, diffCase{Name: "bc " + p, Args: []string{"bc"}, Stdin: p})
+	}
+	mathPrograms := []string{
+		"scale=5; s(0); s(3.14159); c(0); c(3); a(-1); a(0.2); a(0.5); a(5); l(1); l(0.5); l(100); e(0); e(10); e(-0.5); j(0,1); j(1,2); j(-3,2.5)\n",
+		"scale=50; a(1); s(1); e(1)\n",
+		"scale=70; a(1)\n",
+		"l(-1); l(0)\n",
+		"ibase=16; e(1); obase=16; l(A)\n",
+		"scale=0; e(1); l(10); s(1)\n",
+		"scale=100; e(2)^2; sqrt(e(1))\n",
+		"e(1)\nl(10)\n4*a(1)\nsqrt(2)\nscale\n",
+		"scale=30\ne(1)\nl(2)\ns(1)\nc(1)\na(1)\nj(2,1.5)\ne(-2)\nl(0.001)\ns(-100)\na(1000)\n",
+		"define f(x) { return e(l(x)/2) }\nf(16)\n",
+	}
+	for _, p := range mathPrograms {
+		cases = append(cases, diffCase{Name: "bc -l " + p, Args: []string{"bc", "-l"}, Stdin: p})
+	}
+	cases = append(cases,
+		diffCase{Args: []string{"bc", "prog.bc"}, Files: map[string]string{"prog.bc": "1+2\nx=7\n"}, Stdin: "x*2\n"},
+		diffCase{Args: []string{"bc", "prog.bc"}, Files: map[string]string{"prog.bc": "1+2\nquit\n"}, Stdin: "5\n"},
+		diffCase{Args: []string{"bc", "a.bc", "b.bc"}, Files: map[string]string{"a.bc": "define f(x) { return x^2 }\n", "b.bc": "f(12)\n"}},
+		diffCase{Args: []string{"bc", "nofile"}},
+		diffCase{Args: []string{"bc", "-q", "-l"}, Stdin: "s(1)\n"},
+		diffCase{Args: []string{"bc", "--mathlib"}, Stdin: "scale\n"},
+		diffCase{Args: []string{"bc", "-x"}, Stdin: "1\n", SkipStdout: true},
+		diffCase{Args: []string{"env", "BC_LINE_LENGTH=20", "bc"}, Stdin: "2^300\n"},
+		diffCase{Args: []string{"env", "BC_LINE_LENGTH=0", "bc"}, Stdin: "2^300\n"},
+		diffCase{Args: []string{"env", "BC_LINE_LENGTH=1", "bc"}, Stdin: "2^300\n"},
+	)
+	runDiff(t, cases)
+}
+
+func TestDiffShellPrintfCmd(t *testing.T) {
+	cases := [][]string{
+		{`%s\n`, "a", "b"}, {`%d %d\n`, "12abc", "x"}, {`%d\n`, "99999999999999999999"}, {`a\cb\n`},
+		{`%q %q\n`, "it's", "a b"}, {`x\n`, "y", "z"}, {`%z`}, {`\u00e9\n`}, {`%c`, ""}, {`%s\n`},
+		{`%d\n`, "'a", `"b`, "'"}, {`%5%|\n`}, {`%.3d|%-5d|%+d|% d|%05d\n`, "5", "5", "5", "5", "5"},
+		{`%#o %#x %x\n`, "8", "255", "-1"}, {`%i\n`, "010", "0x10"}, {`%s\n`, `\n`},
+		{`%b\n`, `a\tb\0101\101`}, {`%b|\n`, `\c`, "x"}, {`%`}, {`a%5`}, {`%*d|\n`, "x", "3"},
+		{`%d\n`, "'ab"}, {`%q\n`, "a$b", "a'b$", "\t", "~x", "a~", "#a", "a#", "\t\t", "\ta\x01", `a\b`, "a?", "{", "a{", "a@b", "it's a"},
+		{`\x\n`}, {`\u12\n`}, {`\u0041\n`}, {`\U00000041\n`}, {`%.3s|%5c|%-3c|\n`, "abcdef", "x", "y"}, {`%s %s\n`, "a"},
+		{`%x\n`, "-1"}, {`%hhd %ld %lld %jd %zd\n`, "1", "2", "3", "4", "5"}, {`%f %e %g %a\n`, "1.5", "1.5", "1.5", "1.5"},
+		{`%.20Lf\n`, "0.1"}, {`%10.4f|\n`, "3.14159265"}, {`%G %E\n`, "1e-10", "12345"}, {`%f\n`, "inf"}, {`%5s|%-5s|\n`, "abcdefg", "x"},
+		{`%b`, `\0141\x62\n`}, {`%b\n`, `\u263a`}, {`\101\0101\n`}, {`%d %s\n`, "1", "a", "2"}, {`%n`, "x"},
+		{`%(%Y)T\n`, "0"}, {`%c%c\n`, "hello", "world"}, {`\"\\\a\b\f\r\t\v\e|\n`}, {`%Q\n`, "x"},
+		{"--", `%s\n`, "a"}, {`%.*d|\n`, "3", "7"}, {`%-*d|\n`, "4", "7"},
+	}
+	var dc []diffCase
+	for _, c := range cases {
+		dc = append(dc, diffCase{Args: append([]string{"printf"}, c...)})
+	}
+	dc = append(dc, diffCase{Args: []string{"printf"}}, diffCase{Args: []string{"printf", "--help"}, SkipStdout: true})
+	runDiff(t, dc)
+}
+
+func TestDiffShellTestCmd(t *testing.T) {
+	files := map[string]string{"f": "data", "empty": "", "d/": ""}
+	cases := [][]string{
+		{"-f", "f"}, {"-d", "d"}, {"-e", "nope"}, {"-s", "empty"}, {"-s", "f"}, {"a", "=", "a"}, {"a", "!=", "a"},
+		{"1", "-lt", "2"}, {"a", "-lt", "2"}, {"-n", ""}, {"-z", ""}, {"x"}, {""}, {}, {"!", "x"},
+		{"(", "a", ")"}, {"a", "-a", "b"}, {"", "-o", "b"}, {"-f", "f", "-a", "-d", "d"}, {"1", "-eq", "1", "-o", "x"},
+		{"f", "-nt", "nope"}, {"f", "-ef", "f"}, {"a", "b"}, {"-q", "x"}, {"a", "b", "c", "d"},
+	}
+	var dc []diffCase
+	for _, c := range cases {
+		dc = append(dc, diffCase{Args: append([]string{"test"}, c...), Files: files})
+		dc = append(dc, diffCase{Args: append(append([]string{"["}, c...), "]"), Files: files})
+	}
+	dc = append(dc, diffCase{Args: []string{"[", "a"}}, diffCase{Args: []string{"[", "a", "]", "]"}},
+		diffCase{Args: []string{"[", "--help"}, SkipStdout: true})
+	runDiff(t, dc)
+}
+
+func TestDiffShellEcho(t *testing.T) {
+	cases := [][]string{
+		{}, {"a", "b"}, {"-n", "a"}, {"-e", `a\tb\nc`}, {"-E", `a\tb`}, {"-e", `\x41\0101\101\c`, "z"}, {"-nx", "a"},
+		{"-neE", `a\n`}, {"--", "a"}, {"-e", `\a\b\e\f\r\v\\`}, {"-e", `\x`}, {"-e", `\xZ`}, {"-e", `\0`}, {"-e", `trail\`},
+		{"-", "a"}, {"-e", "-n", "x"}, {"a", "-n"}, {"-e", `\u0041`}, {"-e", `\08`}, {"-e", `\1`},
+	}
+	var dc []diffCase
+	for _, c := range cases {
+		dc = append(dc, diffCase{Args: append([]string{"echo"}, c...)})
+	}
+	dc = append(dc, diffCase{Args: []string{"echo", "--help"}, SkipStdout: true}, diffCase{Args: []string{"echo", "--help", "x"}})
+	runDiff(t, dc)
 }

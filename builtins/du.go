@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"path"
 	"strconv"
+	"strings"
 
 	"github.com/sandsh/sandsh/builtins/internal/fileutil"
 	"github.com/sandsh/sandsh/vfs"
@@ -66,7 +67,9 @@ type duRun struct {
 	separate  bool
 	excludes  []string
 	eol       byte
-	seen      map[uint64]bool
+	seen      map[string]bool // files (and with several operands, dirs) counted
+	hashAll   bool
+	guard     *filesLoopGuard
 	status    int
 }
 
@@ -76,7 +79,7 @@ func runDu(ctx context.Context, env *Env, args []string) int {
 		return env.UsageError("du", err, 1)
 	}
 	r := &duRun{ctx: ctx, env: env, out: filesNewWriter(env.Stdout), blockSize: 1024, maxDepth: -1,
-		eol: '\n', seen: map[uint64]bool{}}
+		eol: '\n', seen: map[string]bool{}, guard: &filesLoopGuard{fsys: env.FS}}
 	total, summarize := false, false
 	for _, o := range opts {
 		switch o.Name {
@@ -139,6 +142,9 @@ func runDu(ctx context.Context, env *Env, args []string) int {
 	if len(operands) == 0 {
 		operands = []string{"."}
 	}
+	// With several operands GNU du counts every file and directory once,
+	// so "du d d/e" does not count d/e twice.
+	r.hashAll = len(operands) > 1
 	var grand int64
 	for _, name := range operands {
 		if ctx.Err() != nil {
@@ -177,7 +183,10 @@ func (r *duRun) setBlockSize(s string) error {
 func (r *duRun) top(name string) (int64, bool) {
 	abs := r.env.Abs(name)
 	fi, err := vfs.Lstat(r.env.FS, abs)
-	if err == nil && filesIsLink(fi) && r.deref != 0 {
+	if err == nil {
+		err = filesSlashErr(r.env, name)
+	}
+	if err == nil && filesIsLink(fi) && (r.deref != 0 || strings.HasSuffix(name, "/")) {
 		if tfi, serr := r.env.FS.Stat(abs); serr == nil {
 			fi = tfi
 		}
@@ -194,6 +203,16 @@ func (r *duRun) top(name string) (int64, bool) {
 // walk returns the size of a file or tree and the part of it that
 // counts for the parent under -S.
 func (r *duRun) walk(name, abs string, fi fs.FileInfo, depth int) (int64, int64) {
+	if fi.IsDir() && r.deref == 'L' {
+		// A directory reached again through a symlink loop counts once.
+		if !r.guard.enter(abs) {
+			return 0, 0
+		}
+		defer r.guard.leave()
+	}
+	if r.counted(abs, fi) {
+		return 0, 0
+	}
 	size := r.sizeOf(fi)
 	if !fi.IsDir() {
 		if depth == 0 || r.all && (r.maxDepth < 0 || depth <= r.maxDepth) {
@@ -209,6 +228,9 @@ func (r *duRun) walk(name, abs string, fi fs.FileInfo, depth int) (int64, int64)
 	total, own := size, size
 	for _, c := range list {
 		if r.ctx.Err() != nil {
+			break
+		}
+		if _, err := r.out.Write(nil); err != nil {
 			break
 		}
 		cn, cabs := filesJoin(name, c.Name()), path.Join(abs, c.Name())
@@ -248,15 +270,28 @@ func (r *duRun) excluded(base, full string) bool {
 	return false
 }
 
-// sizeOf is what one file adds: its blocks in bytes, its apparent size,
-// or one inode; hard links count once unless -l.
-func (r *duRun) sizeOf(fi fs.FileInfo) int64 {
-	if m := vfs.MetaOf(fi); !r.countAll && !fi.IsDir() && m.Ino != 0 && m.Nlink > 1 {
-		if r.seen[m.Ino] {
-			return 0
-		}
-		r.seen[m.Ino] = true
+// counted reports whether a file was already counted: a hard link seen
+// before, or anything seen before when there are several operands.
+// -l counts everything every time.
+func (r *duRun) counted(abs string, fi fs.FileInfo) bool {
+	m := vfs.MetaOf(fi)
+	if r.countAll || !r.hashAll && (fi.IsDir() || m.Nlink <= 1) {
+		return false
 	}
+	key := abs
+	if m.Ino != 0 {
+		key = strconv.FormatUint(m.Ino, 10)
+	}
+	if r.seen[key] {
+		return true
+	}
+	r.seen[key] = true
+	return false
+}
+
+// sizeOf is what one file adds: its blocks in bytes, its apparent size,
+// or one inode.
+func (r *duRun) sizeOf(fi fs.FileInfo) int64 {
 	switch {
 	case r.inodes:
 		return 1

@@ -92,9 +92,15 @@ func echoEscapes(buf []byte, s string) ([]byte, bool) {
 				v = v*16 + shellHexVal(s[i])
 			}
 			buf = append(buf, byte(v))
-		case '0':
-			v := 0
-			for k := 0; k < 3 && i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '7'; k++ {
+		case '0', '1', '2', '3', '4', '5', '6', '7':
+			// \0NNN takes up to three digits after the 0, \NNN up to three
+			// in all.
+			v := int(c - '0')
+			if c == '0' && i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '7' {
+				i++
+				v = int(s[i] - '0')
+			}
+			for k := 0; k < 2 && i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '7'; k++ {
 				i++
 				v = v*8 + int(s[i]-'0')
 			}

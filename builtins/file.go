@@ -173,6 +173,11 @@ func (r *fileRun) describe(name string) (string, bool) {
 		return r.format(magic.Describe(head, int64(len(head)), nil, filesLocation(r.env))), false
 	}
 	fi, err := filesLstat(r.env, name)
+	if err == nil {
+		if serr := filesSlashErr(r.env, name); serr != nil {
+			return fmt.Sprintf("cannot open `%s' (%s)", name, ErrText(serr)), r.errExit
+		}
+	}
 	if err == nil && r.deref && filesIsLink(fi) {
 		if tfi, serr := filesStat(r.env, name); serr == nil {
 			fi = tfi

@@ -19,6 +19,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/sandsh/sandsh/builtins/internal/fileutil"
+	"github.com/sandsh/sandsh/builtins/internal/gdate"
 
 	"github.com/sandsh/sandsh/vfs"
 )
@@ -176,62 +177,55 @@ func filesLookupUser(env *Env, name string) (int, bool) {
 	return 0, false
 }
 
-// filesLocation is the time zone named by $TZ (UTC when unset).
+// filesLocation is the time zone named by $TZ (UTC when unset), read the
+// way date does.
 func filesLocation(env *Env) *time.Location {
-	tz, ok := env.LookupEnv("TZ")
-	if !ok {
-		return time.UTC
-	}
-	tz = strings.TrimPrefix(tz, ":")
-	switch tz {
-	case "", "UTC", "UTC0", "GMT", "GMT0", "Etc/UTC", "Z":
-		return time.UTC
-	}
-	if loc := filesPosixZone(tz); loc != nil {
-		return loc
-	}
-	if loc, err := time.LoadLocation(tz); err == nil {
-		return loc
-	}
-	return time.UTC
-}
-
-// filesPosixZone understands the simple POSIX form "NAME[+-]H[:MM]"
-// (e.g. "EST5", "UTC-3"), whose sign is the reverse of ISO offsets.
-func filesPosixZone(tz string) *time.Location {
-	i := 0
-	for i < len(tz) && (tz[i] >= 'A' && tz[i] <= 'Z' || tz[i] >= 'a' && tz[i] <= 'z') {
-		i++
-	}
-	if i < 3 || i == len(tz) {
-		return nil
-	}
-	name, rest := tz[:i], tz[i:]
-	sign := 1
-	switch rest[0] {
-	case '-':
-		sign, rest = -1, rest[1:]
-	case '+':
-		rest = rest[1:]
-	}
-	h, m, _ := strings.Cut(rest, ":")
-	hh, err := strconv.Atoi(h)
-	if err != nil || hh > 24 {
-		return nil
-	}
-	mm := 0
-	if m != "" {
-		if mm, err = strconv.Atoi(m); err != nil {
-			return nil
-		}
-	}
-	return time.FixedZone(name, -sign*(hh*3600+mm*60))
+	return gdate.LoadTZ(env.LookupEnv("TZ"))
 }
 
 // filesErrorf prints "name: message: strerror" like GNU's error().
 func filesErrorf(env *Env, name string, err error, format string, a ...any) {
 	fmt.Fprintf(env.Stderr, "%s: %s: %s\n", name, fmt.Sprintf(format, a...), ErrText(err))
 }
+
+// filesSlashErr is the error the kernel gives for a name with a trailing
+// slash that names an existing non-directory (the sandbox cleans paths,
+// so the filesystem never sees the slash).
+func filesSlashErr(env *Env, name string) error {
+	if !strings.HasSuffix(name, "/") || strings.Trim(name, "/") == "" {
+		return nil
+	}
+	if fi, err := filesStat(env, name); err == nil && !fi.IsDir() {
+		return syscall.ENOTDIR
+	}
+	return nil
+}
+
+// filesLoopGuard tracks the directories on the current walk by canonical
+// path, so that walks following symlinks notice when they go round in a
+// loop.
+type filesLoopGuard struct {
+	fsys  vfs.FS
+	stack []string
+}
+
+// enter pushes the directory abs and reports false, without pushing,
+// when it is already being walked.
+func (g *filesLoopGuard) enter(abs string) bool {
+	c, err := filesResolve(g.fsys, abs, filesResolveMissing)
+	if err != nil {
+		c = abs
+	}
+	for _, s := range g.stack {
+		if s == c {
+			return false
+		}
+	}
+	g.stack = append(g.stack, c)
+	return true
+}
+
+func (g *filesLoopGuard) leave() { g.stack = g.stack[:len(g.stack)-1] }
 
 // filesIsDir reports whether a user path names a directory (following
 // symlinks).
@@ -298,8 +292,8 @@ func filesCreate(fsys vfs.FS, abs string, flag int, perm fs.FileMode) (afero.Fil
 	return fsys.OpenFile(abs, flag, perm&^filesUmask(fsys))
 }
 
-// filesWriteAll writes p and flushes nothing; it exists so callers can
-// tell write errors from read errors.
+// filesWriteErr marks an error as a failed write, so that callers can
+// tell it from a read error.
 type filesWriteErr struct{ err error }
 
 func (e filesWriteErr) Error() string { return e.err.Error() }
@@ -329,9 +323,6 @@ func filesCopyData(w io.Writer, r io.Reader, buf []byte) (int64, error) {
 		}
 	}
 }
-
-// filesNowOr returns t, or the sandbox clock when t is zero.
-func filesNow(env *Env) time.Time { return env.System().Now() }
 
 // filesSameFile reports whether two absolute paths name the same file:
 // by inode when the filesystem has them, else by canonical path.
@@ -422,14 +413,4 @@ func filesOnlyEmpty(rest []string) bool {
 		}
 	}
 	return true
-}
-
-// filesModeOf returns the Go mode of an existing file, for callers that
-// only have a path.
-func filesModeOf(fsys vfs.FS, abs string) fs.FileMode {
-	fi, err := fsys.Stat(abs)
-	if err != nil {
-		return 0
-	}
-	return fi.Mode()
 }

@@ -106,6 +106,9 @@ func dataHexdump(ctx context.Context, in io.Reader, w *bufio.Writer, formats []b
 		if err := ctx.Err(); err != nil {
 			return err
 		}
+		if werr := dataWriteErr(w); werr != nil {
+			return werr
+		}
 		n, err := io.ReadFull(br, line)
 		if n == 0 {
 			break
@@ -155,13 +158,18 @@ func dataHexdumpLine(w *bufio.Writer, f byte, off int64, b []byte) {
 	}
 	switch f {
 	case 'C':
-		fmt.Fprintf(w, "%08x ", off)
+		const hex = "0123456789abcdef"
+		var tmp [16]byte
+		w.Write(dataAppendPadded(tmp[:0], uint64(off), 16, 8))
+		w.WriteByte(' ')
 		for i := 0; i < 16; i++ {
 			if i == 8 {
 				w.WriteByte(' ')
 			}
 			if i < len(b) {
-				fmt.Fprintf(w, " %02x", b[i])
+				w.WriteByte(' ')
+				w.WriteByte(hex[b[i]>>4])
+				w.WriteByte(hex[b[i]&15])
 			} else {
 				w.WriteString("   ")
 			}

@@ -67,31 +67,31 @@ type joinSpec struct{ file, field int }
 
 // joinJob holds join's settings and its order-checking state.
 type joinJob struct {
-	name             string
-	env              *Env
-	tab              int // -1: blanks
-	jf               [2]int
-	unpair           [2]bool
-	printPairs       bool
-	empty            string
-	hasEmpty         bool
-	ignoreCase       bool
-	specs            []joinSpec
-	auto             bool
-	autocount        [2]int
-	check            int // 1 --check-order, -1 --nocheck-order
-	header           bool
-	eol              byte
-	files            [2]string
-	readers          [2]*textLines
-	prev             [2]*joinLine
-	lineNo           [2]int
-	warned           [2]bool
-	seenUnpairable   bool
-	fatal            bool
-	w                textWriter
-	blank            *joinLine
-	jfSet            [2]bool
+	name           string
+	env            *Env
+	tab            int // -1: blanks
+	jf             [2]int
+	unpair         [2]bool
+	printPairs     bool
+	empty          string
+	hasEmpty       bool
+	ignoreCase     bool
+	specs          []joinSpec
+	auto           bool
+	autocount      [2]int
+	check          int // 1 --check-order, -1 --nocheck-order
+	header         bool
+	eol            byte
+	files          [2]string
+	readers        [2]*textLines
+	prev           [2]*joinLine
+	lineNo         [2]int
+	warned         [2]bool
+	seenUnpairable bool
+	fatal          bool
+	w              textWriter
+	blank          *joinLine
+	jfSet          [2]bool
 }
 
 // errJoinFatal stops join after a --check-order failure.
@@ -477,12 +477,12 @@ func (j *joinJob) join(ctx context.Context) error {
 	if j.fatal {
 		return nil
 	}
-	return j.tail(seq)
+	return j.tail(ctx, seq)
 }
 
 // tail prints the unpairable rest of either file and, unless
 // --nocheck-order, reads it to check its order.
-func (j *joinJob) tail(seq [2][]*joinLine) error {
+func (j *joinJob) tail(ctx context.Context, seq [2][]*joinLine) error {
 	checkTail := j.check >= 0 && !(j.warned[0] && j.warned[1])
 	for i := 0; i < 2; i++ {
 		if !(j.unpair[i] || checkTail) || len(seq[i]) == 0 {
@@ -494,7 +494,10 @@ func (j *joinJob) tail(seq [2][]*joinLine) error {
 		if len(seq[1-i]) > 0 {
 			j.seenUnpairable = true
 		}
-		for !j.fatal {
+		for n := 0; !j.fatal; n++ {
+			if n%textCtxEvery == 0 && ctx.Err() != nil {
+				return ctx.Err()
+			}
 			l, err := j.getLine(i)
 			if err != nil {
 				return err
@@ -582,4 +585,3 @@ func (j *joinJob) prfields(l *joinLine, jf, autocount int) {
 		j.prfield(i, l)
 	}
 }
-

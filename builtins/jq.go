@@ -124,7 +124,9 @@ func dataJqParseArgs(env *Env, a *dataJqArgs, args []string) (int, bool) {
 	endOpts := false
 	for i := 0; i < len(args); i++ {
 		arg := args[i]
-		if endOpts || arg == "-" || !strings.HasPrefix(arg, "-") {
+		// Like jq, only "-" followed by a letter or "-" is an option, so
+		// a filter such as "-1 | abs" is an operand.
+		if endOpts || len(arg) < 2 || arg[0] != '-' || !(arg[1] == '-' || dataIsAlpha(arg[1])) {
 			if st, ok := dataJqOperand(env, a, arg); !ok {
 				return st, false
 			}
@@ -272,3 +274,5 @@ func dataJqLoadFile(env *Env, a *dataJqArgs, name string, raw bool) (any, error)
 	}
 	return a.cfg.Session.ParseAll(b)
 }
+
+func dataIsAlpha(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }

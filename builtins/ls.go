@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/sandsh/sandsh/builtins/internal/fileutil"
+	"github.com/sandsh/sandsh/builtins/internal/gdate"
 	"github.com/sandsh/sandsh/vfs"
 )
 
@@ -117,6 +118,7 @@ type lsRun struct {
 	now    time.Time
 	loc    *time.Location
 	first  bool // nothing printed yet: no blank line before a header
+	guard  *filesLoopGuard
 }
 
 func runLs(ctx context.Context, env *Env, args []string) int {
@@ -134,7 +136,7 @@ func runLs(ctx context.Context, env *Env, args []string) int {
 		return env.UsageError("ls", err, 2)
 	}
 	r := &lsRun{env: env, ctx: ctx, cfg: cfg, out: filesNewWriter(env.Stdout),
-		now: env.System().Now(), loc: filesLocation(env), first: true}
+		now: env.System().Now(), loc: filesLocation(env), first: true, guard: &filesLoopGuard{fsys: env.FS}}
 	implicit := len(operands) == 0
 	if implicit {
 		operands = []string{"."}
@@ -148,6 +150,7 @@ func runLs(ctx context.Context, env *Env, args []string) int {
 
 func lsParseOpts(env *Env, opts []Opt) (lsConfig, error) {
 	cfg := lsConfig{format: lsOnePerLine, sortBy: 'n', timeKind: 'm', showOwner: true, showGroup: true, width: 80}
+	sortSet := false
 	if w, err := strconv.Atoi(env.Getenv("COLUMNS")); err == nil && w > 0 {
 		cfg.width = w
 	}
@@ -174,7 +177,7 @@ func lsParseOpts(env *Env, opts []Opt) (lsConfig, error) {
 		case "d":
 			cfg.dirsAsFiles = true
 		case "f":
-			cfg.all, cfg.sortBy = true, 'U'
+			cfg.all, cfg.sortBy, sortSet = true, 'U', true
 		case "F", "classify":
 			cfg.indicator = 'F'
 		case "file-type":
@@ -224,12 +227,13 @@ func lsParseOpts(env *Env, opts []Opt) (lsConfig, error) {
 		case "s":
 			cfg.blocks = true
 		case "S":
-			cfg.sortBy = 'S'
+			cfg.sortBy, sortSet = 'S', true
 		case "t":
-			cfg.sortBy = 't'
+			cfg.sortBy, sortSet = 't', true
 		case "U":
-			cfg.sortBy = 'U'
+			cfg.sortBy, sortSet = 'U', true
 		case "sort":
+			sortSet = true
 			m := map[string]byte{"none": 'U', "size": 'S', "time": 't', "name": 'n'}
 			s, ok := m[o.Value]
 			if !ok {
@@ -255,6 +259,10 @@ func lsParseOpts(env *Env, opts []Opt) (lsConfig, error) {
 				return cfg, lsBadArg{o.Value, "'--color'"}
 			}
 		}
+	}
+	if cfg.timeKind != 'm' && cfg.format != lsLong && !sortSet {
+		// -c and -u without -l sort by that time, as in GNU ls.
+		cfg.sortBy = 't'
 	}
 	if st := cfg.timeStyle; cfg.format == lsLong && st != "" && !strings.HasPrefix(st, "+") {
 		switch st {
@@ -285,13 +293,15 @@ func (r *lsRun) listOperands(operands []string, implicit bool) {
 	}
 	r.sortEntries(files)
 	if len(files) > 0 {
-		r.printEntries(files, false)
+		// GNU sizes the columns of the command-line files with the
+		// directories among the operands still counted.
+		r.printEntries(files, false, append(append([]*lsEntry(nil), files...), dirs...))
 		r.first = false
 	}
 	r.sortEntries(dirs)
 	header := len(files) > 0 || len(dirs) > 1 || r.cfg.recursive || r.status != 0 && !implicit
 	for _, d := range dirs {
-		r.listDir(d.name, d.abs, header)
+		r.listDir(d.name, d.abs, header, true)
 	}
 }
 
@@ -304,8 +314,12 @@ func (r *lsRun) operandEntry(name string) (*lsEntry, error) {
 	if err != nil {
 		return nil, filesStatErr(r.env.FS, abs, err)
 	}
+	if err := filesSlashErr(r.env, name); err != nil {
+		return nil, err
+	}
 	if filesIsLink(fi) {
-		follow := r.cfg.derefAll || r.cfg.derefCmd
+		// A trailing slash names what the link points to.
+		follow := r.cfg.derefAll || r.cfg.derefCmd || strings.HasSuffix(name, "/")
 		if !follow && !r.cfg.dirsAsFiles && r.cfg.indicator != 'F' && r.cfg.format != lsLong {
 			if tfi, err := r.env.FS.Stat(abs); err == nil && tfi.IsDir() {
 				follow = true
@@ -334,15 +348,31 @@ func (r *lsRun) newEntry(name, abs string, fi fs.FileInfo) *lsEntry {
 }
 
 // listDir prints one directory's contents and, with -R, its subdirectories.
-func (r *lsRun) listDir(name, abs string, header bool) {
+func (r *lsRun) listDir(name, abs string, header, top bool) {
 	if r.ctx.Err() != nil {
 		return
+	}
+	if _, err := r.out.Write(nil); err != nil {
+		// Standard output is gone: listing more is pointless.
+		return
+	}
+	if r.cfg.recursive {
+		if !r.guard.enter(abs) {
+			r.env.Errorf("ls", "%s: not listing already-listed directory", fileutil.QuoteIf(name))
+			r.status = 2
+			return
+		}
+		defer r.guard.leave()
 	}
 	list, err := filesReadDir(r.env.FS, abs)
 	if err != nil {
 		r.env.Errorf("ls", "cannot open directory %s: %s", fileutil.Quote(name), ErrText(err))
-		if r.status == 0 {
+		// A command-line directory is serious trouble (2), one met
+		// while recursing a minor problem (1).
+		if top {
 			r.status = 2
+		} else if r.status == 0 {
+			r.status = 1
 		}
 		return
 	}
@@ -377,7 +407,7 @@ func (r *lsRun) listDir(name, abs string, header bool) {
 		entries = append(entries, r.newEntry(n, p, fi))
 	}
 	r.sortEntries(entries)
-	r.printEntries(entries, true)
+	r.printEntries(entries, true, entries)
 	if !r.cfg.recursive {
 		return
 	}
@@ -385,7 +415,7 @@ func (r *lsRun) listDir(name, abs string, header bool) {
 		if e.name == "." || e.name == ".." || !e.fi.IsDir() {
 			continue
 		}
-		r.listDir(filesJoin(name, e.name), e.abs, true)
+		r.listDir(filesJoin(name, e.name), e.abs, true, false)
 	}
 }
 
@@ -438,7 +468,7 @@ func (r *lsRun) entryTime(e *lsEntry) time.Time {
 
 // printEntries prints a group of entries in the chosen format; inDir adds
 // the "total" line of long and -s listings.
-func (r *lsRun) printEntries(list []*lsEntry, inDir bool) {
+func (r *lsRun) printEntries(list []*lsEntry, inDir bool, sizing []*lsEntry) {
 	cfg := r.cfg
 	if inDir && (cfg.format == lsLong || cfg.blocks) {
 		var total int64
@@ -449,7 +479,7 @@ func (r *lsRun) printEntries(list []*lsEntry, inDir bool) {
 		r.out.WriteString(r.blockString(total))
 		r.out.WriteByte('\n')
 	}
-	cols := r.columns(list)
+	cols := r.columns(sizing)
 	switch cfg.format {
 	case lsLong:
 		for _, e := range list {
@@ -584,7 +614,7 @@ func (r *lsRun) printLong(e *lsEntry, w lsWidths) {
 	if filesIsLink(e.fi) {
 		out.WriteString(" -> ")
 		out.WriteString(e.target)
-		if e.tfi != nil && r.cfg.indicator != 0 {
+		if e.tfi != nil && (r.cfg.indicator == 'F' || r.cfg.indicator == 'f') {
 			if c := r.indicatorOf(e.tfi); c != 0 {
 				out.WriteByte(c)
 			}
@@ -795,7 +825,7 @@ func (r *lsRun) formatTime(t time.Time) string {
 				f = rec
 			}
 		}
-		return fileutil.Strftime(f, t)
+		return gdate.Format(t, f)
 	}
 	if recent {
 		return t.Format("Jan _2 15:04")

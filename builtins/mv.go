@@ -101,6 +101,9 @@ func (r *mvRun) move(src, dst string) {
 	fsys := r.env.FS
 	sabs, dabs := r.env.Abs(src), r.env.Abs(dst)
 	fi, err := vfs.Lstat(fsys, sabs)
+	if err == nil {
+		err = filesSlashErr(r.env, src)
+	}
 	if err != nil {
 		r.failf("cannot stat %s: %s", fileutil.Quote(src), ErrText(filesStatErr(fsys, sabs, err)))
 		return

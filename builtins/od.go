@@ -282,13 +282,14 @@ func (o *dataOd) layout() {
 }
 
 func (o *dataOd) address(w *bufio.Writer, off int64) {
+	var tmp [32]byte
 	switch o.radix {
 	case 'o':
-		fmt.Fprintf(w, "%07o", off)
+		w.Write(dataAppendPadded(tmp[:0], uint64(off), 8, 7))
 	case 'd':
-		fmt.Fprintf(w, "%07d", off)
+		w.Write(dataAppendPadded(tmp[:0], uint64(off), 10, 7))
 	case 'x':
-		fmt.Fprintf(w, "%06x", off)
+		w.Write(dataAppendPadded(tmp[:0], uint64(off), 16, 6))
 	}
 }
 
@@ -325,6 +326,9 @@ func (o *dataOd) dump(ctx context.Context, in io.Reader, w *bufio.Writer) error 
 		if err := ctx.Err(); err != nil {
 			return err
 		}
+		if werr := dataWriteErr(w); werr != nil {
+			return werr
+		}
 		n, err := io.ReadFull(br, line)
 		if n == 0 {
 			break
@@ -354,11 +358,14 @@ func (o *dataOd) dump(ctx context.Context, in io.Reader, w *bufio.Writer) error 
 }
 
 func (o *dataOd) printLine(w *bufio.Writer, off int64, data []byte) {
+	var scratch [64]byte
 	for i, sp := range o.specs {
 		if i == 0 {
 			o.address(w, off)
 		} else {
-			w.WriteString(strings.Repeat(" ", o.addrWidth()))
+			for k := 0; k < o.addrWidth(); k++ {
+				w.WriteByte(' ')
+			}
 		}
 		fields := o.width / sp.size
 		// Zero-pad a short last line to whole items.
@@ -373,11 +380,11 @@ func (o *dataOd) printLine(w *bufio.Writer, off int64, data []byte) {
 			i := fields - k
 			nextPad := pad * (i - 1) / fields
 			width := padRemaining - nextPad + sp.width + 1
-			s := dataOdFormat(sp, block[k*sp.size:(k+1)*sp.size])
-			for j := len(s); j < width; j++ {
+			f := dataOdFormat(scratch[:0], sp, block[k*sp.size:(k+1)*sp.size])
+			for j := len(f); j < width; j++ {
 				w.WriteByte(' ')
 			}
-			w.WriteString(s)
+			w.Write(f)
 			padRemaining = nextPad
 		}
 		if sp.z {
@@ -386,7 +393,9 @@ func (o *dataOd) printLine(w *bufio.Writer, off int64, data []byte) {
 				i := fields - k
 				nextPad := pad * (i - 1) / fields
 				width := padRemaining - nextPad + sp.width + 1
-				w.WriteString(strings.Repeat(" ", width))
+				for j := 0; j < width; j++ {
+					w.WriteByte(' ')
+				}
 				padRemaining = nextPad
 			}
 			w.WriteString("  >")
@@ -405,7 +414,8 @@ func (o *dataOd) printLine(w *bufio.Writer, off int64, data []byte) {
 // dataOdNames holds the -t a names of bytes 0..32, three columns each.
 const dataOdNames = "nulsohstxetxeotenqackbelbs ht nl vt ff cr so si dledc1dc2dc3dc4naksynetbcanem subescfs gs rs us sp "
 
-func dataOdFormat(sp dataOdSpec, b []byte) string {
+// dataOdFormat appends the text of one item.
+func dataOdFormat(dst []byte, sp dataOdSpec, b []byte) []byte {
 	var u uint64
 	switch sp.size {
 	case 1:
@@ -422,51 +432,61 @@ func dataOdFormat(sp dataOdSpec, b []byte) string {
 		c := b[0] & 0x7f
 		switch {
 		case c <= 32:
-			return strings.TrimRight(dataOdNames[int(c)*3:int(c)*3+3], " ")
+			return append(dst, strings.TrimRight(dataOdNames[int(c)*3:int(c)*3+3], " ")...)
 		case c == 127:
-			return "del"
+			return append(dst, "del"...)
 		}
-		return string(rune(c))
+		return append(dst, c)
 	case 'c':
 		c := b[0]
 		switch c {
 		case 0:
-			return `\0`
+			return append(dst, '\\', '0')
 		case '\a':
-			return `\a`
+			return append(dst, '\\', 'a')
 		case '\b':
-			return `\b`
+			return append(dst, '\\', 'b')
 		case '\f':
-			return `\f`
+			return append(dst, '\\', 'f')
 		case '\n':
-			return `\n`
+			return append(dst, '\\', 'n')
 		case '\r':
-			return `\r`
+			return append(dst, '\\', 'r')
 		case '\t':
-			return `\t`
+			return append(dst, '\\', 't')
 		case '\v':
-			return `\v`
+			return append(dst, '\\', 'v')
 		}
 		if c >= 32 && c < 127 {
-			return string(rune(c))
+			return append(dst, c)
 		}
-		return fmt.Sprintf("%03o", c)
+		return append(dst, '0'+c>>6, '0'+c>>3&7, '0'+c&7)
 	case 'o':
-		return fmt.Sprintf("%0*o", sp.width, u)
+		return dataAppendPadded(dst, u, 8, sp.width)
 	case 'x':
-		return fmt.Sprintf("%0*x", sp.width, u)
+		return dataAppendPadded(dst, u, 16, sp.width)
 	case 'u':
-		return strconv.FormatUint(u, 10)
+		return strconv.AppendUint(dst, u, 10)
 	case 'd':
 		shift := 64 - uint(sp.size)*8
-		return strconv.FormatInt(int64(u<<shift)>>shift, 10)
+		return strconv.AppendInt(dst, int64(u<<shift)>>shift, 10)
 	case 'f':
 		if sp.size == 4 {
-			return dataOdFloat(float64(math.Float32frombits(uint32(u))), 32)
+			return append(dst, dataOdFloat(float64(math.Float32frombits(uint32(u))), 32)...)
 		}
-		return dataOdFloat(math.Float64frombits(u), 64)
+		return append(dst, dataOdFloat(math.Float64frombits(u), 64)...)
 	}
-	return ""
+	return dst
+}
+
+// dataAppendPadded appends u in base with leading zeros to width digits.
+func dataAppendPadded(dst []byte, u uint64, base, width int) []byte {
+	var tmp [24]byte
+	d := strconv.AppendUint(tmp[:0], u, base)
+	for i := len(d); i < width; i++ {
+		dst = append(dst, '0')
+	}
+	return append(dst, d...)
 }
 
 // dataOdFloat prints like C's %.*g with the smallest precision (at least

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/sandsh/sandsh/builtins/internal/cfloat"
@@ -678,12 +679,20 @@ func (p *shellPrinter) charConst(a string) (int64, bool) {
 		return 0, false
 	}
 	if len(a) == 1 {
-		return 0, true
+		// bash takes a lone quote as 0; coreutils wants a character.
+		return 0, !p.coreutils
 	}
-	if p.coreutils && len(a) > 2 {
-		p.warn("warning: %s: character(s) following character constant have been ignored", a[2:])
+	v, size := int64(a[1]), 1
+	if a[1] >= 0x80 && shellUTF8Locale(p.env) {
+		// In a UTF-8 locale the code is the character's, as mbtowc reads it.
+		if r, n := utf8.DecodeRuneInString(a[1:]); r != utf8.RuneError {
+			v, size = int64(r), n
+		}
 	}
-	return int64(a[1]), true
+	if p.coreutils && len(a) > 1+size {
+		p.warn("warning: %s: character(s) following character constant have been ignored", a[1+size:])
+	}
+	return v, true
 }
 
 // intArg converts a signed integer argument like strtoimax(a, &end, 0).
@@ -855,7 +864,7 @@ func (p *shellPrinter) quoteConversion(sp shellSpec, a string) {
 	if p.coreutils {
 		q = shellQuoteCoreutils(a)
 	} else {
-		q = ShellQuote(a)
+		q = shellQuoteBash(a, shellUTF8Locale(p.env))
 	}
 	p.str(sp, q)
 }
@@ -909,14 +918,28 @@ func (p *shellPrinter) timeConversion(s string, i int, sp shellSpec) int {
 // ShellQuote quotes s the way bash 5.2's printf %q does, so the result
 // reads back as s: ” for empty, $'...' when s has unprintable bytes, and
 // backslashes before shell metacharacters otherwise.
-func ShellQuote(s string) string {
+func ShellQuote(s string) string { return shellQuoteBash(s, false) }
+
+// shellQuoteBash is ShellQuote; in a UTF-8 locale printable non-ASCII
+// characters need no quoting.
+func shellQuoteBash(s string, utf8Locale bool) string {
 	if s == "" {
 		return "''"
 	}
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f {
-			return shellAnsiCQuote(s)
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x80 && utf8Locale {
+			r, n := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError || !unicode.IsPrint(r) {
+				return shellAnsiCQuote(s, true)
+			}
+			i += n
+			continue
 		}
+		if c < 0x20 || c >= 0x7f {
+			return shellAnsiCQuote(s, utf8Locale)
+		}
+		i++
 	}
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
@@ -932,11 +955,19 @@ func ShellQuote(s string) string {
 	return b.String()
 }
 
-// shellAnsiCQuote renders s as $'...' with C escapes.
-func shellAnsiCQuote(s string) string {
+// shellAnsiCQuote renders s as $'...' with C escapes; in a UTF-8 locale
+// printable multibyte characters stay as they are.
+func shellAnsiCQuote(s string, utf8Locale bool) string {
 	b := []byte("$'")
 	for i := 0; i < len(s); i++ {
 		c := s[i]
+		if c >= 0x80 && utf8Locale {
+			if r, n := utf8.DecodeRuneInString(s[i:]); r != utf8.RuneError && unicode.IsPrint(r) {
+				b = append(b, s[i:i+n]...)
+				i += n - 1
+				continue
+			}
+		}
 		switch c {
 		case 27:
 			b = append(b, '\\', 'E')

@@ -40,8 +40,19 @@ func TestPrintfUnit(t *testing.T) {
 	}
 	env := testEnv(t, nil)
 	env.Environ = append(env.Environ, "LC_ALL=C.UTF-8")
-	if out, _ := Printf(env, `\u00e9`, nil); out != "é" {
-		t.Errorf("UTF-8 locale: got %q", out)
+	for _, c := range []struct {
+		format string
+		args   []string
+		want   string
+	}{
+		{`\u00e9`, nil, "é"},
+		{`%q|%q`, []string{"é", "é\t"}, "é|$'é\\t'"},
+		{`%d`, []string{"'é"}, "233"},
+		{`%c|%.1s`, []string{"é", "é"}, "\xc3|\xc3"},
+	} {
+		if out, _ := Printf(env, c.format, c.args); out != c.want {
+			t.Errorf("UTF-8 locale: Printf(%q, %q) = %q, want %q", c.format, c.args, out, c.want)
+		}
 	}
 }
 
@@ -161,4 +172,17 @@ func TestPrintfBashDiff(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestPrintfCommand(t *testing.T) {
+	shellRunCases(t, []shellCase{
+		{args: []string{"printf", "%s=%d\n", "a", "1", "b", "2"}, out: "a=1\nb=2\n"},
+		{args: []string{"printf", "%d\n", "x"}, out: "0\n", status: 1, errHas: "printf: 'x': expected a numeric value"},
+		{args: []string{"printf", "a\\cb"}, out: "a"},
+		{args: []string{"printf", "x\n", "extra"}, out: "x\n", errHas: "ignoring excess arguments"},
+		{args: []string{"printf"}, status: 1, errHas: "missing operand"},
+		{args: []string{"printf", "--help"}, outHas: "Usage: printf"},
+		{args: []string{"printf", "%s\n", "--help"}, out: "--help\n"},
+		{args: []string{"printf", "%(%Y)T\n", "0"}, status: 1, errHas: "invalid conversion specification"},
+	})
 }

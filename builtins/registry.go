@@ -36,6 +36,10 @@ func table() []Command {
 		{Name: "truncate", Summary: "shrink or extend the size of a file to the specified size", Usage: truncateUsage, Run: runTruncate},
 		{Name: "tree", Summary: "list contents of directories in a tree-like format", Usage: treeUsage, Run: runTree},
 		// -- text --
+		{Name: "head", Summary: "output the first part of files", Usage: headUsage, Run: runHead},
+		{Name: "tail", Summary: "output the last part of files", Usage: tailUsage, Run: runTail},
+		{Name: "wc", Summary: "print newline, word, and byte counts for each file", Usage: wcUsage, Run: runWc},
+		{Name: "fmt", Summary: "simple optimal text formatter", Usage: fmtUsage, Run: runFmt},
 		{Name: "column", Summary: "columnate lists", Usage: columnUsage, Run: runColumn},
 		{Name: "join", Summary: "join lines of two files on a common field", Usage: joinUsage, Run: runJoin},
 		{Name: "nl", Summary: "number lines of files", Usage: nlUsage, Run: runNl},
@@ -56,10 +60,10 @@ func table() []Command {
 		// -- sed --
 		{Name: "sed", Summary: "stream editor for filtering and transforming text", Usage: sedUsage, Run: runSed},
 		// -- awk --
-		{Name: "awk", Summary: "pattern scanning and text processing language", Usage: awkUsage, Run: runAwk},
-		{Name: "gawk", Summary: "pattern scanning and text processing language", Usage: awkUsage, Run: runAwk},
-		{Name: "mawk", Summary: "pattern scanning and text processing language", Usage: awkUsage, Run: runAwk},
-		{Name: "nawk", Summary: "pattern scanning and text processing language", Usage: awkUsage, Run: runAwk},
+		{Name: "awk", Summary: "pattern scanning and text processing language", Usage: awkUsage, Run: runAwk, RawArgs: true},
+		{Name: "gawk", Summary: "pattern scanning and text processing language", Usage: awkUsage, Run: runAwk, RawArgs: true},
+		{Name: "mawk", Summary: "pattern scanning and text processing language", Usage: awkUsage, Run: runAwk, RawArgs: true},
+		{Name: "nawk", Summary: "pattern scanning and text processing language", Usage: awkUsage, Run: runAwk, RawArgs: true},
 		// -- data --
 		{Name: "zip", Summary: "package and compress (archive) files", Usage: dataZipUsage, Run: runZip},
 		{Name: "unzip", Summary: "list, test and extract compressed files in a ZIP archive", Usage: dataUnzipUsage, Run: runUnzip},

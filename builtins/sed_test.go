@@ -157,10 +157,10 @@ func TestSedExec(t *testing.T) {
 	}
 }
 
-// errWriter fails every write with err.
-type errWriter struct{ err error }
+// sedErrWriter fails every write with err.
+type sedErrWriter struct{ err error }
 
-func (w errWriter) Write([]byte) (int, error) { return 0, w.err }
+func (w sedErrWriter) Write([]byte) (int, error) { return 0, w.err }
 
 func TestSedWriteErrors(t *testing.T) {
 	for _, c := range []struct {
@@ -171,7 +171,7 @@ func TestSedWriteErrors(t *testing.T) {
 		var errb bytes.Buffer
 		sub := env.Sub()
 		sub.Stdin = strings.NewReader(strings.Repeat("line\n", 50000))
-		sub.Stdout, sub.Stderr = errWriter{c.err}, &errb
+		sub.Stdout, sub.Stderr = sedErrWriter{c.err}, &errb
 		if st := sub.Run(context.Background(), []string{"sed", "p"}); st != c.status {
 			t.Errorf("%v: status %d, want %d (%q)", c.err, st, c.status, errb.String())
 		}

@@ -2,6 +2,7 @@ package builtins
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"math/big"
@@ -388,7 +389,8 @@ func (s *seqRun) fast(a, b string, step uint64) bool {
 	if !inf && seqCmpDigits(a, b) > 0 {
 		return false
 	}
-	p := []byte(a)
+	p, last := []byte(a), []byte(b)
+	sep := s.sep[0]
 	for n := 0; ; n++ {
 		if n&4095 == 0 {
 			if s.err = s.ctx.Err(); s.err != nil {
@@ -397,10 +399,10 @@ func (s *seqRun) fast(a, b string, step uint64) bool {
 		}
 		s.w.Write(p)
 		p = seqAddDigits(p, step)
-		if !inf && seqCmpDigits(string(p), b) > 0 {
+		if !inf && (len(p) > len(last) || len(p) == len(last) && bytes.Compare(p, last) > 0) {
 			break
 		}
-		if _, s.err = s.w.WriteString(s.sep); s.err != nil {
+		if s.err = s.w.WriteByte(sep); s.err != nil {
 			return true
 		}
 	}

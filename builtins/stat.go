@@ -165,6 +165,9 @@ func (r *statRun) lookup(name string) (fs.FileInfo, error) {
 	if err != nil {
 		return nil, filesStatErr(r.env.FS, abs, err)
 	}
+	if err := filesSlashErr(r.env, name); err != nil {
+		return nil, err
+	}
 	return fi, nil
 }
 

@@ -145,6 +145,9 @@ func dataStrings(ctx context.Context, r io.Reader, w *bufio.Writer, minLen int, 
 			}
 			off++
 		}
+		if werr := dataWriteErr(w); werr != nil {
+			return werr
+		}
 		if err == io.EOF {
 			break
 		}

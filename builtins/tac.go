@@ -5,6 +5,8 @@ import (
 	"context"
 	"io"
 	"regexp"
+	"slices"
+	"strings"
 )
 
 const tacUsage = `Usage: tac [OPTION]... [FILE]...
@@ -45,10 +47,12 @@ func runTac(ctx context.Context, env *Env, args []string) int {
 		sep = "\x00" // GNU falls back to a NUL separator
 	}
 	var re *regexp.Regexp
+	bol := false // the regex starts with '^', which needs line context
 	if isRegex {
-		expr, err := textBRE(sep)
+		expr, err := textEmacsRE(sep)
 		if err == nil {
-			re, err = regexp.Compile(expr)
+			bol = strings.HasPrefix(expr, "^")
+			re, err = regexp.Compile(`(?m)^(?:` + expr + `)`)
 		}
 		if err != nil {
 			env.Errorf(name, "%v", err)
@@ -76,7 +80,7 @@ func runTac(ctx context.Context, env *Env, args []string) int {
 		if ctx.Err() != nil {
 			return 130
 		}
-		if err := textTacWrite(w, data, textTacSeps(data, sep, re), before); err != nil {
+		if err := textTacWrite(w, data, textTacSeps(data, sep, re, bol), before); err != nil {
 			return env.WriteError(name, err)
 		}
 	}
@@ -86,15 +90,30 @@ func runTac(ctx context.Context, env *Env, args []string) int {
 	return status
 }
 
-// textTacSeps returns the [start,end) positions of every separator.
-func textTacSeps(data []byte, sep string, re *regexp.Regexp) [][2]int {
+// textTacSeps returns the [start,end) positions of every separator, in
+// increasing order. A regex separator is found as GNU tac finds it:
+// searching backwards for the last position where it matches, with each
+// match confined to the text before the previous one.
+func textTacSeps(data []byte, sep string, re *regexp.Regexp, bol bool) [][2]int {
 	var seps [][2]int
 	if re != nil {
-		for _, m := range re.FindAllIndex(data, -1) {
-			if m[1] > m[0] {
-				seps = append(seps, [2]int{m[0], m[1]})
+		for size := len(data); size > 0; {
+			found := false
+			for p := size - 1; p >= 0; p-- {
+				if bol && p > 0 && data[p-1] != '\n' {
+					continue
+				}
+				if m := re.FindIndex(data[p:size]); m != nil && m[1] > 0 {
+					seps = append(seps, [2]int{p, p + m[1]})
+					size, found = p, true
+					break
+				}
+			}
+			if !found {
+				break
 			}
 		}
+		slices.Reverse(seps)
 		return seps
 	}
 	s := []byte(sep)
@@ -128,4 +147,3 @@ func textTacWrite(w textWriter, data []byte, seps [][2]int, before bool) error {
 	}
 	return nil
 }
-

@@ -55,6 +55,7 @@ type dataTar struct {
 	out                  *bufio.Writer
 	info                 io.Writer // where -v goes
 	warnedSlash          map[string]bool
+	fatal                bool // an unrecoverable error was already reported
 }
 
 // dataTarOldStyle turns "tar czf a.tgz dir" into "tar -c -z -f a.tgz dir".
@@ -180,7 +181,7 @@ func runTar(ctx context.Context, env *Env, args []string) int {
 	if st == 0 {
 		st = t.status
 	}
-	if st == 2 && t.status == 2 {
+	if st == 2 && t.status == 2 && !t.fatal {
 		fmt.Fprintln(env.Stderr, "tar: Exiting with failure status due to previous errors")
 	}
 	return st
@@ -211,6 +212,11 @@ func (t *dataTar) errorf(format string, a ...any) {
 	t.status = 2
 }
 
+func (t *dataTar) fatalf() {
+	fmt.Fprintln(t.env.Stderr, "tar: Error is not recoverable: exiting now")
+	t.fatal = true
+}
+
 func (t *dataTar) excluded(name string) bool {
 	base := path.Base(name)
 	for _, p := range t.excludes {
@@ -233,7 +239,7 @@ func (t *dataTar) create(sub *Env, ops []string) int {
 		f, err := t.env.FS.OpenFile(t.env.Abs(t.file), dataCreateFlags, 0o644)
 		if err != nil {
 			t.errorf("%s: Cannot open: %s", t.file, ErrText(err))
-			fmt.Fprintln(t.env.Stderr, "tar: Error is not recoverable: exiting now")
+			t.fatalf()
 			return 2
 		}
 		defer f.Close()
@@ -399,7 +405,7 @@ func (t *dataTar) read(sub *Env, ops []string) int {
 		} else {
 			t.errorf("%s", err)
 		}
-		fmt.Fprintln(t.env.Stderr, "tar: Error is not recoverable: exiting now")
+		t.fatalf()
 		return 2
 	}
 	defer closeFn()
@@ -425,7 +431,7 @@ func (t *dataTar) read(sub *Env, ops []string) int {
 			} else {
 				t.errorf("Unexpected EOF in archive")
 			}
-			fmt.Fprintln(t.env.Stderr, "tar: Error is not recoverable: exiting now")
+			t.fatalf()
 			return 2
 		}
 		count++

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
+	"syscall"
 
 	"github.com/spf13/afero"
 
@@ -71,7 +73,13 @@ func runTee(ctx context.Context, env *Env, args []string) int {
 	status := 0
 	outs := []*teeOut{{name: "standard output", w: env.Stdout}}
 	for _, name := range operands {
-		f, err := filesCreate(env.FS, env.Abs(name), flag, 0o666)
+		var f afero.File
+		var err error
+		if strings.HasSuffix(name, "/") {
+			err = syscall.EISDIR
+		} else {
+			f, err = filesCreate(env.FS, env.Abs(name), flag, 0o666)
+		}
 		if err != nil {
 			env.Errorf("tee", "%s: %s", fileutil.QuoteIf(name), ErrText(filesStatErr(env.FS, env.Abs(name), err)))
 			status = 1

@@ -163,24 +163,16 @@ func TestTestUnit(t *testing.T) {
 	}
 }
 
-func TestEchoUnit(t *testing.T) {
-	cases := []struct {
-		args []string
-		want string
-	}{
-		{[]string{"echo", "a", "b"}, "a b\n"},
-		{[]string{"echo", "-n", "a"}, "a"},
-		{[]string{"echo", "-e", `a\tb\x41\0101\c`, "z"}, "a\tbAA"},
-		{[]string{"echo", "-E", `a\tb`}, "a\\tb\n"},
-		{[]string{"echo", "-nx", "a"}, "-nx a\n"},
-		{[]string{"echo", "-neE", `a\n`}, "a\\n"},
-		{[]string{"echo", "--", "a"}, "-- a\n"},
-		{[]string{"echo"}, "\n"},
-	}
-	for _, c := range cases {
-		got := run(t, testEnv(t, nil), "", c.args...)
-		if got.Stdout != c.want || got.Status != 0 {
-			t.Errorf("%q: got %q (%d), want %q", c.args, got.Stdout, got.Status, c.want)
-		}
-	}
+func TestTestCommand(t *testing.T) {
+	files := map[string]string{"f": "x", "d/": ""}
+	shellRunCases(t, []shellCase{
+		{args: []string{"test", "-f", "f"}, files: files},
+		{args: []string{"[", "-d", "d", "]"}, files: files},
+		{args: []string{"[", "-d", "f", "]"}, files: files, status: 1},
+		{args: []string{"[", "x"}, status: 2, errHas: "[: missing `]'"},
+		{args: []string{"test", "1", "-gt", "x"}, status: 2, errHas: "test: x: integer expression expected"},
+		{args: []string{"[", "--help"}, outHas: "Usage: test"},
+		{args: []string{"test", "--help"}},
+		{args: []string{"[", "--help", "]"}},
+	})
 }

@@ -349,7 +349,14 @@ func (t *textTabs) next(column int, idx *int) (int, bool) {
 
 // textBRE converts a POSIX basic regular expression (with the GNU \+ \?
 // \| extensions) to Go regexp syntax. Back-references are not supported.
-func textBRE(p string) (string, error) {
+func textBRE(p string) (string, error) { return textConvertRE(p, false) }
+
+// textEmacsRE converts the GNU regex default (Emacs) syntax that tac -r
+// uses: + and ? are operators unescaped, \( \) \| group and alternate,
+// and there are no intervals.
+func textEmacsRE(p string) (string, error) { return textConvertRE(p, true) }
+
+func textConvertRE(p string, emacs bool) (string, error) {
 	var b strings.Builder
 	atStart := true // '*' is literal at the start of an RE or group
 	for i := 0; i < len(p); i++ {
@@ -363,9 +370,17 @@ func textBRE(p string) (string, error) {
 				b.WriteByte('(')
 				atStart = true
 				continue
-			case ')', '|', '{', '}', '+', '?':
+			case ')', '|':
 				b.WriteByte(d)
 				atStart = d == '|'
+				continue
+			case '{', '}', '+', '?':
+				if emacs {
+					b.WriteString(regexp.QuoteMeta(string(d)))
+				} else {
+					b.WriteByte(d)
+				}
+				atStart = false
 				continue
 			case '1', '2', '3', '4', '5', '6', '7', '8', '9':
 				return "", errors.New("back-references are not supported")
@@ -384,14 +399,21 @@ func textBRE(p string) (string, error) {
 				b.WriteString(regexp.QuoteMeta(string(d)))
 			}
 		case c == '[':
-			j := textBracketEnd(p, i)
+			j := textBracketEnd(p, i, !emacs)
 			if j < 0 {
 				return "", errors.New("unmatched [, [^, [:, [., or [=")
 			}
-			b.WriteString(textBracket(p[i : j+1]))
+			br := textBracket(p[i : j+1])
+			if emacs {
+				// Emacs syntax has no [:class:]: '[' inside is literal.
+				br = "[" + strings.ReplaceAll(br[1:], "[", `\[`)
+			}
+			b.WriteString(br)
 			i = j
-		case c == '*' && atStart:
-			b.WriteString(`\*`)
+		case (c == '*' || emacs && (c == '+' || c == '?')) && atStart:
+			b.WriteString(regexp.QuoteMeta(string(c)))
+		case emacs && (c == '+' || c == '?'):
+			b.WriteByte(c)
 		case c == '^' && atStart, c == '*', c == '.':
 			b.WriteByte(c)
 		case c == '$':
@@ -410,7 +432,7 @@ func textBRE(p string) (string, error) {
 
 // textBracketEnd returns the index of the ']' closing the bracket
 // expression that starts at p[i], or -1.
-func textBracketEnd(p string, i int) int {
+func textBracketEnd(p string, i int, classes bool) int {
 	j := i + 1
 	if j < len(p) && p[j] == '^' {
 		j++
@@ -419,7 +441,7 @@ func textBracketEnd(p string, i int) int {
 		j++
 	}
 	for ; j < len(p); j++ {
-		if p[j] == '[' && j+1 < len(p) && (p[j+1] == ':' || p[j+1] == '.' || p[j+1] == '=') {
+		if classes && p[j] == '[' && j+1 < len(p) && (p[j+1] == ':' || p[j+1] == '.' || p[j+1] == '=') {
 			end := strings.Index(p[j+2:], string(p[j+1])+"]")
 			if end < 0 {
 				return -1

@@ -5,9 +5,12 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/sandsh/sandsh/builtins/internal/fileutil"
+	"github.com/sandsh/sandsh/builtins/internal/gdate"
 	"github.com/sandsh/sandsh/vfs"
 )
 
@@ -100,7 +103,7 @@ func runTouch(ctx context.Context, env *Env, args []string) int {
 		if haveRef {
 			base = mtime
 		}
-		t, err := fileutil.ParseDate(dateStr, base, loc)
+		t, err := gdate.Parse(dateStr, base, loc)
 		if err != nil {
 			env.Errorf("touch", "invalid date format %s", fileutil.Quote(dateStr))
 			return 1
@@ -108,7 +111,7 @@ func runTouch(ctx context.Context, env *Env, args []string) int {
 		atime, mtime = t, t
 	}
 	if haveStamp {
-		t, err := fileutil.ParseTouchStamp(stamp, now, loc)
+		t, err := touchParseStamp(stamp, now, loc)
 		if err != nil {
 			env.Errorf("touch", "invalid date format %s", fileutil.Quote(stamp))
 			return 1
@@ -122,6 +125,19 @@ func runTouch(ctx context.Context, env *Env, args []string) int {
 	for _, name := range operands {
 		if ctx.Err() != nil {
 			return 130
+		}
+		if strings.HasSuffix(name, "/") && strings.Trim(name, "/") != "" {
+			// "name/" must be an existing directory; GNU reports the
+			// failure when setting its times.
+			err := filesSlashErr(env, name)
+			if _, serr := filesStat(env, name); serr != nil {
+				err = serr
+			}
+			if err != nil {
+				env.Errorf("touch", "setting times of %s: %s", fileutil.Quote(name), ErrText(err))
+				status = 1
+				continue
+			}
 		}
 		if err := touchOne(env, name, atime, mtime, atimeOnly, mtimeOnly, noCreate, noDeref); err != nil {
 			env.Errorf("touch", "cannot touch %s: %s", fileutil.Quote(name), ErrText(err))
@@ -180,4 +196,53 @@ func touchOne(env *Env, name string, atime, mtime time.Time, setA, setM, noCreat
 		mtime = fi.ModTime()
 	}
 	return env.FS.Chtimes(abs, atime, mtime)
+}
+
+// touchParseStamp parses touch -t's [[CC]YY]MMDDhhmm[.ss].
+func touchParseStamp(s string, now time.Time, loc *time.Location) (time.Time, error) {
+	main, secs, hasSecs := strings.Cut(s, ".")
+	for _, c := range []byte(main + secs) {
+		if c < '0' || c > '9' {
+			return time.Time{}, errTouchDate
+		}
+	}
+	if hasSecs && len(secs) != 2 {
+		return time.Time{}, errTouchDate
+	}
+	y := now.In(loc).Year()
+	switch len(main) {
+	case 8:
+	case 10:
+		yy, _ := strconv.Atoi(main[:2])
+		y, main = touchYear(yy), main[2:]
+	case 12:
+		y, _ = strconv.Atoi(main[:4])
+		main = main[4:]
+	default:
+		return time.Time{}, errTouchDate
+	}
+	n := func(i int) int { v, _ := strconv.Atoi(main[i : i+2]); return v }
+	mo, d, h, mi := n(0), n(2), n(4), n(6)
+	sec := 0
+	if hasSecs {
+		sec, _ = strconv.Atoi(secs)
+	}
+	if mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec > 60 {
+		return time.Time{}, errTouchDate
+	}
+	t := time.Date(y, time.Month(mo), d, h, mi, sec, 0, loc)
+	if t.Day() != d {
+		return time.Time{}, errTouchDate
+	}
+	return t, nil
+}
+
+var errTouchDate = errors.New("invalid date")
+
+// touchYear widens a two-digit year the POSIX way: 69-99 are 19xx.
+func touchYear(y int) int {
+	if y < 69 {
+		return y + 2000
+	}
+	return y + 1900
 }

@@ -61,6 +61,7 @@ type treeRun struct {
 	vert, branch, last           string
 	dirs, files                  int
 	status                       int
+	guard                        *filesLoopGuard
 }
 
 func runTree(ctx context.Context, env *Env, args []string) int {
@@ -68,7 +69,7 @@ func runTree(ctx context.Context, env *Env, args []string) int {
 	if err != nil {
 		return env.UsageError("tree", err, 2)
 	}
-	r := &treeRun{ctx: ctx, env: env, out: filesNewWriter(env.Stdout), level: -1}
+	r := &treeRun{ctx: ctx, env: env, out: filesNewWriter(env.Stdout), level: -1, guard: &filesLoopGuard{fsys: env.FS}}
 	charset := ""
 	for _, o := range opts {
 		switch o.Name {
@@ -185,7 +186,9 @@ func (r *treeRun) top(name string) {
 	}
 	r.out.WriteString(name)
 	r.out.WriteByte('\n')
+	r.guard.enter(abs)
 	r.listDir(name, abs, "", 1)
+	r.guard.leave()
 }
 
 type treeEntry struct {
@@ -230,6 +233,9 @@ func (r *treeRun) listDir(shown, abs, indent string, depth int) {
 		if r.ctx.Err() != nil {
 			return
 		}
+		if _, err := r.out.Write(nil); err != nil {
+			return
+		}
 		lastOne := i == len(entries)-1
 		if !r.noIndent {
 			r.out.WriteString(indent)
@@ -239,19 +245,21 @@ func (r *treeRun) listDir(shown, abs, indent string, depth int) {
 				r.out.WriteString(r.branch)
 			}
 		}
-		r.printEntry(shown, e)
+		descend := e.isDir() && (!filesIsLink(e.fi) || r.follow) && (r.level < 0 || depth < r.level)
+		looped := descend && !r.guard.enter(e.abs)
+		r.printEntry(shown, e, looped)
 		if e.isDir() {
 			r.dirs++
 		} else {
 			r.files++
 		}
-		descend := e.isDir() && (!filesIsLink(e.fi) || r.follow) && (r.level < 0 || depth < r.level)
-		if descend {
+		if descend && !looped {
 			next := indent + r.vert
 			if lastOne {
 				next = indent + "    "
 			}
 			r.listDir(filesJoin(shown, e.name), e.abs, next, depth+1)
+			r.guard.leave()
 		}
 	}
 }
@@ -276,7 +284,7 @@ func (r *treeRun) sort(list []*treeEntry) {
 	})
 }
 
-func (r *treeRun) printEntry(dir string, e *treeEntry) {
+func (r *treeRun) printEntry(dir string, e *treeEntry, looped bool) {
 	var info []string
 	m := vfs.MetaOf(e.fi)
 	if r.perms {
@@ -311,6 +319,9 @@ func (r *treeRun) printEntry(dir string, e *treeEntry) {
 		r.out.WriteString(" -> " + target)
 		if r.classify && e.tfi != nil && e.tfi.IsDir() {
 			r.out.WriteByte('/')
+		}
+		if looped {
+			r.out.WriteString("  [recursive, not followed]")
 		}
 	} else if r.classify {
 		switch md := e.fi.Mode(); {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"os"
+	"strings"
+	"syscall"
 
 	"github.com/sandsh/sandsh/builtins/internal/fileutil"
 )
@@ -107,6 +109,11 @@ func runTruncate(ctx context.Context, env *Env, args []string) int {
 
 func truncateOne(env *Env, name string, op byte, size, refSize int64, noCreate bool) error {
 	abs := env.Abs(name)
+	if strings.HasSuffix(name, "/") {
+		// open(2) of "name/" for writing fails this way whatever name is.
+		filesErrorf(env, "truncate", syscall.EISDIR, "cannot open %s for writing", fileutil.Quote(name))
+		return syscall.EISDIR
+	}
 	flag := os.O_WRONLY
 	if !noCreate {
 		flag |= os.O_CREATE

@@ -186,29 +186,26 @@ func xargsParse(env *Env, name string, args []string) (xargsConfig, []string, in
 			cfg.eofStr, cfg.hasEOF = o.Value, true
 		case "e":
 			cfg.eofStr, cfg.hasEOF = o.Value, o.HasValue && o.Value != ""
-		case "I":
+		case "I", "i":
+			xargsExclusive(env, name, &cfg.maxArgs, "--max-args and --replace/-I/-i", "--max-args")
+			xargsExclusive(env, name, &cfg.maxLines, "--max-lines and --replace/-I/-i", "--max-lines")
 			cfg.replace, cfg.hasReplace = o.Value, true
-			cfg.maxLines, cfg.maxArgs = 1, 0
-		case "i":
-			cfg.replace, cfg.hasReplace = "{}", true
-			if o.HasValue {
-				cfg.replace = o.Value
+			if o.Name == "i" && !o.HasValue {
+				cfg.replace = "{}"
 			}
-			cfg.maxLines, cfg.maxArgs = 1, 0
-		case "L":
-			cfg.maxLines, ok = num(o, 1)
-			cfg.maxArgs = 0
-		case "l":
+		case "L", "l":
+			xargsExclusive(env, name, &cfg.maxArgs, "--max-args and -L", "--max-args")
+			if cfg.hasReplace {
+				fmt.Fprintf(env.Stderr, "%s: warning: options --replace and -L are mutually exclusive, ignoring previous --replace value\n", name)
+				cfg.hasReplace = false
+			}
 			cfg.maxLines = 1
-			if o.HasValue {
+			if o.Name == "L" || o.HasValue {
 				cfg.maxLines, ok = num(o, 1)
 			}
-			cfg.maxArgs = 0
 		case "n":
+			xargsExclusive(env, name, &cfg.maxLines, "--max-lines and --max-args/-n", "--max-lines")
 			cfg.maxArgs, ok = num(o, 1)
-			if !cfg.hasReplace {
-				cfg.maxLines = 0
-			}
 		case "P":
 			cfg.procs, ok = num(o, 0)
 			if cfg.procs == 0 || cfg.procs > xargsMaxProcs {
@@ -238,6 +235,15 @@ func xargsParse(env *Env, name string, args []string) (xargsConfig, []string, in
 		cfg.exitSize = true
 	}
 	return cfg, ops, -1
+}
+
+// xargsExclusive drops an earlier option that a later one overrides,
+// with GNU's warning.
+func xargsExclusive(env *Env, name string, v *int, pair, which string) {
+	if *v > 0 {
+		fmt.Fprintf(env.Stderr, "%s: warning: options %s are mutually exclusive, ignoring previous %s value\n", name, pair, which)
+		*v = 0
+	}
 }
 
 func min64(a, b int64) int64 {

@@ -229,6 +229,9 @@ func (x *dataXxd) dump(r io.Reader, w *bufio.Writer) error {
 	addr := x.seek + x.offset
 	zeroRun := 0
 	for {
+		if werr := dataWriteErr(w); werr != nil {
+			return werr
+		}
 		n, err := dataReadFull(r, buf)
 		if err != nil {
 			return err
@@ -249,7 +252,8 @@ func (x *dataXxd) dump(r io.Reader, w *bufio.Writer) error {
 			zeroRun = 0
 		}
 		line = line[:0]
-		line = fmt.Appendf(line, "%08x: ", addr)
+		line = dataAppendPadded(line, uint64(addr), 16, 8)
+		line = append(line, ':', ' ')
 		start := len(line)
 		for i := 0; i < asciiCol; i++ {
 			line = append(line, ' ')
@@ -322,6 +326,9 @@ func (x *dataXxd) dumpPlain(r io.Reader, w *bufio.Writer) error {
 	col := 0
 	any := false
 	for {
+		if werr := dataWriteErr(w); werr != nil {
+			return werr
+		}
 		n, err := r.Read(buf)
 		for _, c := range buf[:n] {
 			w.WriteByte(hex[c>>4])
@@ -374,6 +381,9 @@ func (x *dataXxd) dumpInclude(r io.Reader, w *bufio.Writer) error {
 		prefix = "0X"
 	}
 	for {
+		if werr := dataWriteErr(w); werr != nil {
+			return werr
+		}
 		n, err := r.Read(buf)
 		for _, c := range buf[:n] {
 			switch {

@@ -412,7 +412,7 @@ func runMain(o *Options) int {
 		// what follows it, as with `bash < script`.
 		scriptStdin = src
 	}
-	sess, err := newSession(o, stdio.Out, stdio.Err, scriptStdin, arg0, params)
+	sess, err := newSession(o, stdio.Out, stdio.Err, scriptStdin, arg0, params, interp.ScriptFile(o.Command == nil && name != "-"))
 	if err != nil {
 		return reportSetupError(stdio.Err, err)
 	}

@@ -43,19 +43,20 @@ type Gateway interface {
 type Option func(*config) error
 
 type config struct {
-	fs       vfs.FS
-	gw       Gateway
-	stdin    io.Reader
-	stdout   io.Writer
-	stderr   io.Writer
-	env      []string
-	dir      string
-	sys      *builtins.System
-	limits   Limits
-	params   []string
-	arg0     string
-	interact bool
-	shellOpt []string
+	fs         vfs.FS
+	gw         Gateway
+	stdin      io.Reader
+	stdout     io.Writer
+	stderr     io.Writer
+	env        []string
+	dir        string
+	sys        *builtins.System
+	limits     Limits
+	params     []string
+	arg0       string
+	interact   bool
+	shellOpt   []string
+	scriptFile bool
 }
 
 // WithFS sets the filesystem every file operation goes to.
@@ -103,6 +104,10 @@ func WithParams(arg0 string, args ...string) Option {
 // Interactive makes errors abort only the current command line instead
 // of the shell, as in bash's interactive mode.
 func Interactive(on bool) Option { return func(c *config) error { c.interact = on; return nil } }
+
+// ScriptFile marks the run as a script file (as opposed to -c or stdin),
+// which bash shows in ${FUNCNAME[@]} as "main".
+func ScriptFile(on bool) Option { return func(c *config) error { c.scriptFile = on; return nil } }
 
 // WithShellOptions turns on `set -o` options (e.g. "errexit", "xtrace").
 func WithShellOptions(names ...string) Option {
@@ -181,6 +186,7 @@ func New(opts ...Option) (*Runner, error) {
 	s.nextPID.Store(4200)
 	r := newRunner(s)
 	r.interactive = c.interact
+	r.scriptFile = c.scriptFile
 	r.dir = c.dir
 	r.arg0 = c.arg0
 	r.params = c.params

@@ -520,6 +520,11 @@ func (r *Runner) biExit(_ context.Context, args []string) int {
 func (r *Runner) biReturn(_ context.Context, args []string) int {
 	if len(r.frames) == 0 {
 		r.builtinErr("return", "can only `return' from a function or sourced script")
+		if len(args) > 1 {
+			if n, err := strconv.Atoi(args[1]); err == nil {
+				return n & 0xff
+			}
+		}
 		return 1
 	}
 	code := r.lastStatus

@@ -104,7 +104,9 @@ func (r *Runner) declClause(ctx context.Context, dc *syntax.DeclClause) {
 			if variant == "export" || attrs.has('x') || attrs.has('r') {
 				continue
 			}
-			if attrs.fnames {
+			if attrs.fnames && len(items) > 0 {
+				fmt.Fprintln(w, name)
+			} else if attrs.fnames {
 				fmt.Fprintf(w, "declare -f %s\n", name)
 			} else {
 				r.printFunc(w, name, body)

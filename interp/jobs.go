@@ -31,6 +31,14 @@ type jobTable struct {
 
 func newJobTable() *jobTable { return &jobTable{nextID: 1} }
 
+// copyForSubshell gives a subshell the parent's jobs to list (bash's
+// `jobs | cat` shows them), in a table of its own.
+func (t *jobTable) copyForSubshell() *jobTable {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return &jobTable{jobs: append([]*job(nil), t.jobs...), nextID: t.nextID}
+}
+
 func (t *jobTable) add(j *job) {
 	t.mu.Lock()
 	j.id = t.nextID
@@ -219,6 +227,19 @@ func (r *Runner) deliverSignal(ctx context.Context, sig int) {
 		return
 	}
 	r.exiting, r.exitCode = true, 128+sig
+	r.killedBy = sig
+}
+
+// signalDescriptions are what bash prints when a foreground child dies
+// of a signal.
+var signalDescriptions = map[int]string{1: "Hangup", 3: "Quit", 6: "Aborted", 9: "Killed", 10: "User defined signal 1",
+	12: "User defined signal 2", 14: "Alarm clock", 15: "Terminated"}
+
+// reportKilled prints bash's notice for a subshell ended by a signal.
+func (r *Runner) reportKilled(c *Runner) {
+	if d, ok := signalDescriptions[c.killedBy]; ok {
+		fmt.Fprintln(r.fds.writer(2), d)
+	}
 }
 
 var signalNames = []string{"EXIT", "HUP", "INT", "QUIT", "ILL", "TRAP", "ABRT", "BUS", "FPE", "KILL", "USR1",

@@ -55,6 +55,8 @@ type Runner struct {
 	frames      []frame
 
 	subshellLevel  int
+	scriptFile     bool // running a script file (FUNCNAME ends in "main")
+	killedBy       int  // virtual signal that ended this shell
 	source         string
 	line           uint
 	secondsBase    time.Time
@@ -107,7 +109,7 @@ func (r *Runner) subshell() *Runner {
 			c.traps[sig] = ""
 		}
 	}
-	c.jobs = newJobTable()
+	c.jobs = r.jobs.copyForSubshell()
 	c.frames = slices.Clone(r.frames)
 	c.dirStack = slices.Clone(r.dirStack)
 	c.pid = r.s.newPID()
@@ -253,6 +255,7 @@ func (r *Runner) cmd(ctx context.Context, cmd syntax.Command) {
 		c.runExitTrap(ctx)
 		c.fds.closeAll()
 		r.lastStatus = c.exitStatus()
+		r.reportKilled(c)
 		r.propagateFatal(c)
 	case *syntax.BinaryCmd:
 		switch cmd.Op {

@@ -182,7 +182,11 @@ func (r *Runner) dynamicVar(name string) (expand.Variable, bool) {
 		if len(list) == 0 {
 			return expand.Variable{}, true
 		}
-		return expand.Variable{Set: true, Kind: expand.Indexed, List: append(list, "main")}, true
+		if r.scriptFile {
+			// bash lists "main" only when running a script file.
+			list = append(list, "main")
+		}
+		return expand.Variable{Set: true, Kind: expand.Indexed, List: list}, true
 	case "BASH_SOURCE":
 		list := []string{}
 		for i := len(r.frames) - 1; i >= 0; i-- {

@@ -2,6 +2,7 @@ package vfs
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"syscall"
@@ -288,8 +289,52 @@ func TestConformance(t *testing.T) {
 	for _, f := range allFS() {
 		for _, s := range conformScripts {
 			t.Run(f.name+"/"+s.name, func(t *testing.T) {
-				runScript(t, f.new(t), s.script)
+				fsys := f.new(t)
+				runScript(t, fsys, s.script)
+				if m, ok := fsys.(*MemFS); ok {
+					checkInvariants(t, m)
+				}
 			})
 		}
+	}
+}
+
+// TestReaddirSortedEverywhere: every FS lists directories in byte order,
+// in batches too, so that sandbox output never depends on the backend.
+func TestReaddirSortedEverywhere(t *testing.T) {
+	names := []string{"zz", "b", "A", "a", "10", "9", "_"}
+	for _, f := range allFS() {
+		t.Run(f.name, func(t *testing.T) {
+			fsys := f.new(t)
+			for _, n := range names {
+				mustWrite(t, fsys, "/d/"+n, n)
+			}
+			dir, err := fsys.Open("/d")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer dir.Close()
+			var got []string
+			for {
+				batch, err := dir.Readdir(3)
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, fi := range batch {
+					got = append(got, fi.Name())
+				}
+			}
+			if want := "10 9 A _ a b zz"; strings.Join(got, " ") != want {
+				t.Fatalf("listing %q, want %q", strings.Join(got, " "), want)
+			}
+			dir.Seek(0, io.SeekStart)
+			all, err := dir.Readdirnames(-1)
+			if err != nil || len(all) != len(names) || all[0] != "10" {
+				t.Fatalf("after rewind: %v %v", all, err)
+			}
+		})
 	}
 }

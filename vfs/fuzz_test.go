@@ -29,29 +29,78 @@ func FuzzMemFS(f *testing.F) {
 		if len(prog) > 4*64 {
 			prog = prog[:4*64]
 		}
-		m := NewMem(WithUser(os.Getuid(), os.Getgid()), WithUmask(0o022))
-		disk, err := NewDisk(t.TempDir())
+		cred := []MemOption{WithUser(os.Getuid(), os.Getgid()), WithUmask(0o022)}
+		m := NewMem(cred...)
+		d := fuzzDisk(t, t.TempDir())
+		// The overlay's base starts with a few entries; a disk root
+		// holding a copy of them is its reference.
+		base, copyDir := t.TempDir(), t.TempDir()
+		fuzzSeedTree(t, base)
+		fuzzSeedTree(t, copyDir)
+		baseBefore := hostTree(t, base)
+		ovFS, err := NewOverlay(base, "/", cred...)
 		if err != nil {
 			t.Fatal(err)
 		}
-		d := disk.(*RootFS)
-		defer d.Close()
+		ov := ovFS.(*MemFS)
+		defer ov.Close()
+		dc := fuzzDisk(t, copyDir)
 		var log []string
+		fail := func(format string, args ...any) {
+			t.Helper()
+			t.Fatalf(format+"\nprogram:\n%s", append(args, strings.Join(log, "\n"))...)
+		}
 		for i := 0; i+3 < len(prog); i += 4 {
 			in := fuzzInstr{prog[i], prog[i+1], prog[i+2], prog[i+3]}
 			desc, gotM := in.run(m)
 			_, gotD := in.run(d)
-			log = append(log, fmt.Sprintf("%s => %s", desc, gotD))
+			_, gotO := in.run(ov)
+			_, gotC := in.run(dc)
+			log = append(log, fmt.Sprintf("%s => %s | overlay %s", desc, gotD, gotC))
 			if gotM != gotD {
-				t.Fatalf("%s: MemFS %q, disk %q\nprogram:\n%s", desc, gotM, gotD, strings.Join(log, "\n"))
+				fail("%s: MemFS %q, disk %q", desc, gotM, gotD)
+			}
+			if gotO != gotC {
+				fail("%s: overlay %q, disk copy %q", desc, gotO, gotC)
 			}
 		}
-		tm, td := fuzzTree(m), fuzzTree(d)
-		if tm != td {
-			t.Fatalf("trees differ\nMemFS:\n%s\ndisk:\n%s\nprogram:\n%s", tm, td, strings.Join(log, "\n"))
+		if tm, td := fuzzTree(m), fuzzTree(d); tm != td {
+			fail("trees differ\nMemFS:\n%s\ndisk:\n%s", tm, td)
+		}
+		if to, tc := fuzzTree(ov), fuzzTree(dc); to != tc {
+			fail("trees differ\noverlay:\n%s\ndisk copy:\n%s", to, tc)
 		}
 		checkInvariants(t, m)
+		checkInvariants(t, ov)
+		if hostTree(t, base) != baseBefore {
+			fail("the overlay changed its host base")
+		}
 	})
+}
+
+func fuzzDisk(t *testing.T, dir string) *RootFS {
+	disk, err := NewDisk(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := disk.(*RootFS)
+	t.Cleanup(func() { d.Close() })
+	return d
+}
+
+// fuzzSeedTree makes the starting content of an overlay base.
+func fuzzSeedTree(t *testing.T, dir string) {
+	for _, err := range []error{
+		os.MkdirAll(dir+"/a/d", 0o755),
+		os.WriteFile(dir+"/a/b", []byte("base"), 0o644),
+		os.WriteFile(dir+"/c", []byte("cc"), 0o600),
+		os.Symlink("a", dir+"/l"),
+		os.Symlink("../c", dir+"/a/l"),
+	} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // Operands index these tables, so that short programs hit interesting

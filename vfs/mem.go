@@ -690,6 +690,9 @@ func (m *MemFS) MkdirAll(name string, perm fs.FileMode) error {
 	for _, c := range splitPath(name) {
 		p += c
 		lk, err := m.resolve(p, true)
+		if err == nil && lk.node != nil && lk.trailing && !lk.node.isDir() {
+			err = syscall.ENOTDIR // a link to "file/": stat fails
+		}
 		switch {
 		case err == nil && lk.node != nil && !lk.node.isDir():
 			return pathErr("mkdir", p, syscall.ENOTDIR)
@@ -835,51 +838,55 @@ func (m *MemFS) rename(oldname, newname string) error {
 		return syscall.ENOENT
 	}
 	src, dst := lo.node, ln.node
+	// From here on the checks follow do_renameat2 and vfs_rename in
+	// order, so that the same error wins when several apply.
 	if (lo.trailing || ln.trailing) && !src.isDir() {
 		return syscall.ENOTDIR
+	}
+	if lo.dir != ln.dir {
+		// The source may not be an ancestor of the target's directory,
+		// and the target may not be an ancestor of the source.
+		if isAncestor(t, src, ln.dir) {
+			return syscall.EINVAL
+		}
+		if dst != nil && isAncestor(t, dst, lo.dir) {
+			return syscall.ENOTEMPTY
+		}
 	}
 	if src == dst {
 		return nil
 	}
-	if src.isDir() {
-		for d := ln.dir; ; d = d.parent {
-			if d == src {
-				return syscall.EINVAL
-			}
-			if d == t.root {
-				break
-			}
-		}
-		if dst != nil {
-			if !dst.isDir() {
-				return syscall.ENOTDIR
-			}
-			kids, err := t.children(dst)
-			if err != nil {
-				return err
-			}
-			if len(kids) > 0 {
-				return syscall.ENOTEMPTY
-			}
-		}
-	} else if dst != nil && dst.isDir() {
-		return syscall.EISDIR
-	}
 	if err := m.canUnlink(lo.dir, src); err != nil {
 		return err
 	}
-	if !m.can(ln.dir, permW|permX) {
-		return syscall.EACCES
-	}
-	if dst != nil {
+	if dst == nil {
+		if !m.can(ln.dir, permW|permX) {
+			return syscall.EACCES
+		}
+	} else {
 		if err := m.canUnlink(ln.dir, dst); err != nil {
 			return err
+		}
+		switch {
+		case src.isDir() && !dst.isDir():
+			return syscall.ENOTDIR
+		case !src.isDir() && dst.isDir():
+			return syscall.EISDIR
 		}
 	}
 	// Moving a directory rewrites its "..": that needs write permission on
 	// the directory itself.
 	if src.isDir() && lo.dir != ln.dir && !m.can(src, permW) {
 		return syscall.EACCES
+	}
+	if dst != nil && dst.isDir() {
+		kids, err := t.children(dst)
+		if err != nil {
+			return err
+		}
+		if len(kids) > 0 {
+			return syscall.ENOTEMPTY
+		}
 	}
 	newKids, err := t.children(ln.dir)
 	if err != nil {
@@ -900,6 +907,18 @@ func (m *MemFS) rename(oldname, newname string) error {
 		src.parent = ln.dir
 	}
 	return nil
+}
+
+// isAncestor reports whether directory a is d or one of d's ancestors.
+func isAncestor(t *memTree, a, d *inode) bool {
+	for ; ; d = d.parent {
+		if d == a {
+			return true
+		}
+		if d == t.root {
+			return false
+		}
+	}
 }
 
 // Stat implements afero.Fs like os.Stat.
@@ -993,7 +1012,8 @@ func (m *MemFS) LinkIfPossible(oldname, newname string) error {
 
 func (m *MemFS) link(oldname, newname string) error {
 	t := m.t
-	lo, err := m.resolve(oldname, false)
+	// "link/" follows the link (and then must be a directory: EPERM).
+	lo, err := m.resolve(oldname, hasTrailingSlash(oldname))
 	if err != nil {
 		return err
 	}

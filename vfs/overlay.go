@@ -64,6 +64,9 @@ func NewOverlay(baseDir, mount string, opts ...MemOption) (FS, error) {
 	n.kids = nil
 	n.lower = &lowerRef{rel: "."}
 	n.mode = fs.ModeDir | fi.Mode()&(fs.ModePerm|fs.ModeSticky)
+	if hm := metaFromSys(fi); hm != nil && hm.Nlink >= 2 {
+		n.nlink = hm.Nlink // until loaded; loading recounts
+	}
 	t.lower.setTimes(n, fi)
 	return m, nil
 }

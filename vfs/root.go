@@ -3,9 +3,12 @@ package vfs
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
+	"sort"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -253,6 +256,12 @@ func (d *RootFS) OpenFile(name string, flag int, perm fs.FileMode) (afero.File, 
 				return syscall.EISDIR
 			}
 		}
+		if flag&syscall.O_NOFOLLOW != 0 {
+			// os.Root follows the link itself; the kernel says ELOOP.
+			if fi, err := d.r.Lstat(rel); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+				return syscall.ELOOP
+			}
+		}
 		f, err = d.r.OpenFile(rel, flag, perm.Perm())
 		if err == nil && creat && normPerm(perm)&^fs.ModePerm != 0 {
 			err = d.addSpecial(rel, perm)
@@ -440,17 +449,25 @@ func (d *RootFS) parentOf(rel string) (*os.File, string, error) {
 	return f, base, nil
 }
 
-// LinkIfPossible implements HardLinker.
+// LinkIfPossible implements HardLinker. Like the kernel it looks the old
+// name up before the new one, so that the same error wins.
 func (d *RootFS) LinkIfPossible(oldname, newname string) error {
-	return d.two("link", oldname, newname, func(o, n string) error {
-		if _, err := d.r.Lstat(o); err != nil {
-			return err // the kernel looks at the old name first
-		}
-		if err := d.trailingCreate(n); err != nil {
-			return existsIfTrailing(err)
-		}
-		return d.r.Link(o, n)
-	})
+	// "link/" follows the link, then must be a directory (EPERM) or fails.
+	o, err := d.resolve(oldname, hasTrailingSlash(oldname))
+	if err == nil {
+		_, err = d.r.Lstat(o)
+	}
+	var n string
+	if err == nil {
+		n, err = d.resolve(newname, false)
+	}
+	if err == nil {
+		err = d.trailingCreate(n)
+	}
+	if err == nil {
+		err = d.r.Link(o, n)
+	}
+	return linkErr("link", oldname, newname, rootErrnoOrNil(existsIfTrailing(err)))
 }
 
 // trailingCreate gives the kernel's answer for creating a non-directory
@@ -466,14 +483,28 @@ func (d *RootFS) trailingCreate(rel string) error {
 }
 
 func (d *RootFS) two(op, oldname, newname string, fn func(o, n string) error) error {
-	o, err := d.resolve(oldname, false)
+	o, err := d.resolveParent(oldname)
 	if err == nil {
 		var n string
-		if n, err = d.resolve(newname, false); err == nil {
+		if n, err = d.resolveParent(newname); err == nil {
 			err = fn(o, n)
 		}
 	}
 	return linkErr(op, oldname, newname, rootErrnoOrNil(err))
+}
+
+// resolveParent resolves name without looking at its last component at
+// all, even with a trailing slash, which is left for the kernel to judge
+// (as rename(2) does, after looking up both parents).
+func (d *RootFS) resolveParent(name string) (string, error) {
+	if !hasTrailingSlash(name) {
+		return d.resolve(name, false)
+	}
+	rel, err := d.resolve(strings.TrimRight(name, "/"), false)
+	if err != nil || rel == "." {
+		return rel, err
+	}
+	return rel + "/", nil
 }
 
 // SymlinkIfPossible implements afero.Linker. The target is stored
@@ -545,6 +576,10 @@ func (d *RootFS) Chtimes(name string, atime, mtime time.Time) error {
 type diskFile struct {
 	*os.File
 	name string
+
+	mu   sync.Mutex
+	ents []fs.DirEntry // sorted directory listing, read on first use
+	pos  int
 }
 
 func (f *diskFile) Name() string { return f.name }
@@ -557,22 +592,75 @@ func (f *diskFile) Stat() (fs.FileInfo, error) {
 	return withMeta(fi, baseName(f.name)), nil
 }
 
+// Readdir lists like MemFS: sorted by name, with *Meta infos.
 func (f *diskFile) Readdir(n int) ([]fs.FileInfo, error) {
-	fis, err := f.File.Readdir(n)
-	for i, fi := range fis {
-		fis[i] = withMeta(fi, "")
+	ents, err := f.next(n)
+	if ents == nil {
+		return nil, err
 	}
-	return fis, f.fix(err)
+	infos := make([]fs.FileInfo, 0, len(ents))
+	for _, e := range ents {
+		fi, err := e.Info()
+		if err != nil {
+			continue // removed since the listing was read
+		}
+		infos = append(infos, withMeta(fi, ""))
+	}
+	return infos, err
 }
 
+// ReadDir is fs.ReadDirFile.ReadDir, sorted by name.
 func (f *diskFile) ReadDir(n int) ([]fs.DirEntry, error) {
-	ents, err := f.File.ReadDir(n)
-	return ents, f.fix(err)
+	return f.next(n)
 }
 
+// Readdirnames is sorted by name.
 func (f *diskFile) Readdirnames(n int) ([]string, error) {
-	names, err := f.File.Readdirnames(n)
-	return names, f.fix(err)
+	ents, err := f.next(n)
+	if ents == nil {
+		return nil, err
+	}
+	names := make([]string, len(ents))
+	for i, e := range ents {
+		names[i] = e.Name()
+	}
+	return names, err
+}
+
+// next returns the next n entries of the sorted listing, read whole on
+// first use, with the os.File conventions for n and io.EOF: a sandbox
+// sees directories in the same order whatever filesystem it runs on.
+func (f *diskFile) next(n int) ([]fs.DirEntry, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.ents == nil {
+		ents, err := f.File.ReadDir(-1)
+		if err != nil {
+			return nil, f.fix(err)
+		}
+		sort.Slice(ents, func(i, j int) bool { return ents[i].Name() < ents[j].Name() })
+		f.ents = ents
+	}
+	rest := f.ents[f.pos:]
+	if n > 0 {
+		if len(rest) == 0 {
+			return nil, io.EOF
+		}
+		rest = rest[:min(n, len(rest))]
+	}
+	f.pos += len(rest)
+	return append([]fs.DirEntry{}, rest...), nil
+}
+
+// Seek restarts the listing when a directory is rewound.
+func (f *diskFile) Seek(off int64, whence int) (int64, error) {
+	pos, err := f.File.Seek(off, whence)
+	if err == nil && pos == 0 {
+		f.mu.Lock()
+		f.ents, f.pos = nil, 0
+		f.mu.Unlock()
+	}
+	return pos, f.fix(err)
 }
 
 func (f *diskFile) Read(p []byte) (int, error) {

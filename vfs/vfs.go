@@ -4,6 +4,21 @@
 // Everything above this package (the runner, the gateway, the in-process
 // commands) sees only FS and absolute, slash-separated sandbox paths. Only
 // this package and cmd/ may touch the host filesystem.
+//
+// The filesystems:
+//
+//   - NewMem: an in-memory inode tree with POSIX semantics (symlinks, hard
+//     links, permissions enforced for the sandbox user, kernel errnos) and
+//     optional limits (WithMaxBytes, WithMaxFiles, WithMaxFileSize).
+//   - NewOverlay: a NewMem tree in which a host directory shows through,
+//     read-only, at one mount point; all changes stay in memory.
+//   - NewDisk: a host directory as the whole sandbox (confined with
+//     os.Root), or with "" the unconfined host filesystem.
+//   - ReadOnly and Limit wrap any FS.
+//
+// Populate lays out the standard sandbox tree (/etc, /home/sandbox, /tmp,
+// /workspace, ...). Errors are *fs.PathError or *os.LinkError around a
+// syscall.Errno, as package os returns them.
 package vfs
 
 import (

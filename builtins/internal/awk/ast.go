@@ -16,17 +16,17 @@ type Program struct {
 	// escape sequences, for the caller to print.
 	Warnings []string
 
-	globals  map[string]int
-	names    []string // global slot -> name
-	funcIdx  map[string]int
-	calls    []*CallExpr // resolved to Funcs after parsing
-	regexes  []*RegexLit
-	hasInput bool // main rules or END exist, so input is read
+	globals map[string]int
+	names   []string // global slot -> name
+	funcIdx map[string]int
+	calls   []*CallExpr // resolved to Funcs after parsing
+	regexes []*RegexLit
 }
 
 // Item is a pattern-action rule. Pattern nil means every record; Pattern2
 // non-nil makes it a range. Body nil means print $0.
 type Item struct {
+	Pos
 	Pattern  Expr
 	Pattern2 Expr
 	Body     []Stmt
@@ -43,7 +43,21 @@ type Func struct {
 type Expr interface{ expr() }
 
 // Stmt is a statement node.
-type Stmt interface{ stmt() }
+type Stmt interface{ pos() *Pos }
+
+// Pos is where a statement or rule starts, for runtime error messages.
+type Pos struct {
+	Src  string
+	Line int
+}
+
+func (p *Pos) pos() *Pos { return p }
+
+// CaseClause is one case of a switch; Value nil is default.
+type CaseClause struct {
+	Value Expr
+	Body  []Stmt
+}
 
 type scope uint8
 
@@ -72,6 +86,8 @@ const (
 	spIGNORECASE
 	spRT
 	spERRNO
+	spFPAT
+	spFIELDWIDTHS
 	numSpecials
 )
 
@@ -80,7 +96,7 @@ var specialVars = map[string]int{
 	"ORS": spORS, "RS": spRS, "SUBSEP": spSUBSEP, "CONVFMT": spCONVFMT,
 	"OFMT": spOFMT, "RSTART": spRSTART, "RLENGTH": spRLENGTH,
 	"FILENAME": spFILENAME, "ARGC": spARGC, "IGNORECASE": spIGNORECASE,
-	"RT": spRT, "ERRNO": spERRNO,
+	"RT": spRT, "ERRNO": spERRNO, "FPAT": spFPAT, "FIELDWIDTHS": spFIELDWIDTHS,
 }
 
 type (
@@ -92,7 +108,7 @@ type (
 	// argument of match, split, sub, gsub, gensub and ~.
 	RegexLit struct {
 		Src string
-		re  *regexCache
+		re  *regex // compiled when parsing; never changed after
 	}
 	// VarExpr is a variable used as a scalar or, as the array of an
 	// IndexExpr, InExpr and so on, as an array.
@@ -196,30 +212,38 @@ type (
 	// PrintStmt is print or printf with an optional redirection
 	// (Redir is tGreater, tAppend or tPipe).
 	PrintStmt struct {
+		Pos
 		Printf bool
 		Args   []Expr
 		Redir  token
 		Dest   Expr
 	}
 	// ExprStmt evaluates an expression for its side effects.
-	ExprStmt struct{ X Expr }
+	ExprStmt struct {
+		Pos
+		X Expr
+	}
 	// IfStmt is if/else.
 	IfStmt struct {
+		Pos
 		Cond       Expr
 		Then, Else []Stmt
 	}
 	// WhileStmt is while (Cond) Body.
 	WhileStmt struct {
+		Pos
 		Cond Expr
 		Body []Stmt
 	}
 	// DoStmt is do Body while (Cond).
 	DoStmt struct {
+		Pos
 		Body []Stmt
 		Cond Expr
 	}
 	// ForStmt is for (Init; Cond; Post) Body; any part may be nil.
 	ForStmt struct {
+		Pos
 		Init Stmt
 		Cond Expr
 		Post Stmt
@@ -227,41 +251,43 @@ type (
 	}
 	// ForInStmt is for (Var in Array) Body.
 	ForInStmt struct {
+		Pos
 		Var   Expr
 		Array *VarExpr
 		Body  []Stmt
 	}
 	// BlockStmt is { Body }.
-	BlockStmt struct{ Body []Stmt }
+	BlockStmt struct {
+		Pos
+		Body []Stmt
+	}
 	// NextStmt, NextfileStmt, BreakStmt and ContinueStmt change flow.
-	NextStmt     struct{}
-	NextfileStmt struct{}
-	BreakStmt    struct{}
-	ContinueStmt struct{}
+	NextStmt     struct{ Pos }
+	NextfileStmt struct{ Pos }
+	BreakStmt    struct{ Pos }
+	ContinueStmt struct{ Pos }
 	// ExitStmt is exit [Status].
-	ExitStmt struct{ Status Expr }
+	ExitStmt struct {
+		Pos
+		Status Expr
+	}
 	// ReturnStmt is return [Value].
-	ReturnStmt struct{ Value Expr }
+	ReturnStmt struct {
+		Pos
+		Value Expr
+	}
+	// SwitchStmt is gawk's switch: the first case whose value equals Tag
+	// (or whose regex matches it), else default, runs and falls through
+	// until break.
+	SwitchStmt struct {
+		Pos
+		Tag   Expr
+		Cases []*CaseClause
+	}
 	// DeleteStmt is delete Array[Index] or, with Index nil, delete Array.
 	DeleteStmt struct {
+		Pos
 		Array *VarExpr
 		Index []Expr
 	}
-	// GetlineStmt is never built; getline is an expression.
 )
-
-func (*PrintStmt) stmt()    {}
-func (*ExprStmt) stmt()     {}
-func (*IfStmt) stmt()       {}
-func (*WhileStmt) stmt()    {}
-func (*DoStmt) stmt()       {}
-func (*ForStmt) stmt()      {}
-func (*ForInStmt) stmt()    {}
-func (*BlockStmt) stmt()    {}
-func (*NextStmt) stmt()     {}
-func (*NextfileStmt) stmt() {}
-func (*BreakStmt) stmt()    {}
-func (*ContinueStmt) stmt() {}
-func (*ExitStmt) stmt()     {}
-func (*ReturnStmt) stmt()   {}
-func (*DeleteStmt) stmt()   {}

@@ -236,6 +236,8 @@ func TestParseErrors(t *testing.T) {
 		"BEGIN { NF[1] = 2 }",
 		"BEGIN { if (1) }",
 		"BEGIN { 1 = 2 }",
+		"/a(/",
+		"BEGIN { switch (1) { case x: } }",
 	}
 	for _, src := range tests {
 		_, err := Parse(Source{Name: "cmd. line", Text: src})
@@ -474,6 +476,7 @@ func TestInterp(t *testing.T) {
 		{"mktime", `BEGIN { print mktime("2024 01 02 03 04 05"), mktime("bad") }`, "", "1704164645 -1\n", nil},
 		{"bit ops", `BEGIN { print and(12, 10), or(12, 10), xor(12, 10), lshift(1, 10), rshift(1024, 3) }`, "", "8 14 6 1024 128\n", nil},
 		{"hex source", `BEGIN { print 0x10 + 1 }`, "", "17\n", nil},
+		{"octal source", `BEGIN { print 017, 08, 0.5 }`, "", "15 8 0.5\n", nil},
 		{"strnum hex is zero", `{ print $1 + 0 }`, "0x1A\n", "0\n", nil},
 		{"numeric prefix", `BEGIN { print "3abc" + 1, " 12 " + 0, ".5e1x" * 2, "+-1" + 0 }`, "", "4 12 10 0\n", nil},
 		{"getline updates nf", `BEGIN { "echo a b c" | getline; print NF }`, "", "3\n", nil},
@@ -606,6 +609,81 @@ func TestValueConversions(t *testing.T) {
 	for s, want := range looks {
 		if _, got := looksNumeric(s); got != want {
 			t.Errorf("looksNumeric(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+func TestUTF8(t *testing.T) {
+	tests := []struct{ src, in, bytes, chars string }{
+		{`{ print length($0), length($1) }`, "héllo wörld\n", "13 6\n", "11 5\n"},
+		{`{ print substr($0, 2, 3) }`, "héllo\n", "\xc3\xa9l\n", "éll\n"},
+		{`{ print index($0, "l") }`, "héllo\n", "4\n", "3\n"},
+		{`{ print match($0, /l+/), RSTART, RLENGTH }`, "héllo\n", "4 4 2\n", "3 3 2\n"},
+		{`{ print toupper($0) }`, "héllo\n", "HéLLO\n", "HÉLLO\n"},
+		{`{ printf "[%3s][%-4s][%.2s]\n", "é", "né", "été" }`, "x\n", "[ é][né ][\xc3\xa9]\n", "[  é][né  ][ét]\n"},
+		{`BEGIN { printf "%c%c\n", 233, "éa" }`, "", "\xe9\xc3\n", "éé\n"},
+		{`BEGIN { n = split("aé", c, ""); print n, c[2] }`, "", "3 \xc3\n", "2 é\n"},
+		{`{ print length($0) }`, "a\xffb\n", "3\n", "3\n"},
+		{`{ print toupper($0) }`, "a\xffé\n", "A\xffé\n", "A\xffÉ\n"},
+	}
+	for _, tt := range tests {
+		for _, utf := range []bool{false, true} {
+			prog, err := Parse(Source{Name: "x", Text: tt.src})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out bytes.Buffer
+			if _, err := Run(prog, &Config{Stdin: strings.NewReader(tt.in), Output: &out, UTF8: utf}); err != nil {
+				t.Fatal(err)
+			}
+			want := tt.bytes
+			if utf {
+				want = tt.chars
+			}
+			if out.String() != want {
+				t.Errorf("%s (utf8=%v): got %q, want %q", tt.src, utf, out.String(), want)
+			}
+		}
+	}
+}
+
+func TestSortedIn(t *testing.T) {
+	tests := []struct{ how, want string }{
+		{"@ind_str_asc", "a:3 b:1 c:2 "},
+		{"@ind_str_desc", "c:2 b:1 a:3 "},
+		{"@val_num_asc", "b:1 c:2 a:3 "},
+		{"@val_num_desc", "a:3 c:2 b:1 "},
+		{"@unsorted", "b:1 a:3 c:2 "},
+		{"cmp", "a:3 c:2 b:1 "},
+	}
+	for _, tt := range tests {
+		src := `function cmp(i1, v1, i2, v2) { return v2 - v1 }
+BEGIN { x["b"] = 1; x["a"] = 3; x["c"] = 2; PROCINFO["sorted_in"] = "` + tt.how + `"; for (k in x) printf "%s:%s ", k, x[k] }`
+		if r := runProg(t, src, "", nil); r.out != tt.want || r.err != nil {
+			t.Errorf("%s: got %q (%v), want %q", tt.how, r.out, r.err, tt.want)
+		}
+	}
+	r := runProg(t, `BEGIN { split("10 9 100", a); PROCINFO["sorted_in"] = "@ind_num_desc"; for (k in a) printf "%s ", k }`, "", nil)
+	if r.out != "3 2 1 " {
+		t.Errorf("@ind_num_desc: %q", r.out)
+	}
+}
+
+func TestGawkExtensions(t *testing.T) {
+	tests := []struct{ name, src, in, want string }{
+		{"switch", `{ switch ($1) { case 1: print "one"; break; case "b": print "bee"; case /^c/: print "cee"; break; default: print "other" } }`, "1\nb\nc\nz\n", "one\nbee\ncee\ncee\nother\n"},
+		{"switch in loop", `BEGIN { for (i = 0; i < 3; i++) { switch (i) { case 1: continue; default: print i } } }`, "", "0\n2\n"},
+		{"switch negative", `BEGIN { switch (-2) { case -2: print "neg" } }`, "", "neg\n"},
+		{"strtonum", `BEGIN { print strtonum("0x1A"), strtonum("017"), strtonum("12.5e1"), strtonum(" -0x10") }`, "", "26 15 125 -16\n"},
+		{"isarray typeof", `BEGIN { a[1]; x = 1; print isarray(a), isarray(x), typeof(a), typeof(x), typeof("s"), typeof(u) }`, "", "1 0 array number string untyped\n"},
+		{"typeof strnum", `{ print typeof($1), typeof($2) }`, "12 ab\n", "strnum string\n"},
+		{"fpat", `BEGIN { FPAT = "([^,]*)|(\"[^\"]+\")" } { print NF; for (i = 1; i <= NF; i++) print i ": " $i }`, "a,\"b,c\",,d\n", "4\n1: a\n2: \"b,c\"\n3: \n4: d\n"},
+		{"fieldwidths", `BEGIN { FIELDWIDTHS = "2 3 1:2 *" } { print $1 "|" $2 "|" $3 "|" $4; print NF }`, "abcdefghijk\n", "ab|cde|gh|ijk\n4\n"},
+		{"fs after fpat", `BEGIN { FPAT = "[0-9]+"; FS = "-" } { print $2 }`, "a-b\n", "b\n"},
+	}
+	for _, tt := range tests {
+		if r := runProg(t, tt.src, tt.in, nil); r.out != tt.want || r.err != nil {
+			t.Errorf("%s: got %q (%v), want %q", tt.name, r.out, r.err, tt.want)
 		}
 	}
 }

@@ -2,19 +2,23 @@ package awk
 
 import (
 	"bufio"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // splitMode is how a record (or split's string) is cut into fields.
 type splitMode uint8
 
 const (
-	splitSpace splitMode = iota // FS = " ": runs of blanks, trimmed
-	splitByte                   // a single character, literally
-	splitRegex                  // anything longer: a regex
-	splitChars                  // FS = "": every character is a field
-	splitSet                    // a regex that is a character class, maybe with +
-	splitLit                    // a regex that is a fixed string
+	splitSpace  splitMode = iota // FS = " ": runs of blanks, trimmed
+	splitByte                    // a single character, literally
+	splitRegex                   // anything longer: a regex
+	splitChars                   // FS = "": every character is a field
+	splitSet                     // a regex that is a character class, maybe with +
+	splitLit                     // a regex that is a fixed string
+	splitFPAT                    // gawk's FPAT: fields are the matches of re
+	splitWidths                  // gawk's FIELDWIDTHS: fixed widths
 )
 
 type splitter struct {
@@ -25,6 +29,9 @@ type splitter struct {
 	set  *[256]bool
 	plus bool // splitSet: a run of set bytes is one separator
 	lit  string
+	utf8 bool // splitChars: split into UTF-8 characters
+	// widths are FIELDWIDTHS as (skip, width) pairs; width -1 is "*".
+	widths [][2]int
 }
 
 // newSplitter makes the splitter for a field separator string.
@@ -33,7 +40,7 @@ func (p *interp) newSplitter(fs string, paragraph bool) splitter {
 	case fs == " ":
 		return splitter{mode: splitSpace}
 	case fs == "":
-		return splitter{mode: splitChars}
+		return splitter{mode: splitChars, utf8: p.utf8}
 	case len(fs) == 1 && fs[0] != '\\':
 		c := fs[0]
 		if p.ignore && isAlpha(c) {
@@ -139,11 +146,16 @@ func (sp *splitter) splitInto(dst []value, s string, seps *[]string) []value {
 	case splitSpace:
 		return splitSpaces(dst, s, seps)
 	case splitChars:
-		for i := 0; i < len(s); i++ {
-			dst = append(dst, value{s: s[i : i+1], k: kStrNum})
+		for i := 0; i < len(s); {
+			w := 1
+			if sp.utf8 && s[i] >= utf8.RuneSelf {
+				_, w = utf8.DecodeRuneInString(s[i:])
+			}
+			dst = append(dst, value{s: s[i : i+w], k: kStrNum})
 			if seps != nil && i > 0 {
 				*seps = append(*seps, "")
 			}
+			i += w
 		}
 		return dst
 	case splitByte:
@@ -166,6 +178,26 @@ func (sp *splitter) splitInto(dst []value, s string, seps *[]string) []value {
 		return dst
 	}
 	switch sp.mode {
+	case splitFPAT:
+		for _, m := range sp.re.findAllIndex(s, -1) {
+			dst = append(dst, value{s: s[m[0]:m[1]], k: kStrNum})
+		}
+		return dst
+	case splitWidths:
+		i := 0
+		for _, w := range sp.widths {
+			i = min(i+w[0], len(s))
+			if i >= len(s) {
+				break
+			}
+			end := len(s)
+			if w[1] >= 0 {
+				end = min(i+w[1], len(s))
+			}
+			dst = append(dst, value{s: s[i:end], k: kStrNum})
+			i = end
+		}
+		return dst
 	case splitSet:
 		return sp.splitSetInto(dst, s, seps)
 	case splitLit:
@@ -369,7 +401,16 @@ func (p *interp) setSpecial(i int, v value) {
 	case spFS:
 		// The current record keeps the old separator.
 		p.ensureFields()
+		p.fieldsBy = spFS
 		p.split = p.newSplitter(p.toStr(v), p.rsMode == rsPara)
+	case spFPAT:
+		p.ensureFields()
+		p.fieldsBy = spFPAT
+		p.split = splitter{mode: splitFPAT, re: p.dynRegex(p.toStr(v))}
+	case spFIELDWIDTHS:
+		p.ensureFields()
+		p.fieldsBy = spFIELDWIDTHS
+		p.split = splitter{mode: splitWidths, widths: p.parseWidths(p.toStr(v))}
 	case spRS:
 		p.setRS(p.toStr(v))
 	case spOFS:
@@ -390,7 +431,9 @@ func (p *interp) setSpecial(i int, v value) {
 		}
 	case spIGNORECASE:
 		p.ignore = v.isTrue()
-		p.split = p.newSplitter(p.toStr(p.sp[spFS]), p.rsMode == rsPara)
+		if p.fieldsBy == spFS {
+			p.split = p.newSplitter(p.toStr(p.sp[spFS]), p.rsMode == rsPara)
+		}
 		if p.rsMode == rsRegex {
 			p.setRS(p.toStr(p.sp[spRS]))
 		}
@@ -401,4 +444,30 @@ func (p *interp) setSpecial(i int, v value) {
 func (p *interp) printRecord(w *bufio.Writer) {
 	p.writeString(w, p.getRecord())
 	p.writeString(w, p.ors)
+}
+
+// parseWidths parses FIELDWIDTHS: space-separated widths, each maybe
+// preceded by "skip:", the last maybe "*" for the rest of the record.
+func (p *interp) parseWidths(s string) [][2]int {
+	var ws [][2]int
+	for _, f := range strings.Fields(s) {
+		skip := 0
+		if a, b, ok := strings.Cut(f, ":"); ok {
+			n, err := strconv.Atoi(a)
+			if err != nil || n < 0 {
+				p.fatalf("invalid FIELDWIDTHS value, for field %d, near `%s'", len(ws)+1, f)
+			}
+			skip, f = n, b
+		}
+		if f == "*" {
+			ws = append(ws, [2]int{skip, -1})
+			continue
+		}
+		n, err := strconv.Atoi(f)
+		if err != nil || n < 0 {
+			p.fatalf("invalid FIELDWIDTHS value, for field %d, near `%s'", len(ws)+1, f)
+		}
+		ws = append(ws, [2]int{skip, n})
+	}
+	return ws
 }

@@ -20,11 +20,15 @@ func (p *interp) callBuiltin(e *BuiltinExpr) value {
 		if len(a) == 3 {
 			n = p.eval(a[2]).toNum()
 		}
-		return str(substr(s, m, n))
+		return str(p.substrChars(s, m, n))
 	case "index":
 		s := p.toStr(p.eval(a[0]))
 		t := p.toStr(p.eval(a[1]))
-		return num(float64(strings.Index(s, t) + 1))
+		i := strings.Index(s, t)
+		if i < 0 {
+			return num(0)
+		}
+		return num(float64(p.charCount(s, i) + 1))
 	case "split":
 		return num(float64(p.splitBuiltin(a)))
 	case "sub", "gsub":
@@ -56,9 +60,9 @@ func (p *interp) callBuiltin(e *BuiltinExpr) value {
 		p.rng = newRNG(seed)
 		return num(prev)
 	case "tolower":
-		return str(asciiLower(p.toStr(p.eval(a[0]))))
+		return str(p.mapCase(p.toStr(p.eval(a[0])), false))
 	case "toupper":
-		return str(asciiUpper(p.toStr(p.eval(a[0]))))
+		return str(p.mapCase(p.toStr(p.eval(a[0])), true))
 	case "close":
 		name := p.toStr(p.eval(a[0]))
 		return num(float64(p.closeStream(name)))
@@ -83,6 +87,15 @@ func (p *interp) callBuiltin(e *BuiltinExpr) value {
 		return num(float64(p.asort(a, e.Name == "asorti")))
 	case "and", "or", "xor", "lshift", "rshift", "compl":
 		return num(p.bitop(e.Name, a))
+	case "strtonum":
+		return num(strtonum(p.eval(a[0]), p))
+	case "isarray":
+		if v, ok := a[0].(*VarExpr); ok && v.Scope != scopeSpecial {
+			return boolNum(p.cellOf(v).arr != nil)
+		}
+		return num(0)
+	case "typeof":
+		return str(p.typeOf(a[0]))
 	}
 	p.fatalf("function `%s' not defined", e.Name)
 	return value{}
@@ -91,14 +104,14 @@ func (p *interp) callBuiltin(e *BuiltinExpr) value {
 // length handles length, length(s) and gawk's length(array).
 func (p *interp) length(a []Expr) int {
 	if len(a) == 0 {
-		return len(p.getRecord())
+		return p.charLen(p.getRecord())
 	}
 	if v, ok := a[0].(*VarExpr); ok && v.Scope != scopeSpecial {
 		if c := p.cellOf(v); c.arr != nil {
 			return c.arr.len()
 		}
 	}
-	return len(p.toStr(p.eval(a[0])))
+	return p.charLen(p.toStr(p.eval(a[0])))
 }
 
 // substr behaves like gawk's: a start below 1 counts as 1 (without
@@ -129,10 +142,22 @@ func (p *interp) math1(name string, x float64) float64 {
 	case "cos":
 		return math.Cos(x)
 	case "exp":
-		return math.Exp(x)
+		r := math.Exp(x)
+		if math.IsInf(r, 0) && !math.IsInf(x, 0) {
+			p.warnf("exp: argument %g is out of range", x)
+		}
+		return r
 	case "log":
+		if x < 0 {
+			p.warnf("log: received negative argument %g", x)
+			return math.Copysign(math.NaN(), -1)
+		}
 		return math.Log(x)
 	case "sqrt":
+		if x < 0 {
+			p.warnf("sqrt: called with negative argument %g", x)
+			return math.Copysign(math.NaN(), -1)
+		}
 		return math.Sqrt(x)
 	}
 	return math.Trunc(x)
@@ -365,8 +390,9 @@ func (p *interp) matchBuiltin(a []Expr) value {
 		p.sp[spRLENGTH] = num(-1)
 		return num(0)
 	}
-	p.sp[spRSTART] = num(float64(loc[0] + 1))
-	p.sp[spRLENGTH] = num(float64(loc[1] - loc[0]))
+	start := p.charCount(s, loc[0]) + 1
+	p.sp[spRSTART] = num(float64(start))
+	p.sp[spRLENGTH] = num(float64(p.charLen(s[loc[0]:loc[1]])))
 	if arr != nil {
 		for i := 0; 2*i+1 < len(loc); i++ {
 			if loc[2*i] < 0 {
@@ -374,11 +400,11 @@ func (p *interp) matchBuiltin(a []Expr) value {
 			}
 			k := itoa(i)
 			arr.set(k, strnum(s[loc[2*i]:loc[2*i+1]]))
-			arr.set(k+p.subsep+"start", num(float64(loc[2*i]+1)))
-			arr.set(k+p.subsep+"length", num(float64(loc[2*i+1]-loc[2*i])))
+			arr.set(k+p.subsep+"start", num(float64(p.charCount(s, loc[2*i])+1)))
+			arr.set(k+p.subsep+"length", num(float64(p.charLen(s[loc[2*i]:loc[2*i+1]]))))
 		}
 	}
-	return num(float64(loc[0] + 1))
+	return num(float64(start))
 }
 
 // gensub implements gawk's gensub(re, repl, how [, target]).
@@ -487,21 +513,7 @@ func (p *interp) sortValues(vals []value, indices bool, how string) {
 		if indices && !strings.Contains(how, "num") {
 			return x.s < y.s
 		}
-		xn, xNum := numericForCompare(x)
-		yn, yNum := numericForCompare(y)
-		if x.k == kNull {
-			xNum = true
-		}
-		switch {
-		case xNum && yNum:
-			if xn != yn {
-				return xn < yn
-			}
-			return p.toStr(x) < p.toStr(y)
-		case xNum != yNum:
-			return xNum
-		}
-		return p.toStr(x) < p.toStr(y)
+		return p.valTypeLess(x, y)
 	}
 	sort.SliceStable(vals, func(i, j int) bool {
 		if desc {
@@ -509,6 +521,23 @@ func (p *interp) sortValues(vals []value, indices bool, how string) {
 		}
 		return less(vals[i], vals[j])
 	})
+}
+
+// valTypeLess orders numbers before strings, numbers by value and
+// strings bytewise.
+func (p *interp) valTypeLess(x, y value) bool {
+	xn, xNum := numericForCompare(x)
+	yn, yNum := numericForCompare(y)
+	switch {
+	case xNum && yNum:
+		if xn != yn {
+			return xn < yn
+		}
+		return p.toStr(x) < p.toStr(y)
+	case xNum != yNum:
+		return xNum
+	}
+	return p.toStr(x) < p.toStr(y)
 }
 
 func (p *interp) bitop(name string, a []Expr) float64 {
@@ -571,3 +600,123 @@ func (r *rng) float() float64 {
 func sortStrings(s []string) { sort.Strings(s) }
 
 var _ = strconv.Itoa
+
+// sortKeys orders a for-in loop as gawk's PROCINFO["sorted_in"] asks:
+// one of the "@ind_str_asc"-style orders or the name of a comparison
+// function taking (i1, v1, i2, v2).
+func (p *interp) sortKeys(keys []string, arr *array, how string) {
+	val := func(k string) value { v, _ := arr.lookup(k); return v }
+	var less func(a, b string) bool
+	switch strings.TrimSuffix(strings.TrimSuffix(how, "_asc"), "_desc") {
+	case "@unsorted", "":
+		return
+	case "@ind_str":
+		less = func(a, b string) bool { return a < b }
+	case "@ind_num":
+		less = func(a, b string) bool {
+			x, y := strToNum(a), strToNum(b)
+			if x != y {
+				return x < y
+			}
+			return a < b
+		}
+	case "@val_str":
+		less = func(a, b string) bool {
+			x, y := p.toStr(val(a)), p.toStr(val(b))
+			if x != y {
+				return x < y
+			}
+			return a < b
+		}
+	case "@val_num":
+		less = func(a, b string) bool {
+			x, y := val(a).toNum(), val(b).toNum()
+			if x != y {
+				return x < y
+			}
+			return a < b
+		}
+	case "@val_type":
+		less = func(a, b string) bool { return p.valTypeLess(val(a), val(b)) }
+	default:
+		i, ok := p.prog.funcIdx[how]
+		if !ok {
+			p.fatalf("`%s' is not a valid array sorting order", how)
+		}
+		fn := p.prog.Funcs[i]
+		less = func(a, b string) bool {
+			return p.callValues(fn, []value{strnum(a), val(a), strnum(b), val(b)}).toNum() < 0
+		}
+	}
+	if strings.HasSuffix(how, "_desc") {
+		asc := less
+		less = func(a, b string) bool { return asc(b, a) }
+	}
+	sort.SliceStable(keys, func(i, j int) bool { return less(keys[i], keys[j]) })
+}
+
+// strtonum converts like gawk's strtonum: 0x hex and leading-0 octal
+// strings, decimal otherwise.
+func strtonum(v value, p *interp) float64 {
+	if v.k == kNum {
+		return v.n
+	}
+	s := strings.TrimLeft(p.toStr(v), " \t\n")
+	neg := false
+	if s != "" && (s[0] == '-' || s[0] == '+') {
+		neg, s = s[0] == '-', s[1:]
+	}
+	var n float64
+	switch {
+	case len(s) > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'):
+		for _, c := range []byte(s[2:]) {
+			if !isHex(c) {
+				break
+			}
+			n = n*16 + float64(hexVal(c))
+		}
+	case len(s) > 1 && s[0] == '0' && isDigit(s[1]):
+		for _, c := range []byte(s[1:]) {
+			if c < '0' || c > '7' {
+				break
+			}
+			n = n*8 + float64(c-'0')
+		}
+	default:
+		n = strToNum(s)
+	}
+	if neg {
+		return -n
+	}
+	return n
+}
+
+// typeOf implements gawk's typeof.
+func (p *interp) typeOf(e Expr) string {
+	if v, ok := e.(*VarExpr); ok && v.Scope != scopeSpecial {
+		c := p.cellOf(v)
+		if c.arr != nil {
+			return "array"
+		}
+		if c.v.k == kNull {
+			return "untyped"
+		}
+	}
+	if r, ok := e.(*RegexLit); ok {
+		_ = r
+		return "regexp"
+	}
+	v := p.eval(e)
+	switch v.k {
+	case kNum:
+		return "number"
+	case kStr:
+		return "string"
+	case kStrNum:
+		if _, ok := looksNumeric(v.s); ok {
+			return "strnum"
+		}
+		return "string"
+	}
+	return "unassigned"
+}

@@ -44,12 +44,26 @@ type Config struct {
 	Now      func() time.Time
 	Location *time.Location
 	Context  context.Context
+
+	// UTF8 selects character semantics (a UTF-8 locale); otherwise
+	// strings are bytes, as in the C locale.
+	UTF8 bool
 }
 
-// RuntimeError is a fatal error while running a program.
-type RuntimeError struct{ Msg string }
+// RuntimeError is a fatal error while running a program, with the place
+// of the statement that was running when known.
+type RuntimeError struct {
+	Src  string
+	Line int
+	Msg  string
+}
 
-func (e *RuntimeError) Error() string { return "fatal: " + e.Msg }
+func (e *RuntimeError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d: fatal: %s", e.Src, e.Line, e.Msg)
+	}
+	return "fatal: " + e.Msg
+}
 
 // OutputError wraps a failed write to standard output, so the caller can
 // tell a closed pipe from other errors.
@@ -95,6 +109,7 @@ type interp struct {
 	frame   []cell
 	depth   int
 	retVal  value
+	pos     *Pos // the statement running, for error messages
 	inRange []bool
 
 	// Special variables; NF, NR and FNR are kept apart.
@@ -105,7 +120,9 @@ type interp struct {
 	ofs, ors  string
 	subsep    string
 	ignore    bool
+	utf8      bool
 	split     splitter
+	fieldsBy  int // spFS, spFPAT or spFIELDWIDTHS: what split comes from
 	rsMode    rsMode
 	rsRegex   *regex
 	rsChar    byte
@@ -138,6 +155,7 @@ type interp struct {
 	outOrder []string
 	inputs   map[string]*inStream
 
+	procinfo    *array // PROCINFO, if the program uses it
 	regexCache  map[string]*regex
 	formatCache map[string]*format
 	scratch     []byte
@@ -187,7 +205,8 @@ func (p *interp) recoverErr(r any) error {
 	case flowPanic:
 		return &RuntimeError{Msg: "unexpected flow change"}
 	}
-	panic(r)
+	// A bug in the interpreter must not take the whole shell down.
+	return &RuntimeError{Msg: fmt.Sprintf("internal error: %v", r)}
 }
 
 func newInterp(prog *Program, cfg *Config) *interp {
@@ -223,6 +242,7 @@ func newInterp(prog *Program, cfg *Config) *interp {
 		replCache:   map[string][]replPiece{},
 		argIdx:      1,
 	}
+	p.utf8 = cfg.UTF8
 	p.outSync = &syncWriter{w: cfg.Output}
 	p.out = bufio.NewWriterSize(p.outSync, 64<<10)
 	p.errOut = bufio.NewWriterSize(cfg.Error, 4<<10)
@@ -246,6 +266,8 @@ func (p *interp) initSpecials() {
 	p.setSpecial(spIGNORECASE, num(0))
 	p.setSpecial(spRT, str(""))
 	p.setSpecial(spERRNO, str(""))
+	p.sp[spFPAT] = str("[^[:space:]]+")
+	p.sp[spFIELDWIDTHS] = str("")
 	p.setSpecial(spARGC, num(float64(len(p.cfg.Args)+1)))
 }
 
@@ -275,6 +297,7 @@ func (p *interp) initArrays() {
 		a.set("pid", num(2))
 		a.set("ppid", num(1))
 		p.globals[i].arr = a
+		p.procinfo = a
 	}
 }
 
@@ -289,7 +312,11 @@ func (p *interp) warnEscape(c byte) {
 const Version = "5.2.1"
 
 func (p *interp) fatalf(format string, a ...any) {
-	panic(&RuntimeError{Msg: fmt.Sprintf(format, a...)})
+	e := &RuntimeError{Msg: fmt.Sprintf(format, a...)}
+	if p.pos != nil {
+		e.Src, e.Line = p.pos.Src, p.pos.Line
+	}
+	panic(e)
 }
 
 // tick is called once per loop iteration and record; every few thousand
@@ -404,6 +431,7 @@ func (p *interp) runRecord() (f flow) {
 		}
 	}()
 	for i, it := range p.prog.Items {
+		p.pos = &it.Pos
 		if !p.matchItem(i, it) {
 			continue
 		}
@@ -473,6 +501,7 @@ func (p *interp) execBlock(ss []Stmt) flow {
 }
 
 func (p *interp) exec(s Stmt) flow {
+	p.pos = s.pos()
 	switch s := s.(type) {
 	case *ExprStmt:
 		p.evalDiscard(s.X)
@@ -514,6 +543,8 @@ func (p *interp) exec(s Stmt) flow {
 		return p.execForIn(s)
 	case *BlockStmt:
 		return p.execBlock(s.Body)
+	case *SwitchStmt:
+		return p.execSwitch(s)
 	case *NextStmt:
 		if p.inBegin || p.inEnd {
 			p.fatalf("`next' cannot be called from a BEGIN or END rule")
@@ -563,6 +594,48 @@ func (p *interp) evalReturn(e Expr) value {
 	return p.eval(e)
 }
 
+func (p *interp) execSwitch(s *SwitchStmt) flow {
+	tag := p.eval(s.Tag)
+	start := -1
+	for i, c := range s.Cases {
+		switch v := c.Value.(type) {
+		case nil:
+			continue
+		case *RegexLit:
+			if p.regexOf(v).matchString(p.toStr(tag)) {
+				start = i
+			}
+		default:
+			if p.compare(tag, p.eval(v)) == 0 {
+				start = i
+			}
+		}
+		if start >= 0 {
+			break
+		}
+	}
+	if start < 0 {
+		for i, c := range s.Cases {
+			if c.Value == nil {
+				start = i
+			}
+		}
+	}
+	if start < 0 {
+		return flowNone
+	}
+	for _, c := range s.Cases[start:] {
+		switch f := p.execBlock(c.Body); f {
+		case flowNone:
+		case flowBreak:
+			return flowNone
+		default:
+			return f
+		}
+	}
+	return flowNone
+}
+
 func (p *interp) execFor(s *ForStmt) flow {
 	if s.Init != nil {
 		p.exec(s.Init)
@@ -585,7 +658,13 @@ func (p *interp) execFor(s *ForStmt) flow {
 
 func (p *interp) execForIn(s *ForInStmt) flow {
 	arr := p.arrayOf(s.Array)
-	for _, k := range arr.keys() {
+	keys := arr.keys()
+	if p.procinfo != nil {
+		if how, ok := p.procinfo.lookup("sorted_in"); ok {
+			p.sortKeys(keys, arr, p.toStr(how))
+		}
+	}
+	for _, k := range keys {
 		p.tick()
 		p.assign(s.Var, strnum(k))
 		switch f := p.execBlock(s.Body); f {
@@ -990,25 +1069,37 @@ func (p *interp) call(c *CallExpr) value {
 	return ret
 }
 
-// regexOf returns a regex literal's compiled form, honouring IGNORECASE.
-func (p *interp) regexOf(r *RegexLit) *regex {
-	if r.re == nil {
-		r.re = &regexCache{}
-	}
-	if p.ignore {
-		if r.re.icase == nil {
-			r.re.icase = p.compile(r.Src, true)
+// callValues calls fn with already evaluated scalar arguments.
+func (p *interp) callValues(fn *Func, args []value) value {
+	frame := make([]cell, len(fn.Params))
+	for i := range args {
+		if i < len(frame) {
+			frame[i].v = args[i]
 		}
-		return r.re.icase
 	}
-	if r.re.plain == nil {
-		r.re.plain = p.compile(r.Src, false)
+	saved := p.frame
+	p.frame = frame
+	p.depth++
+	f := p.execBlock(fn.Body)
+	p.depth--
+	p.frame = saved
+	switch f {
+	case flowExit, flowNext, flowNextFile:
+		panic(flowPanic(f))
 	}
-	return r.re.plain
+	ret := p.retVal
+	p.retVal = value{}
+	return ret
 }
 
-// regexCache holds a literal's compiled forms.
-type regexCache struct{ plain, icase *regex }
+// regexOf returns a regex literal's compiled form; with IGNORECASE it
+// goes through the dynamic cache, keeping the Program itself immutable.
+func (p *interp) regexOf(r *RegexLit) *regex {
+	if p.ignore {
+		return p.dynRegex(r.Src)
+	}
+	return r.re
+}
 
 // regexFor returns the regex an operand denotes: a literal, or the string
 // value of any other expression compiled as a dynamic regex.

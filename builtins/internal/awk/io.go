@@ -3,12 +3,14 @@ package awk
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 )
 
 // rsMode is how records are separated.
@@ -32,7 +34,9 @@ func (p *interp) setRS(rs string) {
 	default:
 		p.rsMode, p.rsRegex = rsRegex, p.compile(rs, p.ignore)
 	}
-	p.split = p.newSplitter(p.toStr(p.sp[spFS]), p.rsMode == rsPara)
+	if p.fieldsBy == spFS {
+		p.split = p.newSplitter(p.toStr(p.sp[spFS]), p.rsMode == rsPara)
+	}
 }
 
 // recordReader splits an input stream into records according to the
@@ -263,6 +267,11 @@ func (p *interp) openNextFile() bool {
 			p.mainIn, p.mainCloser, p.mainName = p.stdinReader(), nil, arg
 		} else {
 			f, err := p.openFile(arg, os.O_RDONLY)
+			if errors.Is(err, syscall.EISDIR) {
+				// Like gawk, skip directories so that "awk ... *" works.
+				p.warnf("command line argument `%s' is a directory: skipped", arg)
+				continue
+			}
 			if err != nil {
 				p.warnf("cannot open file `%s' for reading: %s", arg, errText(err))
 				p.errStatus = 2
@@ -338,7 +347,11 @@ func (p *interp) openFile(name string, flag int) (io.ReadWriteCloser, error) {
 
 func (p *interp) warnf(format string, a ...any) {
 	p.out.Flush()
-	fmt.Fprintf(p.cfg.Error, "awk: warning: "+format+"\n", a...)
+	name := p.cfg.Argv0
+	if name == "" {
+		name = "awk"
+	}
+	fmt.Fprintf(p.cfg.Error, "%s: warning: %s\n", name, fmt.Sprintf(format, a...))
 }
 
 // syncWriter serializes writes to the real output, which commands started

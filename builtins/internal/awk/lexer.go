@@ -81,6 +81,9 @@ const (
 	tGetline
 	tPrint
 	tPrintf
+	tSwitch
+	tCase
+	tDefault
 )
 
 var tokenText = map[token]string{
@@ -100,7 +103,8 @@ var keywords = map[string]token{
 	"while": tWhile, "for": tFor, "do": tDo, "break": tBreak,
 	"continue": tContinue, "next": tNext, "nextfile": tNextfile, "exit": tExit,
 	"return": tReturn, "delete": tDelete, "in": tIn, "getline": tGetline,
-	"print": tPrint, "printf": tPrintf,
+	"print": tPrint, "printf": tPrintf, "switch": tSwitch, "case": tCase,
+	"default": tDefault,
 }
 
 // builtinNames are the built-in functions; the token value carries the name.
@@ -112,7 +116,8 @@ var builtinNames = map[string]bool{
 	"close": true, "fflush": true, "system": true, "gensub": true,
 	"systime": true, "strftime": true, "mktime": true, "asort": true,
 	"asorti": true, "and": true, "or": true, "xor": true, "lshift": true,
-	"rshift": true, "compl": true,
+	"rshift": true, "compl": true, "strtonum": true, "isarray": true,
+	"typeof": true,
 }
 
 // lexToken is one token with its text and position.
@@ -394,12 +399,30 @@ func (lx *lexer) number(t lexToken) (lexToken, error) {
 		}
 	}
 	text := src[start:lx.pos]
+	if isOctal(text) {
+		// gawk reads 017 in program text as octal.
+		n, _ := strconv.ParseUint(text, 8, 64)
+		t.tok, t.val, t.num = tNumber, text, float64(n)
+		return t, nil
+	}
 	n, err := strconv.ParseFloat(text, 64)
 	if err != nil && !isRangeErr(err) {
 		return t, lx.errorf("syntax error: invalid number %q", text)
 	}
 	t.tok, t.val, t.num = tNumber, text, n
 	return t, nil
+}
+
+func isOctal(s string) bool {
+	if len(s) < 2 || s[0] != '0' {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '7' {
+			return false
+		}
+	}
+	return true
 }
 
 func isRangeErr(err error) bool {

@@ -30,6 +30,15 @@ func Parse(srcs ...Source) (*Program, error) {
 	if err := p.resolveCalls(); err != nil {
 		return nil, err
 	}
+	// Regex constants are compiled once here, so a bad one is reported
+	// before the program runs.
+	for _, r := range p.prog.regexes {
+		re, err := compileRegex(r.Src, false)
+		if err != nil {
+			return nil, &SyntaxError{Src: "cmd. line", Line: 1, Msg: fmt.Sprintf("invalid regexp /%s/: %s", r.Src, err)}
+		}
+		r.re = re
+	}
 	return p.prog, nil
 }
 
@@ -55,6 +64,7 @@ type parser struct {
 	fn       *Func          // function being parsed, nil at top level
 	locals   map[string]int // its parameters
 	loops    int            // loop nesting, for break/continue
+	switches int            // switch nesting, for break
 	noGT     int            // >0 while parsing print args outside parens
 	inAction bool           // false in BEGIN/END for next checks
 	rule     token          // tBegin, tEnd, ... or 0 for main rules
@@ -151,14 +161,13 @@ func (p *parser) item() {
 			p.prog.Begin = append(p.prog.Begin, body)
 		case tEnd:
 			p.prog.End = append(p.prog.End, body)
-			p.prog.hasInput = true
 		case tBeginfile:
 			p.prog.BeginFile = append(p.prog.BeginFile, body)
 		case tEndfile:
 			p.prog.EndFile = append(p.prog.EndFile, body)
 		}
 	default:
-		it := &Item{}
+		it := &Item{Pos: Pos{Src: p.src.Name, Line: p.cur().line}}
 		if p.tok() != tLbrace {
 			it.Pattern = p.expr()
 			if p.tok() == tComma {
@@ -173,7 +182,6 @@ func (p *parser) item() {
 			p.syntaxError()
 		}
 		p.prog.Items = append(p.prog.Items, it)
-		p.prog.hasInput = true
 	}
 }
 
@@ -276,10 +284,20 @@ func (p *parser) loopBody() []Stmt {
 	return p.body()
 }
 
+// stmt parses a statement and records where it starts.
 func (p *parser) stmt() Stmt {
+	line := p.cur().line
+	s := p.stmtNoPos()
+	if s != nil {
+		*s.pos() = Pos{Src: p.src.Name, Line: line}
+	}
+	return s
+}
+
+func (p *parser) stmtNoPos() Stmt {
 	switch p.tok() {
 	case tLbrace:
-		return &BlockStmt{p.block()}
+		return &BlockStmt{Body: p.block()}
 	case tIf:
 		p.advance()
 		p.expect(tLparen)
@@ -322,6 +340,8 @@ func (p *parser) stmt() Stmt {
 		return &DoStmt{Body: body, Cond: cond}
 	case tFor:
 		return p.forStmt()
+	case tSwitch:
+		return p.switchStmt()
 	case tSemicolon:
 		p.advance()
 		return nil
@@ -340,6 +360,75 @@ func (p *parser) peekPast(n int) token {
 	return p.toks[min(i, len(p.toks)-1)].tok
 }
 
+func (p *parser) switchStmt() Stmt {
+	p.advance()
+	p.expect(tLparen)
+	s := &SwitchStmt{Tag: p.expr()}
+	p.expect(tRparen)
+	p.optNewlines()
+	p.expect(tLbrace)
+	p.switches++
+	defer func() { p.switches-- }()
+	hasDefault := false
+	for {
+		p.optTerms()
+		switch p.tok() {
+		case tRbrace:
+			p.advance()
+			return s
+		case tCase:
+			p.advance()
+			c := &CaseClause{Value: p.caseValue()}
+			p.expect(tColon)
+			s.Cases = append(s.Cases, c)
+		case tDefault:
+			p.advance()
+			if hasDefault {
+				p.errorf("duplicate `default' detected in switch body")
+			}
+			hasDefault = true
+			p.expect(tColon)
+			s.Cases = append(s.Cases, &CaseClause{})
+		default:
+			if len(s.Cases) == 0 {
+				p.syntaxError()
+			}
+			c := s.Cases[len(s.Cases)-1]
+			if st := p.stmt(); st != nil {
+				c.Body = append(c.Body, st)
+			}
+		}
+	}
+}
+
+// caseValue parses a case label: a number (maybe negative), a string or
+// a regex constant.
+func (p *parser) caseValue() Expr {
+	t := p.cur()
+	switch t.tok {
+	case tNumber:
+		p.advance()
+		return &NumLit{t.num}
+	case tSub, tAdd:
+		p.advance()
+		n := p.expect(tNumber)
+		if t.tok == tSub {
+			return &NumLit{-n.num}
+		}
+		return &NumLit{n.num}
+	case tString:
+		p.advance()
+		return &StrLit{t.val}
+	case tRegex:
+		p.advance()
+		re := &RegexLit{Src: t.val}
+		p.prog.regexes = append(p.prog.regexes, re)
+		return re
+	}
+	p.syntaxError()
+	return nil
+}
+
 func (p *parser) forStmt() Stmt {
 	p.advance()
 	p.expect(tLparen)
@@ -353,7 +442,7 @@ func (p *parser) forStmt() Stmt {
 	}
 	s := &ForStmt{}
 	if p.tok() != tSemicolon {
-		s.Init = p.simpleStmt()
+		s.Init = p.positioned(p.simpleStmt)
 	}
 	p.expect(tSemicolon)
 	p.optNewlines()
@@ -363,7 +452,7 @@ func (p *parser) forStmt() Stmt {
 	p.expect(tSemicolon)
 	p.optNewlines()
 	if p.tok() != tRparen {
-		s.Post = p.simpleStmt()
+		s.Post = p.positioned(p.simpleStmt)
 	}
 	p.expect(tRparen)
 	if p.tok() == tSemicolon {
@@ -371,6 +460,13 @@ func (p *parser) forStmt() Stmt {
 		return s
 	}
 	s.Body = p.loopBody()
+	return s
+}
+
+func (p *parser) positioned(f func() Stmt) Stmt {
+	line := p.cur().line
+	s := f()
+	*s.pos() = Pos{Src: p.src.Name, Line: line}
 	return s
 }
 
@@ -400,7 +496,7 @@ func (p *parser) simpleStmt() Stmt {
 		return &NextfileStmt{}
 	case tBreak, tContinue:
 		t := p.advance().tok
-		if p.loops == 0 {
+		if p.loops == 0 && (t == tContinue || p.switches == 0) {
 			if t == tBreak {
 				p.errorf("`break' is not allowed outside a loop")
 			}
@@ -428,7 +524,7 @@ func (p *parser) simpleStmt() Stmt {
 		}
 		return s
 	}
-	return &ExprStmt{p.expr()}
+	return &ExprStmt{X: p.expr()}
 }
 
 func (p *parser) atStmtEnd() bool {
@@ -882,7 +978,7 @@ var builtinArity = map[string][2]int{
 	"system": {1, 1}, "gensub": {3, 4}, "systime": {0, 0}, "strftime": {0, 3},
 	"mktime": {1, 2}, "asort": {1, 3}, "asorti": {1, 3}, "and": {2, 1 << 30},
 	"or": {2, 1 << 30}, "xor": {2, 1 << 30}, "lshift": {2, 2}, "rshift": {2, 2},
-	"compl": {1, 1},
+	"compl": {1, 1}, "strtonum": {1, 1}, "isarray": {1, 1}, "typeof": {1, 1},
 }
 
 func (p *parser) checkBuiltinArgs(name string, args []Expr) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"unicode/utf8"
 )
 
 // format is a parsed printf format, cached by its text.
@@ -245,18 +246,18 @@ func (p *interp) formatOne(buf []byte, d *fmtPart, spec string, width, prec int,
 	switch d.verb {
 	case 's':
 		s := p.toStr(v)
-		if d.hasPrec && prec >= 0 && prec < len(s) {
-			s = s[:prec]
+		if d.hasPrec && prec >= 0 {
+			s = p.truncChars(s, prec)
 		}
-		return pad(buf, s, width, d.flags)
+		return p.padChars(buf, s, width, d.flags)
 	case 'c':
 		var s string
 		if v.k == kNum || (v.k == kStrNum && isNumericStrnum(v)) {
-			s = charOf(v.toNum())
-		} else if s = p.toStr(v); len(s) > 0 {
-			s = s[:1]
+			s = p.charOf(v.toNum())
+		} else {
+			s = p.firstChar(p.toStr(v))
 		}
-		return pad(buf, s, width, d.flags)
+		return p.padChars(buf, s, width, d.flags)
 	case 'd', 'i':
 		f := v.toNum()
 		if math.IsNaN(f) || math.IsInf(f, 0) {
@@ -334,10 +335,22 @@ func isNumericStrnum(v value) bool {
 	return ok
 }
 
-// charOf is %c of a number: the byte with its low 8 bits, as in the C
-// locale.
-func charOf(f float64) string {
-	return string([]byte{byte(int64(f))})
+// charOf is %c of a number: the character with that code in a UTF-8
+// locale, else the byte with its low 8 bits.
+func (p *interp) charOf(f float64) string {
+	n := int64(f)
+	if p.utf8 && n >= utf8.RuneSelf && n <= utf8.MaxRune && utf8.ValidRune(rune(n)) {
+		return string(rune(n))
+	}
+	return string([]byte{byte(n)})
+}
+
+// padChars is pad with the width counted in characters.
+func (p *interp) padChars(buf []byte, s string, width int, flags string) []byte {
+	if p.utf8 && !isASCII(s) {
+		width += len(s) - utf8.RuneCountInString(s)
+	}
+	return pad(buf, s, width, flags)
 }
 
 // cSpecial renders an infinity or NaN as C's printf does.

@@ -44,6 +44,7 @@ type Interp struct {
 	arrs  map[string][]*array
 	funcs map[string]*funcDef
 
+	lexer  *lexer // the lexer reading stdin as the program, if any
 	fname  string // the running function, for messages
 	depth  int
 	retVal *Num // value of the return being unwound
@@ -87,18 +88,37 @@ type runtimeError struct{ msg string }
 // stopError aborts everything (cancellation, write failure).
 type stopError struct{ err error }
 
-// Run reads and runs the program in r; name labels syntax errors
-// ("(standard_in)" for stdin). It returns ErrHalt after quit or halt, a
-// context error when cancelled, or a write error.
-func (in *Interp) Run(ctx context.Context, name string, r io.Reader) (err error) {
+// Run reads and runs the program in r; name labels syntax errors. It
+// returns ErrHalt after quit or halt, a context error when cancelled, or
+// a write error.
+func (in *Interp) Run(ctx context.Context, name string, r io.Reader) error {
+	return in.run(ctx, name, newLexer(bufio.NewReaderSize(r, 64<<10)), false)
+}
+
+// RunStdin runs the program on Config.Stdin, from which read() then takes
+// its lines too.
+func (in *Interp) RunStdin(ctx context.Context) error {
+	if in.stdin == nil {
+		return nil
+	}
+	return in.run(ctx, "(standard_in)", newLexer(in.stdin), true)
+}
+
+func (in *Interp) run(ctx context.Context, name string, lx *lexer, isStdin bool) (err error) {
 	in.ctx = ctx
-	p := &parser{lx: newLexer(bufio.NewReaderSize(r, 64<<10))}
+	p := &parser{lx: lx}
 	p.defined = func(f *funcDef) { in.funcs[f.name] = f }
 	defer func() {
 		if ferr := in.out.Flush(); err == nil && ferr != nil {
 			err = ferr
 		}
 	}()
+	saveLexer := in.lexer
+	in.lexer = nil
+	if isStdin {
+		in.lexer = lx
+	}
+	defer func() { in.lexer = saveLexer }()
 	p.next()
 	for p.tok.kind != tEOF {
 		chunk, quit := in.parseChunk(p, name)
@@ -110,6 +130,9 @@ func (in *Interp) Run(ctx context.Context, name string, r io.Reader) (err error)
 		}
 		if in.halt {
 			return ErrHalt
+		}
+		if p.tok.kind == tNewline {
+			p.next()
 		}
 	}
 	return nil
@@ -132,9 +155,6 @@ func (in *Interp) parseChunk(p *parser, name string) (list []stmt, quit bool) {
 				for p.tok.kind != tNewline && p.tok.kind != tEOF {
 					p.next()
 				}
-			}
-			if p.tok.kind == tNewline {
-				p.next()
 			}
 		default:
 			panic(e)
@@ -536,6 +556,9 @@ func (in *Interp) eval(e expr) *Num {
 		if v.Sign() < 0 {
 			in.fail("Square root of a negative number")
 		}
+		if in.scale > maxDigits {
+			in.fail("scale too large")
+		}
 		r := Sqrt(v, in.scale)
 		in.checkSize(r)
 		return r
@@ -585,6 +608,9 @@ func (in *Interp) binary(e *binary) *Num {
 
 // arith applies an arithmetic operator with bc's scale rules.
 func (in *Interp) arith(op string, a, b *Num) *Num {
+	if in.scale > maxDigits && (op == "/" || op == "%" || op == "^") {
+		in.fail("scale too large")
+	}
 	var r *Num
 	ok := true
 	switch op {
@@ -711,10 +737,16 @@ func (in *Interp) call(c *callExpr) *Num {
 
 // read evaluates a number typed on stdin.
 func (in *Interp) read() *Num {
-	if in.stdin == nil {
+	var line string
+	var err error
+	switch {
+	case in.lexer != nil:
+		line, err = in.lexer.readLine()
+	case in.stdin != nil:
+		line, err = in.stdin.ReadString('\n')
+	default:
 		in.fail("read() needs standard input")
 	}
-	line, err := in.stdin.ReadString('\n')
 	line = strings.TrimSpace(line)
 	if line == "" && err != nil {
 		in.fail("read() at end of input")

@@ -2,6 +2,7 @@ package bc
 
 import (
 	"bufio"
+	"io"
 	"strings"
 )
 
@@ -185,4 +186,23 @@ func (l *lexer) op() token {
 		return token{kind: tOp, text: string(c), line: l.line}
 	}
 	return token{kind: tBad, text: string(c), line: l.line}
+}
+
+// readLine takes the next input line for read(), counting it as program
+// input consumed.
+func (l *lexer) readLine() (string, error) {
+	l.fill(1)
+	if len(l.buf) == 0 {
+		return "", io.EOF
+	}
+	i := strings.IndexByte(string(l.buf), '\n')
+	if i < 0 {
+		s := string(l.buf)
+		l.buf = nil
+		return s, nil
+	}
+	s := string(l.buf[:i])
+	l.buf = l.buf[i+1:]
+	l.line++
+	return s, nil
 }

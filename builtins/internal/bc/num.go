@@ -275,9 +275,11 @@ func Format(n *Num, obase int) string {
 	if n.scale > 0 {
 		b.WriteByte('.')
 		base := Int(int64(obase))
-		t := big.NewInt(1)
+		// One output digit per factor of obase until obase^k has more
+		// than scale decimal digits, as GNU bc does.
+		t, limit := big.NewInt(1), pow10(n.scale)
 		space := false
-		for len(t.String()) <= n.scale {
+		for t.Cmp(limit) < 0 {
 			fp = Mul(fp, base, n.scale)
 			d, _ := fp.Int64()
 			fp = Sub(fp, Int(d))

@@ -157,8 +157,9 @@ func (p *parser) skipNewlines() {
 }
 
 // chunk parses statements up to an unnested newline or the end of input.
-// The current token is the chunk's first; on return it has been consumed
-// through the newline.
+// The current token is the chunk's first; on return it is that newline,
+// left for the caller to consume after running the chunk, so that read()
+// sees the input that follows.
 func (p *parser) chunk() []stmt {
 	var list []stmt
 	started := false // a define must start its line
@@ -167,7 +168,6 @@ func (p *parser) chunk() []stmt {
 		case p.tok.kind == tEOF:
 			return list
 		case p.tok.kind == tNewline:
-			p.next()
 			return list
 		case p.isOp(";"):
 			p.next()

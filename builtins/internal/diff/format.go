@@ -210,3 +210,162 @@ func WriteContext(w *bufio.Writer, a, b *File, changes []Change, context int) {
 		}
 	}
 }
+
+// SideBySide holds the options of diff -y.
+type SideBySide struct {
+	Width          int  // -W, default 130
+	ExpandTabs     bool // -t
+	SuppressCommon bool // --suppress-common-lines
+	LeftColumn     bool // --left-column
+}
+
+// sideWriter lays out GNU diff's two columns (side.c).
+type sideWriter struct {
+	w                *bufio.Writer
+	hw, c2o, tabSize int
+	expand           bool
+}
+
+// WriteSideBySide prints changes in side-by-side format (diff -y).
+func WriteSideBySide(w *bufio.Writer, a, b *File, changes []Change, o SideBySide) {
+	const gutterMin, tabSize = 3, 8
+	t := tabSize
+	if o.ExpandTabs {
+		t = 1
+	}
+	off := (o.Width + t + gutterMin) / (2 * t) * t
+	hw := max(0, min(off-gutterMin, o.Width-off))
+	c2o := o.Width
+	if hw < off {
+		c2o = off
+	}
+	s := &sideWriter{w: w, hw: hw, c2o: c2o, tabSize: tabSize, expand: o.ExpandTabs}
+	ai, bi := 0, 0
+	common := func(upto int) {
+		for ; ai < upto; ai, bi = ai+1, bi+1 {
+			switch {
+			case o.SuppressCommon:
+			case o.LeftColumn:
+				s.line(a, ai, '(', nil, 0)
+			default:
+				s.line(a, ai, ' ', b, bi)
+			}
+		}
+	}
+	for _, c := range changes {
+		common(c.A0)
+		n := min(c.Del, c.Ins)
+		for k := 0; k < n; k++ {
+			s.line(a, c.A0+k, '|', b, c.B0+k)
+		}
+		for k := n; k < c.Del; k++ {
+			s.line(a, c.A0+k, '<', nil, 0)
+		}
+		for k := n; k < c.Ins; k++ {
+			s.line(nil, 0, '>', b, c.B0+k)
+		}
+		ai, bi = c.A0+c.Del, c.B0+c.Ins
+	}
+	common(len(a.Lines))
+}
+
+func (s *sideWriter) hasNewline(f *File, i int) bool {
+	return !(f.NoEOL && i == len(f.Lines)-1)
+}
+
+func (s *sideWriter) line(a *File, ai int, sep byte, b *File, bi int) {
+	col := 0
+	nl := false
+	if a != nil {
+		nl = s.hasNewline(a, ai)
+		col = s.half(a.Lines[ai], 0, s.hw)
+	}
+	if sep != ' ' {
+		col = s.tabTo(col, (s.hw+s.c2o-1)/2) + 1
+		if sep == '|' && nl != s.hasNewline(b, bi) {
+			if nl {
+				sep = '/'
+			} else {
+				sep = '\\'
+			}
+		}
+		s.w.WriteByte(sep)
+	}
+	if b != nil {
+		nl = nl || s.hasNewline(b, bi)
+		if len(b.Lines[bi]) > 0 {
+			col = s.tabTo(col, s.c2o)
+			s.half(b.Lines[bi], col, s.hw)
+		}
+	}
+	if nl {
+		s.w.WriteByte('\n')
+	}
+}
+
+func (s *sideWriter) tabTo(from, to int) int {
+	if !s.expand {
+		for tab := from + s.tabSize - from%s.tabSize; tab <= to; tab += s.tabSize {
+			s.w.WriteByte('\t')
+			from = tab
+		}
+	}
+	for ; from < to; from++ {
+		s.w.WriteByte(' ')
+	}
+	return to
+}
+
+// half prints one side clipped to bound columns, as print_half_line.
+func (s *sideWriter) half(text []byte, indent, bound int) int {
+	in, out := 0, 0
+	for _, c := range text {
+		switch {
+		case c == '\t':
+			spaces := s.tabSize - in%s.tabSize
+			if in == out {
+				stop := out + spaces
+				if s.expand {
+					stop = min(stop, bound)
+					for ; out < stop; out++ {
+						s.w.WriteByte(' ')
+					}
+				} else if stop < bound {
+					out = stop
+					s.w.WriteByte(c)
+				}
+			}
+			in += spaces
+		case c == '\r':
+			s.w.WriteByte(c)
+			s.tabTo(0, indent)
+			in, out = 0, 0
+		case c == '\b':
+			if in != 0 {
+				in--
+				if in < bound {
+					if out <= in {
+						for ; out < in; out++ {
+							s.w.WriteByte(' ')
+						}
+					} else {
+						out = in
+						s.w.WriteByte(c)
+					}
+				}
+			}
+		case c >= 0x20 && c < 0x7f:
+			if in < bound {
+				out = in + 1
+				s.w.WriteByte(c)
+			}
+			in++
+		default:
+			// Other control and non-ASCII bytes take no column in the C locale.
+			if in < bound {
+				s.w.WriteByte(c)
+			}
+		}
+	}
+	return out
+}

@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
-	"time"
 )
 
 // UnixMode converts a Go file mode to the st_mode permission and
@@ -281,119 +280,6 @@ func cEscape(c byte) string {
 		return `\E`
 	}
 	return fmt.Sprintf(`\%03o`, c)
-}
-
-// Strftime formats t with the common strftime directives (used by
-// ls --time-style=+FMT and find -printf %T).
-func Strftime(f string, t time.Time) string {
-	var b strings.Builder
-	for i := 0; i < len(f); i++ {
-		if f[i] != '%' || i+1 == len(f) {
-			b.WriteByte(f[i])
-			continue
-		}
-		i++
-		b.WriteString(strftimeDirective(f[i], t))
-	}
-	return b.String()
-}
-
-func strftimeDirective(c byte, t time.Time) string {
-	switch c {
-	case 'Y':
-		return strconv.Itoa(t.Year())
-	case 'y':
-		return fmt.Sprintf("%02d", t.Year()%100)
-	case 'C':
-		return fmt.Sprintf("%02d", t.Year()/100)
-	case 'm':
-		return fmt.Sprintf("%02d", int(t.Month()))
-	case 'd':
-		return fmt.Sprintf("%02d", t.Day())
-	case 'e':
-		return fmt.Sprintf("%2d", t.Day())
-	case 'H':
-		return fmt.Sprintf("%02d", t.Hour())
-	case 'I':
-		h := t.Hour() % 12
-		if h == 0 {
-			h = 12
-		}
-		return fmt.Sprintf("%02d", h)
-	case 'k':
-		return fmt.Sprintf("%2d", t.Hour())
-	case 'l':
-		h := t.Hour() % 12
-		if h == 0 {
-			h = 12
-		}
-		return fmt.Sprintf("%2d", h)
-	case 'M':
-		return fmt.Sprintf("%02d", t.Minute())
-	case 'S':
-		return fmt.Sprintf("%02d", t.Second())
-	case 'N':
-		return fmt.Sprintf("%09d", t.Nanosecond())
-	case 'p':
-		if t.Hour() < 12 {
-			return "AM"
-		}
-		return "PM"
-	case 'P':
-		if t.Hour() < 12 {
-			return "am"
-		}
-		return "pm"
-	case 'a':
-		return t.Format("Mon")
-	case 'A':
-		return t.Format("Monday")
-	case 'b', 'h':
-		return t.Format("Jan")
-	case 'B':
-		return t.Format("January")
-	case 'j':
-		return fmt.Sprintf("%03d", t.YearDay())
-	case 'u':
-		wd := int(t.Weekday())
-		if wd == 0 {
-			wd = 7
-		}
-		return strconv.Itoa(wd)
-	case 'w':
-		return strconv.Itoa(int(t.Weekday()))
-	case 'z':
-		return t.Format("-0700")
-	case 'Z':
-		return t.Format("MST")
-	case 's':
-		return strconv.FormatInt(t.Unix(), 10)
-	case 'F':
-		return t.Format("2006-01-02")
-	case 'T':
-		return t.Format("15:04:05")
-	case 'R':
-		return t.Format("15:04")
-	case 'D':
-		return t.Format("01/02/06")
-	case 'r':
-		return t.Format("03:04:05 PM")
-	case 'c':
-		return t.Format("Mon Jan _2 15:04:05 2006")
-	case 'x':
-		return t.Format("01/02/06")
-	case 'X':
-		return t.Format("15:04:05")
-	case 'n':
-		return "\n"
-	case 't':
-		return "\t"
-	case '%':
-		return "%"
-	case '+':
-		return t.Format("Mon Jan _2 15:04:05 MST 2006")
-	}
-	return "%" + string(c)
 }
 
 // Mode is a compiled chmod mode: an octal number or symbolic clauses

@@ -23,11 +23,30 @@ type notExpr struct{ e expr }
 type commaExpr struct{ l, r expr }
 type trueExpr struct{}
 
-func (e *andExpr) eval(f *finder, v *visit) bool   { return e.l.eval(f, v) && e.r.eval(f, v) }
-func (e *orExpr) eval(f *finder, v *visit) bool    { return e.l.eval(f, v) || e.r.eval(f, v) }
-func (e *notExpr) eval(f *finder, v *visit) bool   { return !e.e.eval(f, v) }
-func (e *commaExpr) eval(f *finder, v *visit) bool { e.l.eval(f, v); return e.r.eval(f, v) }
-func (trueExpr) eval(*finder, *visit) bool         { return true }
+// After -quit nothing more is evaluated: GNU find exits on the spot.
+
+func (e *andExpr) eval(f *finder, v *visit) bool {
+	return e.l.eval(f, v) && !f.quit && e.r.eval(f, v)
+}
+
+func (e *orExpr) eval(f *finder, v *visit) bool {
+	if e.l.eval(f, v) {
+		return true
+	}
+	return !f.quit && e.r.eval(f, v)
+}
+
+func (e *notExpr) eval(f *finder, v *visit) bool { return !e.e.eval(f, v) }
+
+func (e *commaExpr) eval(f *finder, v *visit) bool {
+	l := e.l.eval(f, v)
+	if f.quit {
+		return l
+	}
+	return e.r.eval(f, v)
+}
+
+func (trueExpr) eval(*finder, *visit) bool { return true }
 
 // predFunc adapts a function to expr.
 type predFunc func(f *finder, v *visit) bool

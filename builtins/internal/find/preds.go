@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/sandsh/sandsh/builtins/internal/fileutil"
+	"github.com/sandsh/sandsh/builtins/internal/gdate"
 	"github.com/sandsh/sandsh/vfs"
 )
 
@@ -200,7 +201,7 @@ func (p *parser) newerPred(opt string, which, refWhich byte, a string) (expr, er
 	f := p.f
 	var ref time.Time
 	if refWhich == 't' {
-		t, err := fileutil.ParseDate(a, f.env.Now, f.env.Loc)
+		t, err := gdate.Parse(a, f.env.Now, f.env.Loc)
 		if err != nil {
 			return nil, fmt.Errorf("I cannot figure out how to interpret %s as a date or time", fileutil.Quote(a))
 		}
@@ -327,7 +328,19 @@ func (p *printPred) eval(f *finder, v *visit) bool {
 	} else {
 		w.WriteByte('\n')
 	}
+	f.checkWrite(w)
 	return true
+}
+
+// checkWrite stops the walk once standard output is gone (a closed
+// pipe), so "find / | head -1" ends at once.
+func (f *finder) checkWrite(w *bufio.Writer) {
+	if w != f.out {
+		return
+	}
+	if _, err := w.Write(nil); err != nil {
+		f.quit = true
+	}
 }
 
 // lsPred is -ls: "inode blocks mode links user group size date name".
@@ -345,6 +358,7 @@ func (p *lsPred) eval(f *finder, v *visit) bool {
 		}
 	}
 	w.WriteByte('\n')
+	f.checkWrite(w)
 	return true
 }
 

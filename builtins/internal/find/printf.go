@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/sandsh/sandsh/builtins/internal/fileutil"
+	"github.com/sandsh/sandsh/builtins/internal/gdate"
 )
 
 // printfPred is -printf: the format is split once into literal text and
@@ -130,6 +131,7 @@ func (pp *printfPred) eval(f *finder, v *visit) bool {
 		}
 		pad(w, part.flags, directive(f, v, part))
 	}
+	f.checkWrite(w)
 	return true
 }
 
@@ -269,5 +271,5 @@ func timeDirective(t time.Time, k byte) string {
 	case 'k':
 		return fmt.Sprintf("%2d", t.Hour())
 	}
-	return fileutil.Strftime("%"+string(k), t)
+	return gdate.Format(t, "%"+string(k))
 }

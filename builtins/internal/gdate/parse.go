@@ -322,6 +322,10 @@ func (p *parser) usDate(m string) error {
 			return ErrInvalid
 		}
 	}
+	if len(m) >= 4 && y != "" {
+		// YYYY/MM/DD
+		m, d, y = d, y, m
+	}
 	mm, _ := strconv.Atoi(m)
 	dd, _ := strconv.Atoi(d)
 	return p.setDate(yearOf(y), mm, dd, y != "")
@@ -687,7 +691,8 @@ func zoneOf(w string) (int, bool) {
 func (p *parser) result() (time.Time, error) {
 	var t time.Time
 	if p.haveEpoch {
-		if p.haveDate || p.haveTime || p.haveDow {
+		// GNU accepts @SECONDS only on its own.
+		if p.haveDate || p.haveTime || p.haveDow || p.haveZone || p.relY != 0 || p.relM != 0 || p.relD != 0 || p.relNs != 0 {
 			return time.Time{}, ErrInvalid
 		}
 		t = time.Unix(p.epoch, int64(p.epochNs)).In(p.loc)

@@ -15,6 +15,11 @@ import (
 type order struct {
 	m    map[uintptr]orderEntry
 	perm map[uintptr]orderEntry // survives reset: $ARGS and --argjson values
+	// list holds this input's entries in the order they were recorded;
+	// rank is built from it on demand: each key's first appearance.
+	list   []orderEntry
+	rank   map[string]int
+	ranked int // entries of list already in rank
 }
 
 type orderEntry struct {
@@ -30,7 +35,9 @@ func mapID(m map[string]any) uintptr { return reflect.ValueOf(m).Pointer() }
 
 func (o *order) set(m map[string]any, keys []string) {
 	if len(keys) > 1 {
-		o.m[mapID(m)] = orderEntry{m, keys}
+		e := orderEntry{m, keys}
+		o.m[mapID(m)] = e
+		o.list = append(o.list, e)
 	}
 }
 
@@ -40,6 +47,7 @@ func (o *order) keep() {
 		o.perm[k] = v
 	}
 	o.m = map[uintptr]orderEntry{}
+	o.list, o.rank, o.ranked = nil, nil, 0
 }
 
 // reset forgets the objects of one input once its outputs are printed,
@@ -48,6 +56,7 @@ func (o *order) reset() {
 	if len(o.m) > 0 {
 		o.m = map[uintptr]orderEntry{}
 	}
+	o.list, o.rank, o.ranked = nil, nil, 0
 }
 
 // keys returns the keys of m in print order: recorded order first, then
@@ -90,8 +99,46 @@ func (o *order) keys(m map[string]any, sorted bool) []string {
 			out = append(out, k)
 		}
 	}
-	sort.Strings(out[n:])
+	if sorted || n > 0 {
+		sort.Strings(out[n:])
+		return out
+	}
+	// A map gojq rebuilt (an update, del, setpath): order its keys by
+	// where they first appeared in this input, which is right for the
+	// usual homogeneous records; new keys go last, as jq appends them.
+	o.buildRank()
+	sort.Slice(out, func(i, j int) bool {
+		ri, iok := o.rank[out[i]]
+		rj, jok := o.rank[out[j]]
+		switch {
+		case iok && jok:
+			return ri < rj
+		case iok != jok:
+			return iok
+		}
+		return out[i] < out[j]
+	})
 	return out
+}
+
+func (o *order) buildRank() {
+	if o.rank == nil {
+		o.rank = map[string]int{}
+		for _, e := range o.perm {
+			o.addRank(e.keys)
+		}
+	}
+	for ; o.ranked < len(o.list); o.ranked++ {
+		o.addRank(o.list[o.ranked].keys)
+	}
+}
+
+func (o *order) addRank(keys []string) {
+	for _, k := range keys {
+		if _, ok := o.rank[k]; !ok {
+			o.rank[k] = len(o.rank)
+		}
+	}
 }
 
 // rewrite adjusts the parsed program so that key order survives gojq:

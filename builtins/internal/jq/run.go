@@ -180,7 +180,7 @@ func (r *runner) compile() (*gojq.Code, error) {
 	for _, v := range cfg.Named {
 		names = append(names, "$"+v.Name)
 	}
-	names = append(names, "$ARGS")
+	names = append(names, "$ARGS", "$__loc__")
 	r.inputs = newInputIter(r)
 	opts := []gojq.CompilerOption{
 		gojq.WithVariables(names),
@@ -193,6 +193,9 @@ func (r *runner) compile() (*gojq.Code, error) {
 		gojq.WithFunction("_sandsh_tojson", 0, 0, r.funcToJSON),
 		gojq.WithFunction("_sandsh_now", 0, 0, r.funcNow),
 		gojq.WithFunction("_sandsh_fromjson", 0, 0, r.funcFromJSON),
+		gojq.WithFunction("_sandsh_paths", 0, 0, r.funcPaths),
+		gojq.WithFunction("_sandsh_tostream", 0, 0, r.funcToStream),
+		gojq.WithFunction("_sandsh_trimstr", 2, 2, funcTrimstr),
 		gojq.WithFunction("debug", 0, 0, r.funcDebug),
 		gojq.WithFunction("stderr", 0, 0, r.funcStderr),
 		gojq.WithFunction("input_filename", 0, 0, r.funcInputFilename),
@@ -212,7 +215,6 @@ def tojson: _sandsh_tojson;
 def tostring: if type == "string" then . else _sandsh_tojson end;
 def now: _sandsh_now;
 def localtime: gmtime;
-def leaf_paths: paths(scalars);
 def recurse_down: recurse;
 def fromjson: _sandsh_fromjson;
 def walk(f): if type == "object" then with_entries(.value |= walk(f)) | f
@@ -221,6 +223,12 @@ def map_values(f): if type == "object" then with_entries(.value |= f) else .[] |
 def dateadd(u; n): . + n;
 def datesub(u; n): . - n;
 def date: todate;
+def paths: _sandsh_paths[];
+def paths(node_filter): . as $in | paths | select(. as $p | $in | getpath($p) | node_filter);
+def leaf_paths: paths(scalars);
+def tostream: _sandsh_tostream[];
+def ltrimstr($x): _sandsh_trimstr($x; 0);
+def rtrimstr($x): _sandsh_trimstr($x; 1);
 def strflocaltime(f): strftime(f);
 .`
 
@@ -243,7 +251,8 @@ func (r *runner) varValues() []any {
 	}
 	args := map[string]any{"positional": pos, "named": named}
 	r.order.set(args, []string{"positional", "named"})
-	return append(vals, args)
+	loc := map[string]any{"file": "<top-level>", "line": locLine(cfg.Program)}
+	return append(vals, args, loc)
 }
 
 func (r *runner) slurp() (any, error) {
@@ -534,4 +543,87 @@ func (s *Session) ParseAll(b []byte) (any, error) {
 		}
 		arr = append(arr, v)
 	}
+}
+
+// locLine is the line of the first $__loc__ in the program, the value
+// jq gives it (gojq does not track positions; one use per program is
+// the norm).
+func locLine(prog string) int {
+	i := strings.Index(prog, "$__loc__")
+	if i < 0 {
+		return 1
+	}
+	return 1 + strings.Count(prog[:i], "\n")
+}
+
+// funcPaths lists the paths of all values below the input, objects in
+// key order (jq's paths).
+func (r *runner) funcPaths(v any, _ []any) any {
+	out := []any{}
+	var walk func(v any, p []any)
+	walk = func(v any, p []any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for _, k := range r.order.keys(v, false) {
+				q := append(append([]any(nil), p...), k)
+				out = append(out, q)
+				walk(v[k], q)
+			}
+		case []any:
+			for i, x := range v {
+				q := append(append([]any(nil), p...), i)
+				out = append(out, q)
+				walk(x, q)
+			}
+		}
+	}
+	walk(v, nil)
+	return out
+}
+
+// funcToStream is jq's tostream: [path, leaf] events and a closing
+// [path] after the last child of each container, objects in key order.
+func (r *runner) funcToStream(v any, _ []any) any {
+	out := []any{}
+	var walk func(v any, p []any, top bool)
+	walk = func(v any, p []any, top bool) {
+		var keys []any
+		var vals []any
+		switch x := v.(type) {
+		case map[string]any:
+			for _, k := range r.order.keys(x, false) {
+				keys = append(keys, k)
+				vals = append(vals, x[k])
+			}
+		case []any:
+			for i, e := range x {
+				keys = append(keys, i)
+				vals = append(vals, e)
+			}
+		}
+		if len(keys) == 0 {
+			out = append(out, []any{append([]any{}, p...), v})
+			return
+		}
+		for i, k := range keys {
+			walk(vals[i], append(append([]any(nil), p...), k), false)
+		}
+		out = append(out, []any{append(append([]any{}, p...), keys[len(keys)-1])})
+	}
+	walk(v, nil, true)
+	return out
+}
+
+// funcTrimstr is ltrimstr (side 0) and rtrimstr (side 1): jq 1.6 leaves
+// the input alone when either side is not a string.
+func funcTrimstr(v any, args []any) any {
+	s, ok1 := v.(string)
+	x, ok2 := args[0].(string)
+	if !ok1 || !ok2 {
+		return v
+	}
+	if args[1] == 0 {
+		return strings.TrimPrefix(s, x)
+	}
+	return strings.TrimSuffix(s, x)
 }

@@ -282,15 +282,17 @@ func (p *parser) parseAtom(items []*node, depth int) (*node, error) {
 		case '*', '+', '?':
 			return p.leadingRepeat(string(c) + " at start of expression")
 		case '{':
-			_, _, _, ok := p.scanInterval()
+			_, _, n, ok := p.scanInterval()
 			p.pos++
 			switch {
 			case p.syn == AWK:
 			case p.grep && !atStart(items):
 			case p.grep:
-				// GNU grep drops a leading brace and keeps what follows.
+				// GNU grep ignores a leading interval (or lone brace),
+				// as it does a leading *.
 				if ok {
 					p.warn("{...} at start of expression")
+					p.pos += n - 1
 				}
 				return nil, nil
 			default:

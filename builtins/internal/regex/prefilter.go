@@ -148,9 +148,9 @@ func (pf *prefilter) indexOne(b, lit []byte) int {
 // scanner finds literals in one buffer in increasing positions, keeping
 // each literal's next occurrence so the whole scan stays linear.
 type pfScanner struct {
-	pf   *prefilter
-	buf  []byte
-	at   []int // next occurrence at or after the last asked position; -1: none
+	pf  *prefilter
+	buf []byte
+	at  []int // next occurrence at or after the last asked position; -1: none
 }
 
 func (pf *prefilter) scanner(buf []byte) *pfScanner {

@@ -8,8 +8,6 @@ import (
 	"io"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/sandsh/sandsh/builtins/internal/regex"
 )
 
 type rangeState uint8
@@ -46,7 +44,7 @@ type machine struct {
 	chomped       bool // the pattern space's line had its delimiter
 	holdChomped   bool
 	replaced      bool // a substitution was made since the last line or t
-	lastRe        *regex.Regexp
+	lastRe        *rx
 	ranges        []rangeInfo
 
 	in       input
@@ -60,11 +58,12 @@ type machine struct {
 	inputs  []*readFile
 	appendQ []appendItem
 
-	scratch [24]byte
-	copyBuf []byte
-	steps   int
-	err     error // fatal error or cancellation: stop
-	status  int
+	scratch  [24]byte
+	oneMatch [1][]int
+	copyBuf  []byte
+	steps    int
+	err      error // fatal error or cancellation: stop
+	status   int
 }
 
 // errStop marks a fatal error that was already reported.
@@ -240,7 +239,7 @@ func (m *machine) resetRanges() {
 
 // useRegex returns re, or the last regex used when re is nil (the empty
 // regex), and remembers it as the last one.
-func (m *machine) useRegex(re *regex.Regexp) *regex.Regexp {
+func (m *machine) useRegex(re *rx) *rx {
 	if re == nil {
 		if m.lastRe == nil {
 			m.fatalf("%s: no previous regular expression", m.prog.endLoc)
@@ -260,7 +259,7 @@ func (m *machine) matchOne(a *address, r *rangeInfo) bool {
 		return true
 	case addrRegex:
 		re := m.useRegex(a.re)
-		return re != nil && re.Match(m.ps)
+		return re != nil && re.match(m.ps)
 	case addrMod:
 		return line >= a.n && (line-a.n)%a.step == 0
 	case addrPlus, addrMult:
@@ -577,17 +576,18 @@ func (m *machine) subst(s *subst) {
 	}
 	var matches [][]int
 	if !s.global && s.numb <= 1 {
-		loc := re.FindSubmatchIndex(m.ps)
+		loc := re.find(m.ps)
 		if loc == nil {
 			return
 		}
-		matches = [][]int{loc}
+		m.oneMatch[0] = loc
+		matches = m.oneMatch[:]
 	} else {
 		n := -1
 		if !s.global {
 			n = s.numb
 		}
-		matches = re.FindAllSubmatchIndex(m.ps, n)
+		matches = re.findAll(m.ps, n)
 		if len(matches) < max(s.numb, 1) {
 			return
 		}

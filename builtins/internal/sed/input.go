@@ -115,6 +115,10 @@ func (m *machine) closeInput() {
 	if in.rc != nil {
 		in.rc.Close()
 		in.rc = nil
+	} else if sk, ok := m.io.Stdin.(io.Seeker); ok && in.r.Buffered() > 0 {
+		// Like stdio's fclose, give back what was read ahead of the last
+		// line used, so that "(sed 1q; cat) < file" goes on after it.
+		sk.Seek(-int64(in.r.Buffered()), io.SeekCurrent)
 	}
 	if in.edit == nil {
 		return

@@ -718,7 +718,7 @@ func hasHighBytes(b []byte) bool {
 // compileRegex compiles an address or s regex. An empty pattern means
 // "the last regex used" and is returned as nil. needSub is one more than
 // the highest \N the replacement uses.
-func (p *parser) compileRegex(pat []byte, icase, mline bool, needSub int) *regex.Regexp {
+func (p *parser) compileRegex(pat []byte, icase, mline bool, needSub int) *rx {
 	if len(pat) == 0 {
 		if icase || mline {
 			p.bad("cannot specify modifiers on empty regexp")
@@ -730,14 +730,15 @@ func (p *parser) compileRegex(pat []byte, icase, mline bool, needSub int) *regex
 	if p.opt.Extended {
 		syn = regex.ERE
 	}
-	re, err := regex.Compile(string(pat), regex.Flags{Syntax: syn, IgnoreCase: icase, Multiline: mline})
+	bySegment := mline && p.opt.NullData
+	re, err := regex.Compile(string(pat), regex.Flags{Syntax: syn, IgnoreCase: icase, Multiline: mline && !bySegment})
 	if err != nil {
 		p.bad("%s", err.Error())
 	}
 	if needSub > 1 && re.NumSubexp() < needSub-1 {
 		p.bad("invalid reference \\%d on `s' command's RHS", needSub-1)
 	}
-	return re
+	return &rx{re: re, bySegment: bySegment}
 }
 
 // finish makes the checks that need the whole program: open blocks, an

@@ -1,6 +1,5 @@
 package sed
 
-import "github.com/sandsh/sandsh/builtins/internal/regex"
 
 // Program is a compiled sed script. It holds no run state, so one Program
 // could be run several times.
@@ -34,7 +33,7 @@ type address struct {
 	kind addrKind
 	n    int64 // line number, first line of first~step, or N of +N/~N
 	step int64
-	re   *regex.Regexp // nil for the empty regex: the last one used
+	re   *rx   // nil for the empty regex: the last one used
 }
 
 // command is one compiled sed command. Which fields are used depends on op.
@@ -57,7 +56,7 @@ type command struct {
 
 // subst is the compiled form of an s command.
 type subst struct {
-	re     *regex.Regexp // nil for the empty regex
+	re     *rx // nil for the empty regex
 	repl   []replPart
 	maxRef int
 	global bool

@@ -399,3 +399,44 @@ func TestStopsPromptly(t *testing.T) {
 		}
 	}
 }
+
+func TestQuitLeavesSeekableStdin(t *testing.T) {
+	prog, err := Compile([]Script{{Text: []byte("2q")}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	stdin := strings.NewReader("1\n2\n3\n4\n")
+	sio := testIO(memFiles{}, "", &out, &bytes.Buffer{})
+	sio.Stdin = stdin
+	if _, err := prog.Run(context.Background(), nil, sio); err != nil {
+		t.Fatal(err)
+	}
+	rest, _ := io.ReadAll(stdin)
+	if out.String() != "1\n2\n" || string(rest) != "3\n4\n" {
+		t.Errorf("output %q, left %q", out.String(), rest)
+	}
+}
+
+func BenchmarkRun(b *testing.B) {
+	var data bytes.Buffer
+	for i := range 200000 {
+		fmt.Fprintf(&data, "line %d of the quick brown fox\n", i)
+	}
+	for _, script := range []string{"p", "s/o/0/g", `s/\([a-z]*\) \([0-9]*\)/\2 \1/`, "/99/d", "$!N;P;D"} {
+		prog, err := Compile([]Script{{Text: []byte(script)}}, Options{LineWrap: 70})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(script, func(b *testing.B) {
+			b.SetBytes(int64(data.Len()))
+			for range b.N {
+				sio := testIO(memFiles{}, "", &bytes.Buffer{}, &bytes.Buffer{})
+				sio.Stdin, sio.Stdout = bytes.NewReader(data.Bytes()), io.Discard
+				if _, err := prog.Run(context.Background(), nil, sio); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

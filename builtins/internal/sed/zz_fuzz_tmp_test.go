@@ -4,45 +4,29 @@ import (
 	"bytes"
 	"context"
 	"math/rand"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 )
 
 func genAddr(r *rand.Rand) string {
-	switch r.Intn(12) {
-	case 0:
-		return "1"
-	case 1:
-		return "$"
-	case 2:
-		return "/a/"
-	case 3:
-		return "2,4"
-	case 4:
-		return "/b/,/a/"
-	case 5:
-		return "0,/a/"
-	case 6:
-		return "2~2"
-	case 7:
-		return "/a/,+1"
-	case 8:
-		return "3!"
-	case 9:
-		return "$!"
-	case 10:
-		return "/^$/"
-	}
-	return ""
+	addrs := []string{"1", "$", "/a/", "2,4", "/b/,/a/", "0,/a/", "2~2", "/a/,+1", "3!", "$!", "/^$/", "", "", "", "/a/I", "2,~3", "/x/,$", "$,/a/", "1,1"}
+	return addrs[r.Intn(len(addrs))]
 }
 
+var fuzzCmds = []string{"p", "P", "d", "D", "n", "N", "g", "G", "h", "H", "x", "=", "l", "z",
+	"s/a/X/", "s/a*/-/g", "s/\\(a\\)\\(b\\)/\\2\\1/", "s/b/\\n/", "s/^/>/", "s/$/</", "s/./\\u&/2", "s/a/&&/gp",
+	"y/ab/ba/", "a foo", "i bar", "c baz", "tL", "TL", "bL", "$!N", "s/\\n/|/", "s/a\\|b/Q/3", "q", "Q",
+	"s/[[:space:]]//g", "s/.*/\\U&/", "s/x*$//",
+	"s/^b/B/M", "s/a$/A/Mg", "/A/Id", "s/A/z/Ig", "W /dev/stdout", "w /dev/stdout", "R ins2", "r ins", "1~3c\\\nC1\\\nC2",
+	"2,3c ch", "$a\\\nend", "F", "l 3", "s/\\(b*\\)\\(a\\)/\\u\\1\\2/g", "s/\\w\\+/\\L\\u&/g", "s/ /\\\n/2",
+	"/a/,/b/!s/x/y/", "s//Z/", "y/\\n/_/", "/a/,~2p", "0~3d", "s/[^a]/./3g", "q5", "$Q3", "2q", "s/\\bx/W/g", "s/\\<a/S/",
+	"s/\\(a\\|b\\)\\{2\\}/<&>/g", "s/\\(x\\)*/[\\1]/", "s/ *$//;s/^ *//"}
+
 func genCmd(r *rand.Rand, depth int) string {
-	cmds := []string{"p", "P", "d", "D", "n", "N", "g", "G", "h", "H", "x", "=", "l", "z",
-		"s/a/X/", "s/a*/-/g", "s/\\(a\\)\\(b\\)/\\2\\1/", "s/b/\\n/", "s/^/>/", "s/$/</", "s/./\\u&/2", "s/a/&&/gp",
-		"y/ab/ba/", "a foo", "i bar", "c baz", "tL", "TL", "bL", "$!N", "s/\\n/|/", "s/a\\|b/Q/3", "q", "Q",
-		"s/[[:space:]]//g", "s/.*/\\U&/", "ba", "s/x*$//"}
 	if depth < 2 && r.Intn(6) == 0 {
 		n := 1 + r.Intn(3)
 		var parts []string
@@ -51,56 +35,90 @@ func genCmd(r *rand.Rand, depth int) string {
 		}
 		return genAddr(r) + "{" + strings.Join(parts, "\n") + "\n}"
 	}
-	c := cmds[r.Intn(len(cmds))]
-	return genAddr(r) + c
+	return genAddr(r) + fuzzCmds[r.Intn(len(fuzzCmds))]
+}
+
+func genInput(r *rand.Rand) string {
+	var in strings.Builder
+	for i := r.Intn(7); i > 0; i-- {
+		for j := r.Intn(5); j > 0; j-- {
+			in.WriteByte("ab  xA"[r.Intn(6)])
+		}
+		in.WriteByte('\n')
+	}
+	s := in.String()
+	if r.Intn(5) == 0 && len(s) > 0 {
+		s = s[:len(s)-1]
+	}
+	return s
 }
 
 func TestFuzzTmp(t *testing.T) {
-	r := rand.New(rand.NewSource(int64(time.Now().Nanosecond())))
+	seed := int64(time.Now().Nanosecond())
+	r := rand.New(rand.NewSource(seed))
+	dir := t.TempDir()
 	fails := 0
-	for iter := 0; iter < 3000 && fails < 15; iter++ {
+	for iter := 0; iter < 3000 && fails < 10; iter++ {
 		n := 1 + r.Intn(5)
 		var parts []string
-		if r.Intn(3) == 0 {
-			parts = append(parts, ":L")
-		}
 		for i := 0; i < n; i++ {
 			parts = append(parts, genCmd(r, 0))
 		}
-		if strings.Contains(strings.Join(parts, ""), "bL") || strings.Contains(strings.Join(parts, ""), "tL") || strings.Contains(strings.Join(parts, ""), "TL") {
-			parts = append(parts, ":L")
-		}
 		script := strings.Join(parts, "\n")
-		if strings.Contains(script, "ba") {
-			script = strings.ReplaceAll(script, "ba", "bL")
+		if strings.Contains(script, "L") {
 			script += "\n:L"
 		}
-		var in strings.Builder
-		for i := r.Intn(7); i > 0; i-- {
-			for j := r.Intn(5); j > 0; j-- {
-				in.WriteByte("ab  x"[r.Intn(5)])
-			}
-			in.WriteByte('\n')
+		if r.Intn(4) == 0 {
+			script = ":L\n" + script
 		}
-		input := in.String()
-		if r.Intn(5) == 0 && len(input) > 0 {
-			input = input[:len(input)-1]
+		files := memFiles{"ins": "INS\n", "ins2": "R1\nR2", "f1": genInput(r), "f2": genInput(r)}
+		for k, v := range files {
+			os.WriteFile(filepath.Join(dir, k), []byte(v), 0o644)
 		}
-		quiet := r.Intn(3) == 0
-		args := []string{}
-		if quiet {
+		input := genInput(r)
+		opt := Options{LineWrap: 70}
+		var args []string
+		if r.Intn(3) == 0 {
+			opt.Quiet = true
 			args = append(args, "-n")
 		}
+		if r.Intn(6) == 0 {
+			opt.NullData = true
+			args = append(args, "-z")
+			input = strings.ReplaceAll(input, " ", "\x00")
+
+		}
+		if r.Intn(4) == 0 {
+			opt.Extended = true
+			args = append(args, "-E")
+			script = strings.NewReplacer("\\(", "(", "\\)", ")", "\\|", "|", "\\{", "{", "\\}", "}", "\\+", "+").Replace(script)
+		}
+		var inFiles []string
+		if r.Intn(3) == 0 {
+			inFiles = []string{"f1", "f2"}
+			if r.Intn(2) == 0 {
+				opt.Separate = true
+				args = append(args, "-s")
+			}
+		}
 		args = append(args, script)
-		cmd := exec.Command("sed", args...)
+		args = append(args, inFiles...)
+		hctx, hcancel := context.WithTimeout(context.Background(), time.Second)
+		cmd := exec.CommandContext(hctx, "sed", args...)
+		cmd.Dir = dir
 		cmd.Env = []string{"LC_ALL=C"}
 		cmd.Stdin = strings.NewReader(input)
 		var ho, he bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &ho, &he
 		cmd.Run()
+		timedOut := hctx.Err() != nil
+		hcancel()
+		if timedOut {
+			continue
+		}
 		hst := cmd.ProcessState.ExitCode()
 
-		prog, err := Compile([]Script{{Text: []byte(script)}}, Options{Quiet: quiet, LineWrap: 70})
+		prog, err := Compile([]Script{{Text: []byte(script)}}, opt)
 		var out, errb bytes.Buffer
 		st := 0
 		if err != nil {
@@ -108,12 +126,12 @@ func TestFuzzTmp(t *testing.T) {
 			errb.WriteString(err.Error())
 		} else {
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-			st, _ = prog.Run(ctx, nil, testIO(memFiles{}, input, &out, &errb))
+			st, _ = prog.Run(ctx, inFiles, testIO(files, input, &out, &errb))
 			cancel()
 		}
 		if out.String() != ho.String() || st != hst || (errb.Len() == 0) != (he.Len() == 0) {
 			fails++
-			t.Errorf("script %q quiet=%v input %q\nhost %q %d %q\nours %q %d %q", script, quiet, input, ho.String(), hst, he.String(), out.String(), st, errb.String())
+			t.Errorf("seed %d args %q input %q f1 %q f2 %q\nhost %q %d %q\nours %q %d %q", seed, args, input, files["f1"], files["f2"], ho.String(), hst, he.String(), out.String(), st, errb.String())
 		}
 	}
 }
