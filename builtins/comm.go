@@ -163,18 +163,22 @@ func (j *commJob) compare(ctx context.Context, env *Env, name string, files []st
 		default:
 			order = bytes.Compare(ls[0].cur, ls[1].cur)
 		}
+		var werr error
 		switch {
 		case order == 0:
 			totals[2]++
-			j.writeLine(w, ls[1].cur, 2)
+			werr = j.writeLine(w, ls[1].cur, 2)
 		case order < 0:
 			j.unpairable = true
 			totals[0]++
-			j.writeLine(w, ls[0].cur, 0)
+			werr = j.writeLine(w, ls[0].cur, 0)
 		default:
 			j.unpairable = true
 			totals[1]++
-			j.writeLine(w, ls[1].cur, 1)
+			werr = j.writeLine(w, ls[1].cur, 1)
+		}
+		if werr != nil {
+			return 1, werr
 		}
 		for i := range ls {
 			if (i == 0 && order <= 0) || (i == 1 && order >= 0) {
@@ -235,9 +239,9 @@ func (j *commJob) checkOrder(env *Env, name string, prev, cur []byte, i int) int
 	return -1
 }
 
-func (j *commJob) writeLine(w textWriter, line []byte, col int) {
+func (j *commJob) writeLine(w textWriter, line []byte, col int) error {
 	if j.omit[col] {
-		return
+		return nil
 	}
 	if col >= 1 && !j.omit[0] {
 		w.Write(j.sep)
@@ -246,5 +250,5 @@ func (j *commJob) writeLine(w textWriter, line []byte, col int) {
 		w.Write(j.sep)
 	}
 	w.Write(line)
-	w.WriteByte(j.delim)
+	return w.WriteByte(j.delim)
 }

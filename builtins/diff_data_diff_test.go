@@ -111,3 +111,21 @@ func TestDataDiffDiff(t *testing.T) {
 	}
 	runDiff(t, cases)
 }
+
+func TestDataDiffSideBySide(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{
+		"a": "one\ntwo\nthree\nfour\n\tindented\tword\nlong line " + strings.Repeat("x", 80) + "\nend\n",
+		"b": "one\n2\nthree\nfive\nsix\n\tindented\tword\nlong line " + strings.Repeat("y", 80) + "\nend\n",
+		"c": "x\ny", "d": "x\nz\n", "same": "s1\ns2\n",
+	}
+	var cases []diffCase
+	for _, a := range [][]string{
+		{"-y", "a", "b"}, {"-y", "b", "a"}, {"-y", "-W", "60", "a", "b"}, {"-y", "-W", "41", "a", "b"}, {"-y", "--suppress-common-lines", "a", "b"},
+		{"-y", "--left-column", "a", "b"}, {"-y", "-t", "a", "b"}, {"-y", "c", "d"}, {"-y", "d", "c"}, {"-y", "same", "same"},
+		{"--side-by-side", "--width=100", "-t", "a", "b"},
+	} {
+		cases = append(cases, diffCase{Args: append([]string{"diff"}, a...), Files: files})
+	}
+	runDiff(t, cases)
+}

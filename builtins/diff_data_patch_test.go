@@ -53,3 +53,11 @@ func TestDataDiffPatch(t *testing.T) {
 	}
 	runDataFSDiff(t, cases)
 }
+
+func TestDataDiffPatchDirInput(t *testing.T) {
+	t.Parallel()
+	p1 := "--- a/f\n+++ b/f\n@@ -1,3 +1,3 @@\n 1\n-2\n+two\n 3\n"
+	runDataFSDiff(t, []dataFSCase{
+		{Name: "input relative to -d", Files: map[string]string{"sub/f": "1\n2\n3\n", "sub/p.diff": p1}, Args: []string{"patch", "-d", "sub", "-p1", "-i", "p.diff"}},
+	})
+}

@@ -69,7 +69,8 @@ func TestSedDiffBasics(t *testing.T) {
 		sedCase("-n", "/two/,4{=;p}"), sedCase("-n", "/five/,3p"), sedCase("-n", "/o/,/o/p"), sedCase("-n", "0,/one/p"),
 		sedCase("-n", "1,/one/p"), sedCase("-n", "2,+0p"), sedCase("-n", "2,~0p"), sedCase("-n", "/e/,+1p"), sedCase("-n", "/e/,~3p"),
 		sedCase("-n", "$,/x/p"), sedCase("-n", "3,$p"), sedCase("-n", "3,${p}"), sedCase("--expression=3p", "-n"),
-		sedCase("-ne", "3p", "-e", "5p"), sedCase("--quiet", "-e", "$p"), sedCase("--silent", "7p"),
+		sedCase("-ne", "3p", "-e", "5p"), sedIn("aa\n", "-e", "s/(a)/[\\1]/", "-E"), sedIn("aa\n", "s/(a)/[\\1]/", "-E"),
+		sedIn("a+\n", "-e", "s/a+/X/", "-E", "-e", "s/X+/Y/"), sedIn("a+\n", "-E", "-e", "s/a+/X/"), sedCase("--quiet", "-e", "$p"), sedCase("--silent", "7p"),
 	})
 }
 

@@ -39,5 +39,3 @@ func TestFile(t *testing.T) {
 		{files: files, args: []string{"file"}, errSub: "Usage: file", status: 1},
 	})
 }
-
-

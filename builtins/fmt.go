@@ -79,6 +79,7 @@ type textFmt struct {
 	nextChar, nextPrefixIndent          int
 	lastLineLength                      int
 	cancelled                           bool
+	werr                                error
 }
 
 func runFmt(ctx context.Context, env *Env, args []string) int {
@@ -149,6 +150,9 @@ func runFmt(ctx context.Context, env *Env, args []string) int {
 		f.r = bufio.NewReaderSize(r, textBufSize)
 		f.fmt(ctx)
 		r.Close()
+		if f.werr != nil {
+			return env.WriteError(name, f.werr)
+		}
 		if ctx.Err() != nil {
 			return 130
 		}
@@ -518,7 +522,10 @@ func (f *textFmt) putLine(w, indent int) {
 	}
 	f.putWord(w)
 	f.lastLineLength = f.outColumn
-	f.putc('\n')
+	if err := f.w.WriteByte('\n'); err != nil && f.werr == nil {
+		// Stop reading: nobody will see the rest.
+		f.werr, f.cancelled = err, true
+	}
 }
 
 func (f *textFmt) putWord(w int) {

@@ -50,23 +50,26 @@ func (f *textFolder) adjust(column int, c byte) int {
 	return column
 }
 
-func (f *textFolder) put(c byte, w textWriter) {
+// put adds one input byte, writing out every line it completes.
+func (f *textFolder) put(c byte, w textWriter) error {
 	if c == '\n' {
 		f.line = append(f.line, c)
-		w.Write(f.line)
+		_, err := w.Write(f.line)
 		f.line, f.column = f.line[:0], 0
-		return
+		return err
 	}
 	for {
 		f.column = f.adjust(f.column, c)
 		if f.column <= f.width {
 			f.line = append(f.line, c)
-			return
+			return nil
 		}
 		if f.spaces {
 			if i := lastBlank(f.line); i >= 0 {
 				w.Write(f.line[:i+1])
-				w.WriteByte('\n')
+				if err := w.WriteByte('\n'); err != nil {
+					return err
+				}
 				n := copy(f.line, f.line[i+1:])
 				f.line = f.line[:n]
 				f.column = 0
@@ -78,10 +81,12 @@ func (f *textFolder) put(c byte, w textWriter) {
 		}
 		if len(f.line) == 0 {
 			f.line = append(f.line, c)
-			return
+			return nil
 		}
 		w.Write(f.line)
-		w.WriteByte('\n')
+		if err := w.WriteByte('\n'); err != nil {
+			return err
+		}
 		f.line, f.column = f.line[:0], 0
 	}
 }
@@ -127,7 +132,15 @@ func runFold(ctx context.Context, env *Env, args []string) int {
 		f.line, f.column = f.line[:0], 0
 		st, err := textEachChunk(ctx, env, name, []string{file}, func(chunk []byte) error {
 			for _, c := range chunk {
-				f.put(c, w)
+				// Fast path: a byte that just advances the column and fits.
+				if f.column < f.width && c != '\n' && (f.bytes || (c != '\b' && c != '\r' && c != '\t')) {
+					f.line = append(f.line, c)
+					f.column++
+					continue
+				}
+				if err := f.put(c, w); err != nil {
+					return err
+				}
 			}
 			return nil
 		})

@@ -92,6 +92,7 @@ type joinJob struct {
 	w              textWriter
 	blank          *joinLine
 	jfSet          [2]bool
+	werr           error // first output error
 }
 
 // errJoinFatal stops join after a --check-order failure.
@@ -423,6 +424,9 @@ func (j *joinJob) join(ctx context.Context) error {
 			if j.unpair[i] {
 				j.prUnpaired(i, seq[i][0])
 			}
+			if j.werr != nil {
+				return j.werr
+			}
 			if _, err := next(i, true); err != nil {
 				return err
 			}
@@ -460,9 +464,14 @@ func (j *joinJob) join(ctx context.Context) error {
 			if !eof[1] {
 				n2--
 			}
-			for _, a := range seq[0][:n1] {
+			for k, a := range seq[0][:n1] {
+				if k%64 == 0 && ctx.Err() != nil {
+					return ctx.Err()
+				}
 				for _, b := range seq[1][:n2] {
-					j.prjoin(a, b)
+					if j.prjoin(a, b); j.werr != nil {
+						return j.werr
+					}
 				}
 			}
 		}
@@ -507,6 +516,9 @@ func (j *joinJob) tail(ctx context.Context, seq [2][]*joinLine) error {
 			}
 			if j.unpair[i] {
 				j.prUnpaired(i, l)
+			}
+			if j.werr != nil {
+				return j.werr
 			}
 			if j.warned[i] && !j.unpair[i] {
 				break
@@ -558,7 +570,7 @@ func (j *joinJob) prjoin(l1, l2 *joinLine) {
 				j.prfield(s.field, l2)
 			}
 		}
-		j.w.WriteByte(j.eol)
+		j.endLine()
 		return
 	}
 	if l1 == j.blank {
@@ -568,7 +580,13 @@ func (j *joinJob) prjoin(l1, l2 *joinLine) {
 	}
 	j.prfields(l1, j.jf[0], j.autocount[0])
 	j.prfields(l2, j.jf[1], j.autocount[1])
-	j.w.WriteByte(j.eol)
+	j.endLine()
+}
+
+func (j *joinJob) endLine() {
+	if err := j.w.WriteByte(j.eol); err != nil && j.werr == nil {
+		j.werr = err
+	}
 }
 
 func (j *joinJob) prfields(l *joinLine, jf, autocount int) {

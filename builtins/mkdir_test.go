@@ -27,4 +27,3 @@ func TestMkdir(t *testing.T) {
 		{args: []string{"mkdir"}, errSub: "missing operand", status: 1},
 	})
 }
-

@@ -121,16 +121,6 @@ func runPatch(ctx context.Context, env *Env, args []string) int {
 	if len(ops) == 2 {
 		input = ops[1]
 	}
-	var r io.Reader = env.Stdin
-	if input != "" && input != "-" {
-		f, err := env.Open(input)
-		if err != nil {
-			fmt.Fprintf(env.Stderr, "patch: **** Can't open patch file %s : %s\n", input, ErrText(err))
-			return 2
-		}
-		defer f.Close()
-		r = f
-	}
 	if p.dir != "" {
 		sub := env.Sub()
 		sub.Dir = env.Abs(p.dir)
@@ -142,6 +132,16 @@ func runPatch(ctx context.Context, env *Env, args []string) int {
 			return 2
 		}
 		p.env = sub
+	}
+	var r io.Reader = env.Stdin
+	if input != "" && input != "-" {
+		f, err := p.env.Open(input)
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "patch: **** Can't open patch file %s : %s\n", input, ErrText(err))
+			return 2
+		}
+		defer f.Close()
+		r = f
 	}
 	patches, perr := patch.Parse(dataCtxReader{ctx, r})
 	p.out = dataWriter(env)

@@ -25,4 +25,3 @@ func TestReadlink(t *testing.T) {
 		{files: files, setup: links, args: []string{"readlink", "-n", "ld"}, out: "d"},
 	})
 }
-

@@ -117,7 +117,7 @@ func sedParseArgs(env *Env, name string, args []string) (*sedConfig, int) {
 		return nil, 1
 	}
 	cfg := &sedConfig{opt: sed.Options{LineWrap: 70, UTF8: sedUTF8(env)}}
-	if env.Getenv("POSIXLY_CORRECT") != "" {
+	if _, ok := env.LookupEnv("POSIXLY_CORRECT"); ok {
 		cfg.opt.Posix = sed.PosixCorrect
 	}
 	haveScript := false
@@ -139,7 +139,7 @@ func sedParseArgs(env *Env, name string, args []string) (*sedConfig, int) {
 		case "l":
 			cfg.opt.LineWrap = sedAtoi(o.Value)
 		case "e":
-			cfg.scripts = append(cfg.scripts, sed.Script{Text: []byte(o.Value)})
+			cfg.scripts = append(cfg.scripts, sed.Script{Text: []byte(o.Value), Opt: sedSnapshot(cfg.opt)})
 			haveScript = true
 		case "f":
 			text, err := sedReadScript(env, o.Value)
@@ -147,7 +147,7 @@ func sedParseArgs(env *Env, name string, args []string) (*sedConfig, int) {
 				env.Errorf(name, "couldn't open file %s: %s", o.Value, ErrText(err))
 				return nil, 4
 			}
-			cfg.scripts = append(cfg.scripts, sed.Script{Text: text, File: o.Value})
+			cfg.scripts = append(cfg.scripts, sed.Script{Text: text, File: o.Value, Opt: sedSnapshot(cfg.opt)})
 			haveScript = true
 		case "posix":
 			cfg.opt.Posix = sed.PosixBasic
@@ -173,6 +173,10 @@ func sedParseArgs(env *Env, name string, args []string) (*sedConfig, int) {
 	cfg.files = operands
 	return cfg, -1
 }
+
+// sedSnapshot copies the options given so far: like GNU sed, each -e and
+// -f is compiled with the options that come before it.
+func sedSnapshot(o sed.Options) *sed.Options { return &o }
 
 // sedAtoi converts like C's atoi: leading digits, 0 when there are none.
 func sedAtoi(s string) int {

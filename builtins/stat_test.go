@@ -35,4 +35,3 @@ func TestStat(t *testing.T) {
 		{files: map[string]string{"a": ""}, args: []string{"stat", "-f", "-c", "%T %s", "a"}, out: "tmpfs 4096\n"},
 	})
 }
-

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 )
@@ -133,21 +134,28 @@ func runXxd(ctx context.Context, env *Env, args []string) int {
 		in, x.name = f, files[0]
 	}
 	out := env.Stdout
+	var seeker io.Seeker
 	if len(files) == 2 && files[1] != "-" {
-		f, err := env.FS.Create(env.Abs(files[1]))
+		// Like xxd, -r patches an existing file in place instead of
+		// truncating it.
+		flags := dataCreateFlags
+		if x.reverse {
+			flags = os.O_RDWR | os.O_CREATE
+		}
+		f, err := env.FS.OpenFile(env.Abs(files[1]), flags, 0o644)
 		if err != nil {
 			fmt.Fprintf(env.Stderr, "xxd: %s: %s\n", files[1], ErrText(err))
 			return 2
 		}
 		defer f.Close()
-		out = f
+		out, seeker = f, f
 	}
 	w := bufio.NewWriterSize(out, dataBufSize)
 	br := bufio.NewReaderSize(dataCtxReader{ctx, in}, dataBufSize)
 	var err error
 	switch {
 	case x.reverse:
-		err = x.revert(br, w)
+		err = x.revert(br, w, seeker)
 	default:
 		if x.seek > 0 {
 			if _, err := io.CopyN(io.Discard, br, x.seek); err != nil && err != io.EOF {
@@ -428,7 +436,7 @@ func dataHexVal(c byte) int {
 }
 
 // revert turns a hex dump back into bytes (-r, -r -p).
-func (x *dataXxd) revert(r *bufio.Reader, w *bufio.Writer) error {
+func (x *dataXxd) revert(r *bufio.Reader, w *bufio.Writer, seeker io.Seeker) error {
 	if x.plain {
 		hi := -1
 		for {
@@ -469,6 +477,15 @@ func (x *dataXxd) revert(r *bufio.Reader, w *bufio.Writer) error {
 			continue
 		}
 		addr += x.seek - x.offset
+		if addr != pos && seeker != nil {
+			if err := w.Flush(); err != nil {
+				return err
+			}
+			if _, err := seeker.Seek(addr, io.SeekStart); err != nil {
+				return err
+			}
+			pos = addr
+		}
 		for pos < addr {
 			w.WriteByte(0)
 			pos++

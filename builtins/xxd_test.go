@@ -46,3 +46,13 @@ func TestXxd(t *testing.T) {
 		t.Errorf("missing file: %+v", r)
 	}
 }
+
+func TestXxdRevertPatchesInPlace(t *testing.T) {
+	env := testEnv(t, map[string]string{"o.bin": "XXXXXXXX"})
+	if r := run(t, env, "00000002: 4142\n", "xxd", "-r", "-", "o.bin"); r.Status != 0 {
+		t.Fatalf("%+v", r)
+	}
+	if got := readFile(t, env, "o.bin"); got != "XXABXXXX" {
+		t.Errorf("o.bin = %q", got)
+	}
+}

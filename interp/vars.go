@@ -135,6 +135,37 @@ func (r *Runner) getVar(name string) expand.Variable {
 	if v, _ := r.lookup(name); v != nil {
 		return v.Variable
 	}
+	if i := strings.IndexByte(name, '['); i > 0 && strings.HasSuffix(name, "]") {
+		return r.getElem(name[:i], name[i+1:len(name)-1])
+	}
+	return expand.Variable{}
+}
+
+// getElem reads arr[idx] for ${!ref} with ref=arr[idx] and for
+// arithmetic on elements.
+func (r *Runner) getElem(name, idx string) expand.Variable {
+	v := r.getVar(r.resolveRef(name))
+	switch v.Kind {
+	case expand.Associative:
+		if s, ok := v.Map[idx]; ok {
+			return strVar(s)
+		}
+	case expand.Indexed:
+		i, err := r.arithString(idx)
+		if err != nil {
+			return expand.Variable{}
+		}
+		if i < 0 {
+			i += indexedMax(v.List, v.Indexes) + 1
+		}
+		if s, ok := indexedGet(v.List, v.Indexes, i); ok {
+			return strVar(s)
+		}
+	case expand.String:
+		if i, err := r.arithString(idx); err == nil && i == 0 {
+			return v
+		}
+	}
 	return expand.Variable{}
 }
 

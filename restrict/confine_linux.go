@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"syscall"
 	"unsafe"
 
 	"github.com/landlock-lsm/go-landlock/landlock"
@@ -237,6 +238,11 @@ func confineSeccomp(rep *Report) error {
 	}
 	rep.Seccomp = true
 	return nil
+}
+
+// workerSysProcAttr makes the worker die with its parent.
+func workerSysProcAttr() *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 }
 
 // statmReader reads a process's resident memory from /proc/PID/statm

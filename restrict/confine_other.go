@@ -2,7 +2,10 @@
 
 package restrict
 
-import "errors"
+import (
+	"errors"
+	"syscall"
+)
 
 // Probe reports what confinement this system supports: none outside Linux.
 func Probe() Report { return Report{} }
@@ -27,3 +30,7 @@ func openStatm(pid int) (*statmReader, error) { return nil, errors.New("no /proc
 func (s *statmReader) rss() (int64, error) { return 0, errors.New("no /proc on this system") }
 
 func (s *statmReader) close() {}
+
+// workerSysProcAttr: no parent-death signal outside Linux; the worker's
+// watchdog notices an orphaned worker instead.
+func workerSysProcAttr() *syscall.SysProcAttr { return &syscall.SysProcAttr{} }

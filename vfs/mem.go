@@ -651,7 +651,7 @@ func (m *MemFS) openFile(name string, flag int, perm fs.FileMode) (*memFile, err
 	}
 	n.opens++
 	return &memFile{
-		t: t, node: n, name: name,
+		t: t, m: m, node: n, name: name,
 		read: rd, write: wr, append: flag&os.O_APPEND != 0,
 	}, nil
 }

@@ -15,6 +15,7 @@ import (
 // Lock order: memFile.mu before memTree.mu.
 type memFile struct {
 	t    *memTree
+	m    *MemFS // the view that opened the file: its credentials apply
 	node *inode
 	name string
 
@@ -234,16 +235,30 @@ func (f *memFile) Close() error {
 
 // Readdir implements afero.File like os.File.Readdir: entries are sorted
 // by name, carry Lstat information, and exclude "." and "..".
+//
+// As with os.File.Readdir, which lstats every entry, listing infos needs
+// search permission on the directory; Readdirnames and ReadDir (whose
+// types come from the directory itself, like d_type) need only read
+// permission.
 func (f *memFile) Readdir(count int) ([]fs.FileInfo, error) {
 	infos, err := f.readdir(count)
 	if infos == nil {
 		return nil, err
+	}
+	if len(infos) > 0 && !f.canSearch() {
+		return nil, pathErr("lstat", joinPath(f.name, infos[0].name), syscall.EACCES)
 	}
 	out := make([]fs.FileInfo, len(infos))
 	for i, fi := range infos {
 		out[i] = fi
 	}
 	return out, err
+}
+
+func (f *memFile) canSearch() bool {
+	f.t.mu.Lock()
+	defer f.t.mu.Unlock()
+	return f.m.can(f.node, permX)
 }
 
 // Readdirnames implements afero.File like os.File.Readdirnames.

@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -60,7 +61,8 @@ func (hostFS) OpenFile(name string, flag int, perm fs.FileMode) (afero.File, err
 	if err != nil {
 		return nil, err
 	}
-	return &diskFile{File: f, name: name}, nil
+	lstat := func(entry string) (fs.FileInfo, error) { return os.Lstat(filepath.Join(name, entry)) }
+	return &diskFile{File: f, name: name, lstat: lstat}, nil
 }
 
 func (hostFS) Mkdir(name string, perm fs.FileMode) error { return os.Mkdir(name, sysPerm(perm)) }
@@ -119,11 +121,14 @@ func (d *RootFS) resolve(name string, follow bool) (string, error) {
 		c := comps[0]
 		comps = comps[1:]
 		last := len(comps) == 0
-		switch c {
-		case ".":
-			continue
-		case "..":
-			if len(done) > 0 {
+		if c == "." || c == ".." {
+			// The kernel needs search permission on a directory to look
+			// up even "." or ".." in it; ask it, then walk lexically
+			// (done holds no symlinks, so that is the physical walk).
+			if _, err := d.r.Lstat(strings.Join(append(done, "."), "/")); err != nil {
+				return "", rootErrno(err)
+			}
+			if c == ".." && len(done) > 0 {
 				done = done[:len(done)-1]
 			}
 			continue
@@ -248,7 +253,9 @@ func (d *RootFS) OpenFile(name string, flag int, perm fs.FileMode) (afero.File, 
 	creat := flag&os.O_CREATE != 0
 	follow := flag&syscall.O_NOFOLLOW == 0 && !(creat && flag&os.O_EXCL != 0)
 	var f *os.File
+	var dirRel string
 	err := d.do("open", name, follow || hasTrailingSlash(name), func(rel string) (err error) {
+		dirRel = rel
 		if creat && strings.HasSuffix(rel, "/") {
 			// open("new/", O_CREAT) is EISDIR in the kernel; os.Root
 			// would say ENOENT.
@@ -271,7 +278,10 @@ func (d *RootFS) OpenFile(name string, flag int, perm fs.FileMode) (afero.File, 
 	if err != nil {
 		return nil, err
 	}
-	return &diskFile{File: f, name: name}, nil
+	lstat := func(entry string) (fs.FileInfo, error) {
+		return d.r.Lstat(strings.TrimSuffix(dirRel, "/") + "/" + entry)
+	}
+	return &diskFile{File: f, name: name, lstat: lstat}, nil
 }
 
 // Mkdir implements afero.Fs.
@@ -575,11 +585,12 @@ func (d *RootFS) Chtimes(name string, atime, mtime time.Time) error {
 // diskFile is a host file that reports its sandbox name and *Meta infos.
 type diskFile struct {
 	*os.File
-	name string
+	name  string
+	lstat func(entry string) (fs.FileInfo, error) // lstat of an entry of this directory
 
-	mu   sync.Mutex
-	ents []fs.DirEntry // sorted directory listing, read on first use
-	pos  int
+	mu    sync.Mutex
+	names []string // sorted directory listing, read on first use
+	pos   int
 }
 
 func (f *diskFile) Name() string { return f.name }
@@ -592,56 +603,62 @@ func (f *diskFile) Stat() (fs.FileInfo, error) {
 	return withMeta(fi, baseName(f.name)), nil
 }
 
-// Readdir lists like MemFS: sorted by name, with *Meta infos.
+// Readdir lists like MemFS: sorted by name, with *Meta infos. Like
+// os.File.Readdir it fails if an entry cannot be lstat'ed (a directory
+// without search permission) and skips entries removed meanwhile.
 func (f *diskFile) Readdir(n int) ([]fs.FileInfo, error) {
-	ents, err := f.next(n)
-	if ents == nil {
+	names, err := f.next(n)
+	if names == nil {
 		return nil, err
 	}
-	infos := make([]fs.FileInfo, 0, len(ents))
-	for _, e := range ents {
-		fi, err := e.Info()
+	infos := make([]fs.FileInfo, 0, len(names))
+	for _, name := range names {
+		fi, err := f.lstat(name)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
 		if err != nil {
-			continue // removed since the listing was read
+			return infos, pathErr("lstat", joinPath(f.name, name), rootErrno(err))
 		}
 		infos = append(infos, withMeta(fi, ""))
 	}
-	return infos, err
+	return infos, nil
 }
 
-// ReadDir is fs.ReadDirFile.ReadDir, sorted by name.
+// ReadDir is fs.ReadDirFile.ReadDir, sorted by name, with the same rules
+// as Readdir.
 func (f *diskFile) ReadDir(n int) ([]fs.DirEntry, error) {
+	infos, err := f.Readdir(n)
+	if infos == nil {
+		return nil, err
+	}
+	ents := make([]fs.DirEntry, len(infos))
+	for i, fi := range infos {
+		ents[i] = fs.FileInfoToDirEntry(fi)
+	}
+	return ents, err
+}
+
+// Readdirnames is sorted by name; it needs only read permission.
+func (f *diskFile) Readdirnames(n int) ([]string, error) {
 	return f.next(n)
 }
 
-// Readdirnames is sorted by name.
-func (f *diskFile) Readdirnames(n int) ([]string, error) {
-	ents, err := f.next(n)
-	if ents == nil {
-		return nil, err
-	}
-	names := make([]string, len(ents))
-	for i, e := range ents {
-		names[i] = e.Name()
-	}
-	return names, err
-}
-
-// next returns the next n entries of the sorted listing, read whole on
+// next returns the next n names of the sorted listing, read whole on
 // first use, with the os.File conventions for n and io.EOF: a sandbox
 // sees directories in the same order whatever filesystem it runs on.
-func (f *diskFile) next(n int) ([]fs.DirEntry, error) {
+func (f *diskFile) next(n int) ([]string, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if f.ents == nil {
-		ents, err := f.File.ReadDir(-1)
+	if f.names == nil {
+		names, err := f.File.Readdirnames(-1)
 		if err != nil {
 			return nil, f.fix(err)
 		}
-		sort.Slice(ents, func(i, j int) bool { return ents[i].Name() < ents[j].Name() })
-		f.ents = ents
+		sort.Strings(names)
+		f.names = names
 	}
-	rest := f.ents[f.pos:]
+	rest := f.names[f.pos:]
 	if n > 0 {
 		if len(rest) == 0 {
 			return nil, io.EOF
@@ -649,7 +666,7 @@ func (f *diskFile) next(n int) ([]fs.DirEntry, error) {
 		rest = rest[:min(n, len(rest))]
 	}
 	f.pos += len(rest)
-	return append([]fs.DirEntry{}, rest...), nil
+	return append([]string{}, rest...), nil
 }
 
 // Seek restarts the listing when a directory is rewound.
@@ -657,7 +674,7 @@ func (f *diskFile) Seek(off int64, whence int) (int64, error) {
 	pos, err := f.File.Seek(off, whence)
 	if err == nil && pos == 0 {
 		f.mu.Lock()
-		f.ents, f.pos = nil, 0
+		f.names, f.pos = nil, 0
 		f.mu.Unlock()
 	}
 	return pos, f.fix(err)

@@ -8,9 +8,11 @@ import (
 )
 
 // gnuCase is one expression checked against GNU grep -o or GNU sed
-// 's/RE/[&]/g' (LC_ALL=C). want is grep's output (matches one per line,
-// then "~" and its warnings) or sed's output line; "!" starts an error.
-// TestGNUTable re-checks every want against the host tools.
+// (LC_ALL=C). want is grep's output (matches one per line, then "~" and
+// its warnings) or sed's output; "!" starts an error. Sed tools: "S" and
+// "SE" run 's/RE/[&]/g'; "SgN" and "SEgN" print N groups with
+// 's/RE/<&|\1|...>/g'; "SM" and "SEM" run 'N;s/RE/[&]/Mg' on two lines.
+// TestGNUTableOracle re-checks every want against the host tools.
 type gnuCase struct {
 	tool, pat, in, want string
 }
@@ -270,6 +272,33 @@ var gnuTable = []gnuCase{
 	{"SE", "[[:space:]]+", "a  b", "a[  ]b"},
 	{"SE", "\\s+", "a  b", "a[  ]b"},
 	{"SE", "\\w+", "a  b", "[a]  [b]"},
+	{"Sg1", "\\(a*\\)b", "aab b", "<aab|aa> <b|>"},
+	{"Sg2", "\\(a\\)\\(b\\)\\?", "a ab", "<a|a|> <ab|a|b>"},
+	{"Sg1", "\\(a\\|ab\\)c", "abc", "<abc|ab>"},
+	{"Sg2", "\\([a-z]*\\)-\\([0-9]*\\)", "foo-12 bar-", "<foo-12|foo|12> <bar-|bar|>"},
+	{"Sg1", "\\(x\\)*", "xxx", "<xxx|x>"},
+	{"Sg2", "\\(a*\\)\\(a\\|b\\)*", "aab", "<aab|aa|b>"},
+	{"Sg1", "\\(.\\)\\1", "hello book", "he<ll|l>o b<oo|o>k"},
+	{"SEg3", "(a|ab)(c|bcd)(d*)", "abcd", "<abcd|a|bcd|>"},
+	{"SEg2", "(a+)(b+)?", "aab a", "<aab|aa|b> <a|a|>"},
+	{"SEg1", "((a)|b)+", "ab", "<ab|b>"},
+	{"SEg2", "((a)|b)+", "ab", "<ab|b|a>"},
+	{"SEg1", "(foo|bar)*baz", "foobarbaz", "<foobarbaz|bar>"},
+	{"SEg2", "(.*)=(.*)", "key=val=x", "<key=val=x|key=val|x>"},
+	{"SEg1", "()", "ab", "<|>a<|>b<|>"},
+	{"SEg1", "(a?)", "ba", "<|>b<a|a>"},
+	{"SEg2", "(a)?(b)?", "b", "<b||b>"},
+	{"SM", "^b", "a\nb", "a\n[b]"},
+	{"SM", "a$", "a\nb", "[a]\nb"},
+	{"SM", "a.b", "a\nb", "a\nb"},
+	{"SM", "[^x]*", "a\nb", "[a]\n[b]"},
+	{"SM", "a\\sb", "a\nb", "[a\nb]"},
+	{"SM", "\\`a", "a\nb", "[a]\nb"},
+	{"SM", "b\\'", "a\nb", "a\n[b]"},
+	{"SM", "^", "a\nb", "[]a\n[]b"},
+	{"SM", "$", "a\nb", "a[]\nb[]"},
+	{"SEM", "^(a|b)$", "a\nb", "[a]\n[b]"},
+	{"SEM", "a|^b", "a\nb", "[a]\n[b]"},
 }
 
 // gnuTool maps a table tool name to the host command line.
@@ -280,7 +309,21 @@ func gnuTool(tool, pat string) []string {
 		"Fw": {"-Fw"}, "Pw": {"-Pw"}, "S": {}, "SE": {"-E"},
 	}[tool]
 	if strings.HasPrefix(tool, "S") {
-		return append(append([]string{"sed"}, flags...), "s/"+pat+"/[&]/g")
+		sed := []string{"sed"}
+		if strings.HasPrefix(tool, "SE") {
+			sed = append(sed, "-E")
+		}
+		switch {
+		case strings.HasSuffix(tool, "M"):
+			return append(sed, "N;s/"+pat+"/[&]/Mg")
+		case strings.Contains(tool, "g"):
+			rhs := "<&"
+			for i := 1; i <= int(tool[len(tool)-1]-'0'); i++ {
+				rhs += "|\\" + string(rune('0'+i))
+			}
+			return append(sed, "s/"+pat+"/"+rhs+">/g")
+		}
+		return append(sed, "s/"+pat+"/[&]/g")
 	}
 	return append(append([]string{"grep", "-o"}, flags...), "-e", pat)
 }
@@ -310,19 +353,34 @@ func listOptions(tool string) ListOptions {
 func ours(c gnuCase) string {
 	line := []byte(c.in)
 	if strings.HasPrefix(c.tool, "S") {
-		f := Flags{Syntax: BRE}
-		if c.tool == "SE" {
+		f := Flags{Syntax: BRE, Multiline: strings.HasSuffix(c.tool, "M")}
+		if strings.HasPrefix(c.tool, "SE") {
 			f.Syntax = ERE
 		}
 		re, err := Compile(c.pat, f)
 		if err != nil {
 			return "!" + err.Error()
 		}
+		groups := 0
+		if strings.Contains(c.tool, "g") {
+			groups = int(c.tool[len(c.tool)-1] - '0')
+		}
 		var out bytes.Buffer
 		last := 0
-		for _, m := range re.FindAllIndex(line, -1) {
+		for _, m := range re.FindAllSubmatchIndex(line, -1) {
 			out.Write(line[last:m[0]])
-			out.WriteString("[" + string(line[m[0]:m[1]]) + "]")
+			if groups == 0 {
+				out.WriteString("[" + string(line[m[0]:m[1]]) + "]")
+			} else {
+				out.WriteString("<" + string(line[m[0]:m[1]]))
+				for g := 1; g <= groups; g++ {
+					out.WriteString("|")
+					if m[2*g] >= 0 {
+						out.Write(line[m[2*g]:m[2*g+1]])
+					}
+				}
+				out.WriteString(">")
+			}
 			last = m[1]
 		}
 		out.Write(line[last:])

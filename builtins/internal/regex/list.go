@@ -180,15 +180,18 @@ func (re *Regexp) FindLine(buf []byte, sep byte) (start, end int, ok bool) {
 	if re.pf != nil {
 		return re.findLinePrefiltered(buf, sep)
 	}
-	if re.lines && sep == '\n' && re.goFirst != nil {
-		loc := re.goFirst.FindIndex(buf)
-		if loc == nil || loc[0] == len(buf) && (len(buf) == 0 || buf[len(buf)-1] == sep) {
-			// With (?m), ^ and $ also match after the final newline,
-			// where there is no line.
-			return 0, 0, false
+	if re.lines && sep == '\n' {
+		if d := re.getDFA(); d != nil {
+			if i, ok := d.find(buf); ok {
+				if i < 0 || i == len(buf) && (len(buf) == 0 || buf[len(buf)-1] == sep) {
+					// With (?m), ^ and $ also match after the
+					// final newline, where there is no line.
+					return 0, 0, false
+				}
+				s, e := recordAround(buf, i, sep)
+				return s, e, true
+			}
 		}
-		s, e := recordAround(buf, loc[0], sep)
-		return s, e, true
 	}
 	for pos := 0; pos < len(buf); {
 		e := bytes.IndexByte(buf[pos:], sep)
@@ -219,6 +222,11 @@ func (re *Regexp) matchRecord(rec []byte) bool {
 	case re.isLit:
 		return bytes.Contains(rec, re.lit)
 	case re.goFirst != nil:
+		if d := re.getDFA(); d != nil {
+			if i, ok := d.find(rec); ok {
+				return i >= 0
+			}
+		}
 		return re.goFirst.Match(rec)
 	}
 	return re.btFind(rec, false) != nil

@@ -74,6 +74,11 @@ type Regexp struct {
 	lines bool       // compiled for buffers of '\n'-separated lines
 	pf    *prefilter // literals every match contains
 
+	// A lazy DFA over goFirst's program, built on first use by FindLine.
+	goSrc   string
+	dfaOnce sync.Once
+	dfa     *dfa
+
 	warnings []string
 
 	mu  sync.Mutex
@@ -162,6 +167,7 @@ func (re *Regexp) buildGo(root *node, ignoreCase bool, mode emitter, whole Whole
 		re.wordNext = next
 	}
 	re.goLong, re.goFirst = long, first
+	re.goSrc = first.String()
 	return nil
 }
 
@@ -191,6 +197,15 @@ func appendLit(b []byte, n *node) []byte {
 		return append(b, byte(n.r))
 	}
 	return utf8.AppendRune(b, n.r)
+}
+
+// getDFA returns the lazy DFA for a Go-engine expression, or nil.
+func (re *Regexp) getDFA() *dfa {
+	if re.goSrc == "" {
+		return nil
+	}
+	re.dfaOnce.Do(func() { re.dfa = newDFA(re.goSrc) })
+	return re.dfa
 }
 
 // String returns the source text of the expression.

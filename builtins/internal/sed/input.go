@@ -27,7 +27,6 @@ type input struct {
 	resetAtNext bool
 	edit        InPlaceFile
 	editSink    *sink
-	stdinUsed   bool
 }
 
 // oneByteReader makes bufio read no further than the delimiter, so that
@@ -51,7 +50,7 @@ func (m *machine) openNext() {
 	in.next++
 	in.name = name
 	var r io.Reader
-	if name == "-" && !m.opt.InPlace {
+	if (name == "-" || name == "/dev/stdin") && !m.opt.InPlace {
 		r = m.io.Stdin
 		if r == nil {
 			r = strings.NewReader("")

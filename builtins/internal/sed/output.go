@@ -4,8 +4,6 @@ import (
 	"bufio"
 	"io"
 	"strconv"
-	"unicode"
-	"unicode/utf8"
 )
 
 const bufSize = 64 << 10
@@ -135,30 +133,20 @@ func (m *machine) copyFrom(s *sink, name string, r io.Reader) {
 }
 
 // list writes the pattern space unambiguously, as the l command does,
-// wrapping lines at width (0: never).
+// wrapping lines at width (0: never). Like GNU sed 4.9 it works on bytes
+// in every locale: a multibyte character comes out as octal escapes.
 func (m *machine) list(width int) {
 	o := m.out
 	m.fixNewline(o)
-	var obuf [4 * utf8.UTFMax]byte
+	var obuf [4]byte
 	col := 0
-	ps := m.ps
-	for i := 0; i < len(ps); {
-		c := ps[i]
-		n := 1
+	for _, c := range m.ps {
 		var esc []byte
 		switch {
 		case c == '\\':
 			esc = append(obuf[:0], '\\', '\\')
 		case c >= 0x20 && c < 0x7f:
 			esc = append(obuf[:0], c)
-		case c >= utf8.RuneSelf && m.opt.UTF8:
-			r, size := utf8.DecodeRune(ps[i:])
-			if r != utf8.RuneError && unicode.IsPrint(r) {
-				esc = append(obuf[:0], ps[i:i+size]...)
-				n = size
-			} else {
-				esc = appendOctal(obuf[:0], c)
-			}
 		default:
 			esc = appendListEscape(obuf[:0], c)
 		}
@@ -169,7 +157,6 @@ func (m *machine) list(width int) {
 		}
 		o.s.write(esc)
 		col += len(esc)
-		i += n
 	}
 	o.s.writeByte('$')
 	o.s.writeByte(m.delim)

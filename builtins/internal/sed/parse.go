@@ -26,8 +26,9 @@ type parser struct {
 	file string
 	expr int // -e expression number, for messages
 
-	opt   *Options
+	opt   *Options // in effect for the piece being compiled
 	posix Posixicity
+	vSeen bool // a v command turned on GNU extensions for good
 	prog  *Program
 	first bool // compiling the first piece: "#n" may turn on -n
 
@@ -79,6 +80,13 @@ func Compile(scripts []Script, opt Options) (prog *Program, err error) {
 	}()
 	for _, s := range scripts {
 		p.src, p.pos, p.file = s.Text, 0, s.File
+		p.opt = &opt
+		if s.Opt != nil {
+			p.opt = s.Opt
+		}
+		if !p.vSeen {
+			p.posix = p.opt.Posix
+		}
 		if s.File != "" {
 			p.line = 1
 		} else {
@@ -258,7 +266,7 @@ func (p *parser) command(c int) {
 		if v := p.readLabel(); v != "" && versionAfter(v, Version) {
 			p.bad("expected newer version of sed")
 		}
-		p.posix = PosixExtended
+		p.posix, p.vSeen = PosixExtended, true
 		return
 	case '{':
 		p.blocks = append(p.blocks, blockStart{idx: idx, file: p.file, expr: p.expr, line: p.line})
@@ -301,10 +309,7 @@ func (p *parser) command(c int) {
 	case 'b', 't', 'T':
 		cmd.label = p.readLabel()
 		p.jumps = append(p.jumps, idx)
-	case 'q', 'Q', 'l', 'L':
-		if c == 'L' {
-			p.bad("unknown command: `%c'", c)
-		}
+	case 'q', 'Q', 'l':
 		if (c == 'q' || c == 'Q') && cmd.a2 != nil {
 			p.bad("command only uses one address")
 		}
@@ -351,7 +356,6 @@ func (p *parser) textCommand(cmd *command, idx, c int) {
 		p.savchar(c)
 		c = '\n'
 	}
-	cmd.hasText = true
 	p.prog.cmds = append(p.prog.cmds, *cmd)
 	p.readText(&idx, c)
 }

@@ -1,6 +1,5 @@
 package sed
 
-
 // Program is a compiled sed script. It holds no run state, so one Program
 // could be run several times.
 type Program struct {
@@ -33,7 +32,7 @@ type address struct {
 	kind addrKind
 	n    int64 // line number, first line of first~step, or N of +N/~N
 	step int64
-	re   *rx   // nil for the empty regex: the last one used
+	re   *rx // nil for the empty regex: the last one used
 }
 
 // command is one compiled sed command. Which fields are used depends on op.
@@ -42,16 +41,17 @@ type command struct {
 	negate bool
 	op     byte
 
-	text    []byte // a, i, c: the text with its final newline; e: the command line
-	hasText bool   // a, i, c, e: text was given (nil text means nothing to print)
-	label   string // b, t, T, ':'
-	jump    int    // b, t, T: target index; '{': index of its '}'
-	num     int    // q, Q: exit status; l: wrap width; -1 when not given
-	fname   string // r
-	file    int    // w, W: index into Program.outNames; R: into inNames
-	sub     *subst
-	ytab    *[256]byte
-	ymap    map[rune]rune // y in UTF-8 mode
+	// text is the text of a, i and c with its final newline (nil: nothing
+	// to print), or the command line of e (nil: run the pattern space).
+	text  []byte
+	label string // b, t, T, ':'
+	jump  int    // b, t, T: target index; '{': index of its '}'
+	num   int    // q, Q: exit status; l: wrap width; -1 when not given
+	fname string // r
+	file  int    // w, W: index into Program.outNames; R: into inNames
+	sub   *subst
+	ytab  *[256]byte
+	ymap  map[rune]rune // y in UTF-8 mode
 }
 
 // subst is the compiled form of an s command.

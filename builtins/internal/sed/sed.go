@@ -42,8 +42,8 @@ type Options struct {
 	// none). A '*' in the suffix stands for the file's name.
 	InPlace       bool
 	InPlaceSuffix string
-	// UTF8 makes y, l and case conversion work on UTF-8 characters instead
-	// of bytes, as GNU sed does in a UTF-8 locale.
+	// UTF8 makes y and case conversion work on UTF-8 characters instead of
+	// bytes, as GNU sed does in a UTF-8 locale.
 	UTF8 bool
 }
 
@@ -52,6 +52,10 @@ type Options struct {
 type Script struct {
 	Text []byte
 	File string // name of the -f file; "" for an -e expression
+	// Opt, when not nil, holds the options given before this piece on the
+	// command line: GNU sed compiles each -e and -f as it meets it, so
+	// "sed -e 's/(a)/x/' -E" uses basic regular expressions.
+	Opt *Options
 }
 
 // InPlaceFile receives the new contents of a file edited with -i.

@@ -432,24 +432,22 @@ func (t *Translator) compile(opts Options, x1, x2 *expanded, chars1 []byte) erro
 
 // Run filters r to w.
 func (t *Translator) Run(ctx context.Context, r io.Reader, w io.Writer) error {
-	br := bufio.NewReaderSize(r, 64<<10)
 	bw := bufio.NewWriterSize(w, 64<<10)
 	buf := make([]byte, 64<<10)
-	out := make([]byte, 0, 64<<10)
+	plain := true // translation only: rewrite bytes in place
+	for c := range 256 {
+		plain = plain && !t.del[c] && !t.squeeze[c]
+	}
 	last := -1 // last byte written, for squeezing
 	for {
-		n, err := br.Read(buf)
-		out = out[:0]
-		for _, c := range buf[:n] {
-			if t.del[c] {
-				continue
+		n, err := r.Read(buf)
+		out := buf[:n]
+		if plain {
+			for i, c := range out {
+				out[i] = t.xlate[c]
 			}
-			c = t.xlate[c]
-			if t.squeeze[c] && int(c) == last {
-				continue
-			}
-			last = int(c)
-			out = append(out, c)
+		} else {
+			out = t.filter(out, &last)
 		}
 		if _, werr := bw.Write(out); werr != nil {
 			return werr
@@ -465,6 +463,24 @@ func (t *Translator) Run(ctx context.Context, r io.Reader, w io.Writer) error {
 			return ctx.Err()
 		}
 	}
+}
+
+// filter deletes, translates and squeezes b in place.
+func (t *Translator) filter(b []byte, last *int) []byte {
+	k := 0
+	for _, c := range b {
+		if t.del[c] {
+			continue
+		}
+		c = t.xlate[c]
+		if t.squeeze[c] && int(c) == *last {
+			continue
+		}
+		*last = int(c)
+		b[k] = c
+		k++
+	}
+	return b[:k]
 }
 
 // ReadError wraps a failure reading the input.

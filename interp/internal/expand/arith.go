@@ -23,7 +23,7 @@ func Arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
 		}
 		// recursively fetch vars
 		i := 0
-		for syntax.ValidName(str) {
+		for syntax.ValidName(str) || isElemRef(str) {
 			val := cfg.envGet(str)
 			if val == "" {
 				break
@@ -40,7 +40,10 @@ func Arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
 	case *syntax.UnaryArithm:
 		switch expr.Op {
 		case syntax.Inc, syntax.Dec:
-			name := expr.X.(*syntax.Word).Lit()
+			name, err := cfg.arithName(expr.X.(*syntax.Word))
+			if err != nil {
+				return 0, err
+			}
 			old := atoi(cfg.envGet(name))
 			val := old
 			if expr.Op == syntax.Inc {
@@ -207,7 +210,10 @@ func atoiLargeBase(s string, base int64) int64 {
 }
 
 func (cfg *Config) assgnArit(b *syntax.BinaryArithm) (int, error) {
-	name := b.X.(*syntax.Word).Lit()
+	name, err := cfg.arithName(b.X.(*syntax.Word))
+	if err != nil {
+		return 0, err
+	}
 	val := atoi(cfg.envGet(name))
 	arg_, err := Arithm(cfg, b.Y)
 	if err != nil {
@@ -313,4 +319,37 @@ func binArit(op syntax.BinAritOperator, x, y int) (int, error) {
 	default:
 		return 0, fmt.Errorf("unsupported binary arithmetic operator: %q", op)
 	}
+}
+
+// isElemRef reports whether s names an array element, like a[1] or m[k].
+func isElemRef(s string) bool {
+	i := strings.IndexByte(s, '[')
+	return i > 0 && strings.HasSuffix(s, "]") && syntax.ValidName(s[:i])
+}
+
+// arithName is the variable an arithmetic assignment writes: a plain
+// name, or an element like a[i+1] or m[$key] with the subscript's
+// expansions done (sandsh: upstream only handled literal names).
+func (cfg *Config) arithName(w *syntax.Word) (string, error) {
+	if lit := w.Lit(); lit != "" {
+		return lit, nil
+	}
+	if len(w.Parts) == 1 {
+		if pe, ok := w.Parts[0].(*syntax.ParamExp); ok && pe.Param != nil && pe.Index != nil {
+			name := pe.Param.Value
+			if vr := cfg.Env.Get(name); vr.Kind == Associative {
+				key, err := Literal(cfg, pe.Index.(*syntax.Word))
+				if err != nil {
+					return "", err
+				}
+				return name + "[" + key + "]", nil
+			}
+			n, err := Arithm(cfg, pe.Index)
+			if err != nil {
+				return "", err
+			}
+			return name + "[" + strconv.Itoa(n) + "]", nil
+		}
+	}
+	return Literal(cfg, w)
 }

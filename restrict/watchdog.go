@@ -1,0 +1,94 @@
+package restrict
+
+import (
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// HeapWatchdog runs inside the worker and bounds what can be bounded
+// cheaply from within: it asks the garbage collector to stay under the
+// run's memory limit and ends the run with a precise limit error as soon
+// as the live heap nears it, before the supervisor has to kill the
+// worker. It also ends the worker if the supervisor is gone.
+type HeapWatchdog struct {
+	stop     chan struct{}
+	once     sync.Once
+	interval time.Duration
+}
+
+// StartHeapWatchdog watches the heap every interval (20ms if 0). When
+// live heap objects pass 80% of limit it calls fail once (which should
+// cancel the run with the max-memory error); if the process is still
+// alive grace later, or sandsh's parent process is gone, it calls exit.
+func StartHeapWatchdog(limit int64, interval, grace time.Duration, fail, exit func()) *HeapWatchdog {
+	if interval <= 0 {
+		interval = 20 * time.Millisecond
+	}
+	w := &HeapWatchdog{stop: make(chan struct{}), interval: interval}
+	if limit > 0 {
+		// The GC works harder as the heap nears 3/4 of the limit, so
+		// garbage rarely counts against the script.
+		debug.SetMemoryLimit(limit / 4 * 3)
+		// A Go stack overflow must come well before the memory limit,
+		// so that it is reported as what it is.
+		stack := limit / 4
+		stack = max(stack, 16<<20)
+		stack = min(stack, 512<<20)
+		debug.SetMaxStack(int(stack))
+	}
+	ppid := syscall.Getppid()
+	go w.run(limit, ppid, grace, fail, exit)
+	return w
+}
+
+// Stop ends the watchdog.
+func (w *HeapWatchdog) Stop() { w.once.Do(func() { close(w.stop) }) }
+
+func (w *HeapWatchdog) run(limit int64, ppid int, grace time.Duration, fail, exit func()) {
+	samples := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	threshold := uint64(limit) / 10 * 8
+	t := time.NewTicker(w.interval)
+	defer t.Stop()
+	var failedAt time.Time
+	lastGC := time.Time{}
+	for {
+		select {
+		case <-w.stop:
+			return
+		case <-t.C:
+		}
+		if syscall.Getppid() != ppid {
+			exit() // orphaned: the supervisor is gone
+			return
+		}
+		if !failedAt.IsZero() {
+			if time.Since(failedAt) > grace {
+				exit()
+				return
+			}
+			continue
+		}
+		if limit <= 0 {
+			continue
+		}
+		metrics.Read(samples)
+		if samples[0].Value.Uint64() < threshold {
+			continue
+		}
+		// Objects include garbage not yet swept: collect once (at
+		// most every 100ms) and look again.
+		if time.Since(lastGC) > 100*time.Millisecond {
+			runtime.GC()
+			lastGC = time.Now()
+			metrics.Read(samples)
+		}
+		if samples[0].Value.Uint64() >= threshold {
+			failedAt = time.Now()
+			fail()
+		}
+	}
+}
