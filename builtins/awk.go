@@ -31,18 +31,50 @@ and system() never reach the host.
 // runAwk runs the AWK interpreter (awk, gawk, mawk, nawk).
 func runAwk(ctx context.Context, env *Env, args []string) int {
 	name := path.Base(args[0])
+	inv, status, done := awkParseArgs(env, name, args[1:])
+	if done {
+		return status
+	}
+	prog, err := awk.Parse(inv.srcs...)
+	if err != nil {
+		awkReportSyntax(env, name, err)
+		return 2
+	}
+	for _, w := range prog.Warnings {
+		fmt.Fprintf(env.Stderr, "%s: %s\n", name, w)
+	}
+	status, err = awk.Run(prog, awkConfig(ctx, env, name, inv))
+	if err != nil {
+		var oe *awk.OutputError
+		if errors.As(err, &oe) {
+			return env.WriteError(name, oe.Err)
+		}
+		env.Errorf(name, "%s", err)
+		return 2
+	}
+	return status
+}
+
+// awkInvocation is what the command line asks for.
+type awkInvocation struct {
+	srcs     []awk.Source
+	vars     []string // name, value pairs; -F comes first as FS
+	operands []string
+}
+
+// awkParseArgs parses the options up to the program text. done means the
+// command is over (--version, --help or an error) with status.
+func awkParseArgs(env *Env, name string, args []string) (inv awkInvocation, status int, done bool) {
 	g := Getopt{
 		Short:         "+F:v:f:e:W:V",
 		Long:          []string{"field-separator=", "assign=", "file=", "source=", "version", "posix", "traditional", "re-interval", "lint?", "sandbox", "help"},
 		LongAlias:     map[string]string{"field-separator": "F", "assign": "v", "file": "f", "source": "e", "version": "V"},
 		StopAtOperand: true,
 	}
-	opts, operands, err := g.Parse(args[1:])
+	opts, operands, err := g.Parse(args)
 	if err != nil {
-		return env.UsageError(name, err, 2)
+		return inv, env.UsageError(name, err, 2), true
 	}
-	var srcs []awk.Source
-	var vars []string
 	fs, hasFS := "", false
 	for _, o := range opts {
 		switch o.Name {
@@ -52,62 +84,59 @@ func runAwk(ctx context.Context, env *Env, args []string) int {
 			k, v, ok := strings.Cut(o.Value, "=")
 			if !ok || !awkValidName(k) {
 				env.Errorf(name, "`%s' argument to `-v' not in `var=value' form", o.Value)
-				return 2
+				return inv, 2, true
 			}
-			vars = append(vars, k, v)
+			inv.vars = append(inv.vars, k, v)
 		case "f":
 			text, err := awkReadProgFile(env, o.Value)
 			if err != nil {
 				env.Errorf(name, "fatal: can't open source file `%s' for reading: %s", o.Value, ErrText(err))
-				return 2
+				return inv, 2, true
 			}
-			srcs = append(srcs, awk.Source{Name: o.Value, Text: text})
+			inv.srcs = append(inv.srcs, awk.Source{Name: o.Value, Text: text})
 		case "e":
-			srcs = append(srcs, awk.Source{Name: "cmd. line", Text: o.Value})
-		case "V":
+			inv.srcs = append(inv.srcs, awk.Source{Name: "cmd. line", Text: o.Value})
+		case "V", "W":
+			if o.Name == "W" && o.Value != "version" && o.Value != "v" {
+				continue // other -W options are accepted and ignored
+			}
 			fmt.Fprintf(env.Stdout, "GNU Awk %s (sandsh awk)\n", awk.Version)
-			return 0
+			return inv, 0, true
 		case "help":
 			// awk takes RawArgs: operands after the program are data, so
 			// only an option --help asks for usage.
 			fmt.Fprint(env.Stdout, awkUsage)
-			return 0
-		case "W":
-			if o.Value == "version" || o.Value == "v" {
-				fmt.Fprintf(env.Stdout, "GNU Awk %s (sandsh awk)\n", awk.Version)
-				return 0
-			}
+			return inv, 0, true
 		}
 	}
-	if len(srcs) == 0 {
+	if len(inv.srcs) == 0 {
 		if len(operands) == 0 {
 			fmt.Fprint(env.Stderr, awkUsage)
-			return 2
+			return inv, 2, true
 		}
-		srcs = append(srcs, awk.Source{Name: "cmd. line", Text: operands[0]})
+		inv.srcs = append(inv.srcs, awk.Source{Name: "cmd. line", Text: operands[0]})
 		operands = operands[1:]
 	}
-	prog, err := awk.Parse(srcs...)
-	if err != nil {
-		awkReportSyntax(env, name, err)
-		return 2
-	}
-	for _, w := range prog.Warnings {
-		fmt.Fprintf(env.Stderr, "%s: %s\n", name, w)
-	}
 	if hasFS {
-		vars = append([]string{"FS", fs}, vars...)
+		inv.vars = append([]string{"FS", fs}, inv.vars...)
 	}
+	inv.operands = operands
+	return inv, 0, false
+}
+
+// awkConfig wires the interpreter to the sandbox: files on env.FS,
+// commands through the gateway as sh -c, the env's clock and locale.
+func awkConfig(ctx context.Context, env *Env, name string, inv awkInvocation) *awk.Config {
 	// Commands started by the program write to stderr from their own
 	// goroutines, so stderr writes are serialized.
 	stderr := &awkSyncWriter{w: env.Stderr}
-	cfg := &awk.Config{
+	return &awk.Config{
 		Stdin:    env.Stdin,
 		Output:   env.Stdout,
 		Error:    stderr,
 		Argv0:    name,
-		Args:     operands,
-		Vars:     vars,
+		Args:     inv.operands,
+		Vars:     inv.vars,
 		Environ:  awkEnviron(env),
 		OpenFile: func(file string, flag int) (io.ReadWriteCloser, error) { return awkOpen(env, file, flag) },
 		Exec: func(cmd string, stdin io.Reader, out io.Writer) int {
@@ -119,16 +148,6 @@ func runAwk(ctx context.Context, env *Env, args []string) int {
 		Context: ctx,
 		UTF8:    awkUTF8(env),
 	}
-	status, err := awk.Run(prog, cfg)
-	if err != nil {
-		var oe *awk.OutputError
-		if errors.As(err, &oe) {
-			return env.WriteError(name, oe.Err)
-		}
-		env.Errorf(name, "%s", err)
-		return 2
-	}
-	return status
 }
 
 // awkFieldSep turns a -F argument into FS: "t" means a tab, and escapes
@@ -197,7 +216,11 @@ func awkReportSyntax(env *Env, name string, err error) {
 	var se *awk.SyntaxError
 	if errors.As(err, &se) {
 		if se.Text != "" {
-			fmt.Fprintf(env.Stderr, "%s: %s:%d: %s\n", name, se.Src, se.Line, se.Text)
+			// The line, then a caret under the offending token.
+			prefix := fmt.Sprintf("%s: %s:%d: ", name, se.Src, se.Line)
+			fmt.Fprintf(env.Stderr, "%s%s\n", prefix, se.Text)
+			fmt.Fprintf(env.Stderr, "%s%s^ %s\n", prefix, strings.Repeat(" ", min(se.Col, len(se.Text))), se.Msg)
+			return
 		}
 		fmt.Fprintf(env.Stderr, "%s: %s:%d: %s\n", name, se.Src, se.Line, se.Msg)
 		return

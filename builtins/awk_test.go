@@ -67,7 +67,7 @@ func TestAwkCommand(t *testing.T) {
 		{"version", "", []string{"awk", "--version"}, "GNU Awk 5.2.1 (sandsh awk)\n", 0, ""},
 		{"no program", "", []string{"awk"}, "", 2, "Usage"},
 		{"bad option", "", []string{"awk", "-q", "1"}, "", 2, "invalid option"},
-		{"syntax error", "", []string{"awk", "BEGIN { print 1 +* 2 }"}, "", 2, "awk: cmd. line:1: BEGIN { print 1 +* 2 }\nawk: cmd. line:1: syntax error"},
+		{"syntax error", "", []string{"awk", "BEGIN { print 1 +* 2 }"}, "", 2, "awk: cmd. line:1: BEGIN { print 1 +* 2 }\nawk: cmd. line:1:                  ^ syntax error"},
 		{"syntax error in file", "", []string{"awk", "-f", "bad.awk"}, "", 2, "bad.awk:2:"},
 		{"runtime error", "", []string{"awk", "BEGIN { x = 1 / 0 }"}, "", 2, "awk: cmd. line:1: fatal: division by zero attempted"},
 		{"missing file", "", []string{"awk", "{ print }", "nope", "data.txt"}, "alice 10\nbob 5\ncarol 30\n", 2, "nope"},

@@ -200,6 +200,12 @@ func (j *commJob) compare(ctx context.Context, env *Env, name string, files []st
 			}
 		}
 	}
+	if files[0] == "-" && files[1] == "-" {
+		// GNU closes standard input twice and reports the second close.
+		w.Flush()
+		env.Errorf(name, "-: Bad file descriptor")
+		return 1, nil
+	}
 	if j.total {
 		var b []byte
 		for i := range totals {
@@ -208,12 +214,6 @@ func (j *commJob) compare(ctx context.Context, env *Env, name string, files []st
 		}
 		b = append(b, "total"...)
 		w.Write(append(b, j.delim))
-	}
-	if files[0] == "-" && files[1] == "-" {
-		// GNU closes standard input twice and reports the second close.
-		w.Flush()
-		env.Errorf(name, "-: Bad file descriptor")
-		return 1, nil
 	}
 	if j.warned[0] || j.warned[1] {
 		w.Flush()

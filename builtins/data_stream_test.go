@@ -4,17 +4,26 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"strings"
 	"testing"
 	"time"
 )
 
-// dataEndless is an input that never ends.
-type dataEndless struct{ chunk []byte }
+// dataEndless is an input that repeats chunk forever.
+type dataEndless struct {
+	chunk []byte
+	pos   *int
+}
 
 func (e dataEndless) Read(p []byte) (int, error) {
+	if e.pos == nil {
+		e.pos = new(int)
+	}
 	n := 0
 	for n < len(p) {
-		n += copy(p[n:], e.chunk)
+		c := copy(p[n:], e.chunk[*e.pos:])
+		n += c
+		*e.pos = (*e.pos + c) % len(e.chunk)
 	}
 	return n, nil
 }
@@ -43,7 +52,7 @@ func TestDataStreamsStopOnCancel(t *testing.T) {
 		env := testEnv(t, map[string]string{"big": "x"})
 		var out bytes.Buffer
 		sub := env.Sub()
-		sub.Stdin, sub.Stdout, sub.Stderr = dataEndless{[]byte("QUJD\n1 ")}, &out, io.Discard
+		sub.Stdin, sub.Stdout, sub.Stderr = dataEndless{chunk: []byte("QUJD\n1 "), pos: new(int)}, &out, io.Discard
 		ctx, cancel := context.WithTimeout(context.Background(), 150*time.Millisecond)
 		start := time.Now()
 		done := make(chan int, 1)
@@ -65,15 +74,16 @@ func TestDataStreamsStopOnCancel(t *testing.T) {
 func TestDataBrokenPipe(t *testing.T) {
 	for _, args := range [][]string{
 		{"base64"}, {"od", "-c"}, {"xxd"}, {"hexdump", "-C"}, {"jq", "-n", "repeat(1)"}, {"strings", "-n", "1"},
-		{"jq", "-R", "."}, {"zcat"},
+		{"jq", "-R", "."}, {"zcat"}, {"gzip"}, {"tar", "cf", "-", "big"},
 	} {
-		env := testEnv(t, nil)
+		env := testEnv(t, map[string]string{"big": strings.Repeat("data", 100000)})
 		sub := env.Sub()
-		sub.Stdin, sub.Stdout, sub.Stderr = dataEndless{[]byte("line of text\n")}, &dataClosingWriter{limit: 100}, io.Discard
+		var errb bytes.Buffer
+		sub.Stdin, sub.Stdout, sub.Stderr = dataEndless{chunk: []byte("line of text\n"), pos: new(int)}, &dataClosingWriter{limit: 100}, &errb
 		if args[0] == "zcat" {
 			// An endless stream of concatenated gzip members.
 			c := run(t, env, "hello\n", "gzip")
-			sub.Stdin = dataEndless{[]byte(c.Stdout)}
+			sub.Stdin = dataEndless{chunk: []byte(c.Stdout), pos: new(int)}
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		start := time.Now()
@@ -84,6 +94,9 @@ func TestDataBrokenPipe(t *testing.T) {
 		}
 		if st != StatusBrokenPipe {
 			t.Errorf("%v: status %d, want %d", args, st, StatusBrokenPipe)
+		}
+		if errb.Len() > 0 {
+			t.Errorf("%v: a broken pipe is silent, got %q", args, errb.String())
 		}
 	}
 }

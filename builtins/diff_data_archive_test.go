@@ -1,11 +1,13 @@
 package builtins
 
 import (
+	"archive/tar"
 	"bytes"
 	"compress/gzip"
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 )
 
 func dataGzipBytes(t *testing.T, s string) string {
@@ -147,4 +149,35 @@ func TestDataDiffZip(t *testing.T) {
 		{Name: "zip -d", Files: files, Ignore: ign, Script: [][]string{{"zip", "-q", "x.zip", "top.txt", "src/e"}, {"zip", "-d", "x.zip", "top.txt"}}},
 	}
 	runDataFSDiff(t, cases)
+}
+
+// dataListTar builds an archive with fixed owners and times so that
+// `tar tvf` output can be compared with the host.
+func dataListTar() string {
+	var b bytes.Buffer
+	tw := tar.NewWriter(&b)
+	mt := time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC)
+	add := func(h *tar.Header, data string) {
+		h.ModTime, h.Format = mt, tar.FormatGNU
+		h.Size = int64(len(data))
+		tw.WriteHeader(h)
+		tw.Write([]byte(data))
+	}
+	add(&tar.Header{Name: "d/", Typeflag: tar.TypeDir, Mode: 0o755, Uname: "root", Gname: "root"}, "")
+	add(&tar.Header{Name: "d/file.txt", Typeflag: tar.TypeReg, Mode: 0o644, Uname: "root", Gname: "root"}, strings.Repeat("x", 12345))
+	add(&tar.Header{Name: "d/link", Typeflag: tar.TypeSymlink, Linkname: "file.txt", Mode: 0o777, Uname: "root", Gname: "root"}, "")
+	add(&tar.Header{Name: "d/long", Typeflag: tar.TypeReg, Mode: 0o600, Uname: "averylongusername", Gname: "staff"}, "abc")
+	add(&tar.Header{Name: "d/x", Typeflag: tar.TypeReg, Mode: 0o755, Uid: 1000, Gid: 1000}, "12345678901")
+	tw.Close()
+	return b.String()
+}
+
+func TestDataDiffTarList(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{"l.tar": dataListTar(), "out/": ""}
+	runDataFSDiff(t, []dataFSCase{
+		{Name: "tvf", Files: files, Args: []string{"tar", "tvf", "l.tar"}},
+		{Name: "tf", Files: files, Args: []string{"tar", "-t", "-f", "l.tar", "d/x", "d/link"}},
+		{Name: "xvf", Files: files, Args: []string{"tar", "-xvf", "l.tar", "-C", "out"}},
+	})
 }

@@ -160,6 +160,12 @@ func TestDiffGrepFilesAndStatus(t *testing.T) {
 		grepCase("", "grep", "--color=never", "apple", "fruits"),
 		grepCase("", "grep", "--colour", "apple", "fruits"),
 		grepCase("", "grep", "--line-buffered", "-U", "apple", "fruits"),
+		grepCase("", "grep", "-T", "apple", "fruits"),
+		grepCase("", "grep", "-nT", "apple", "fruits"),
+		grepCase("", "grep", "-HbnT", "-A1", "apple", "fruits"),
+		grepCase("", "grep", "-cT", "apple", "fruits", "words"),
+		grepCase("", "grep", "--initial-tab", "-o", "-n", "an", "fruits"),
+		grepCase("a\nb\na\n", "grep", "-nbT", "a"),
 	})
 }
 

@@ -68,6 +68,7 @@ Output control:
   -L, --files-without-match  print only names of FILEs with no selected lines
   -l, --files-with-matches  print only names of FILEs with selected lines
   -c, --count               print only a count of selected lines per FILE
+  -T, --initial-tab         make tabs line up (if needed)
   -Z, --null                print 0 byte after FILE name
 
 Context control:
@@ -294,6 +295,8 @@ func runGrep(ctx context.Context, env *Env, args []string) int {
 			o.GroupSeparator = []byte(op.Value)
 		case "no-group-separator":
 			o.GroupSeparator = nil
+		case "T":
+			o.InitialTab = true
 		case "V":
 			fmt.Fprintln(env.Stdout, "grep (GNU grep) 3.8 (sandsh)")
 			return 0
@@ -346,6 +349,17 @@ func grepUsageError(env *Env, msg string) int {
 	}
 	fmt.Fprint(env.Stderr, "Usage: grep [OPTION]... PATTERNS [FILE]...\nTry 'grep --help' for more information.\n")
 	return 2
+}
+
+// grepNumberWidth is how wide GNU grep -T pads numbers: as many digits as
+// the file's size has, or 19 (any int64) when the size is unknown.
+func grepNumberWidth(r io.Reader) int {
+	if st, ok := r.(interface{ Stat() (os.FileInfo, error) }); ok {
+		if fi, err := st.Stat(); err == nil && fi.Mode().IsRegular() {
+			return len(strconv.FormatInt(fi.Size(), 10))
+		}
+	}
+	return 19
 }
 
 // grepReadPatterns reads -f FILE: one pattern per line ("-" is stdin).
@@ -596,6 +610,9 @@ func (g *grepRun) searchFile(ctx context.Context, name, abs string, showName boo
 
 func (g *grepRun) search(ctx context.Context, r io.Reader, name string, showName bool) {
 	g.searcher.Opt.WithFilename = showName
+	if g.searcher.Opt.InitialTab {
+		g.searcher.Opt.NumberWidth = grepNumberWidth(r)
+	}
 	res, err := g.searcher.Search(ctx, r, name)
 	if res.Selected > 0 {
 		g.selected = true

@@ -118,6 +118,9 @@ func dataRunGzip(ctx context.Context, env *Env, args []string, decompress, toStd
 	if z.list && z.listed > 1 && !z.quiet {
 		z.listLine(z.totalComp, z.totalUncomp, "(totals)")
 	}
+	if z.status == StatusBrokenPipe {
+		return z.status
+	}
 	if err := z.out.Flush(); err != nil {
 		return env.WriteError(z.name, err)
 	}
@@ -135,6 +138,10 @@ func (z *dataGzip) warn(status int, format string, a ...any) {
 }
 
 func (z *dataGzip) fail(format string, a ...any) {
+	if _, err := z.out.Write(nil); IsBrokenPipe(err) {
+		z.status = StatusBrokenPipe // the reader went away: quiet, like SIGPIPE
+		return
+	}
 	z.out.Flush()
 	fmt.Fprintf(z.env.Stderr, "%s: %s\n", z.name, fmt.Sprintf(format, a...))
 	z.status = 1
@@ -183,6 +190,10 @@ func (z *dataGzip) stream(r io.Reader, name string, mtime time.Time) {
 		z.report(name, err)
 	default:
 		if err := z.deflate(r, z.out, "", mtime); err != nil {
+			if IsBrokenPipe(err) {
+				z.status = StatusBrokenPipe
+				return
+			}
 			z.fail("%s: %s", name, ErrText(err))
 		}
 	}
@@ -247,6 +258,8 @@ func (z *dataGzip) inflate(r io.Reader, w io.Writer, name string) (int64, error)
 func (z *dataGzip) report(name string, err error) {
 	switch {
 	case err == nil:
+	case IsBrokenPipe(err):
+		z.status = StatusBrokenPipe
 	case errors.Is(err, errDataGzipGarbage):
 		z.warn(2, "%s: decompression OK, trailing garbage ignored", name)
 	case errors.Is(err, gzip.ErrHeader):
@@ -275,6 +288,10 @@ func (z *dataGzip) compressFile(file string, fi fs.FileInfo) {
 	defer in.Close()
 	if z.stdout {
 		if err := z.deflate(in, z.out, path.Base(file), fi.ModTime()); err != nil {
+			if IsBrokenPipe(err) {
+				z.status = StatusBrokenPipe
+				return
+			}
 			z.fail("%s: %s", file, ErrText(err))
 		}
 		return

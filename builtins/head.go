@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/bits"
 	"os"
 	"strconv"
 	"strings"
@@ -53,61 +54,90 @@ type headSpec struct {
 }
 
 // headParseSize parses NUM with an optional multiplier suffix like GNU's
-// xstrtoumax ("10", "2K", "1kB", "3MiB", "1b"). Counts too large for an
-// int64 saturate, as they mean "everything" anyway.
-func headParseSize(s string) (int64, bool) {
+// xstrtoumax ("10", "2K", "1kB", "3MiB", "1b"). Counts up to 2^64-1 are
+// valid and saturate at the int64 maximum, as they mean "everything"
+// anyway; larger ones are an overflow.
+func headParseSize(s string) (n int64, ok, overflow bool) {
+	u, ok, overflow := headParseUint(s)
+	return int64(min(u, 1<<63-1)), ok, overflow
+}
+
+func headParseUint(s string) (n uint64, ok, overflow bool) {
 	i := 0
 	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
 		i++
 	}
 	if i == 0 {
-		return 0, false
+		return 0, false, false
 	}
-	n, err := strconv.ParseInt(s[:i], 10, 64)
-	if err != nil {
-		var ne *strconv.NumError
-		if !errors.As(err, &ne) || ne.Err != strconv.ErrRange {
-			return 0, false
-		}
-		n = 1<<63 - 1
-	}
-	mult, ok := headSuffix(s[i:])
+	mult, ok, big := headSuffix(s[i:])
 	if !ok {
-		return 0, false
+		return 0, false, false
 	}
-	if mult > 1 && n > (1<<63-1)/mult {
-		return 1<<63 - 1, true
+	v, err := strconv.ParseUint(s[:i], 10, 64)
+	if err != nil {
+		return 0, false, true
 	}
-	return n * mult, true
+	hi, lo := bits.Mul64(v, mult)
+	if hi != 0 || big && v != 0 {
+		return 0, false, true
+	}
+	return lo, true, false
 }
 
-func headSuffix(suf string) (int64, bool) {
+// headSuffix returns the multiplier of a size suffix: b, K or k, M or m,
+// G, T, P, E, Z, Y (powers of 1024), or with "B" or "D" after them powers
+// of 1000, "iB" powers of 1024. big reports a multiplier past 2^64 (Z, Y).
+func headSuffix(suf string) (mult uint64, ok, big bool) {
 	switch suf {
 	case "":
-		return 1, true
+		return 1, true, false
 	case "b":
-		return 512, true
+		return 512, true, false
 	}
-	pow := strings.IndexByte("KMGTPEZY", suf[0]&^0x20)
+	pow := strings.IndexByte("KMGTPEZY", suf[0])
+	if suf[0] == 'k' || suf[0] == 'm' {
+		pow = strings.IndexByte("km", suf[0])
+	}
 	if pow < 0 {
-		return 0, false
+		return 0, false, false
 	}
-	base := int64(1024)
+	base := uint64(1024)
 	switch suf[1:] {
 	case "", "iB":
-	case "B":
+	case "B", "D":
 		base = 1000
 	default:
-		return 0, false
+		return 0, false, false
 	}
-	m := int64(1)
+	m := uint64(1)
 	for i := 0; i <= pow; i++ {
-		if m > (1<<63-1)/base {
-			return 1<<63 - 1, true
+		hi, lo := bits.Mul64(m, base)
+		if hi != 0 {
+			return 0, true, true
 		}
-		m *= base
+		m = lo
 	}
-	return m, true
+	return m, true, false
+}
+
+// headCount parses the value of -n or -c (sign already removed) and
+// reports a bad one like GNU.
+func headCount(env *Env, name, value, num string, bytes bool) (int64, bool) {
+	n, ok, overflow := headParseSize(num)
+	if ok {
+		return n, true
+	}
+	what := "lines"
+	if bytes {
+		what = "bytes"
+	}
+	if overflow {
+		env.Errorf(name, "invalid number of %s: %s: Value too large for defined data type", what, headQuote(value))
+	} else {
+		env.Errorf(name, "invalid number of %s: %s", what, headQuote(value))
+	}
+	return 0, false
 }
 
 func runHead(ctx context.Context, env *Env, args []string) int {
@@ -127,13 +157,16 @@ func runHead(ctx context.Context, env *Env, args []string) int {
 				v, spec.bytes = v[:len(v)-1], true
 			}
 			spec.allBut = strings.HasPrefix(v, "-")
-			n, ok := headParseSize(strings.TrimLeft(v, "+-"))
-			if !ok || len(v)-len(strings.TrimLeft(v, "+-")) > 1 {
-				what := "lines"
-				if spec.bytes {
-					what = "bytes"
-				}
-				env.Errorf(name, "invalid number of %s: %s", what, headQuote(o.Value))
+			if strings.HasPrefix(v, "-") || strings.HasPrefix(v, "+") {
+				v = v[1:]
+			}
+			n, ok := headCount(env, name, o.Value, v, spec.bytes)
+			if !ok {
+				return 1
+			}
+			if u, _, _ := headParseUint(v); spec.allBut && spec.bytes && u > 1<<63-1 {
+				// Eliding needs a file offset, which is signed.
+				env.Errorf(name, "invalid number of bytes: '%d': Value too large for defined data type", u)
 				return 1
 			}
 			spec.n = n

@@ -466,10 +466,3 @@ func dataPlural(n int) string {
 	}
 	return "s"
 }
-
-func dataAbs(n int) int {
-	if n < 0 {
-		return -n
-	}
-	return n
-}

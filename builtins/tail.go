@@ -53,7 +53,7 @@ func runTail(ctx context.Context, env *Env, args []string) int {
 			v, spec.bytes = v[:len(v)-1], true
 		}
 		v = strings.TrimSuffix(v, "l")
-		spec.n, _ = headParseSize(v)
+		spec.n, _, _ = headParseSize(v)
 		spec.fromTop = true
 		rest = rest[1:]
 	}
@@ -71,13 +71,11 @@ func runTail(ctx context.Context, env *Env, args []string) int {
 				v, spec.bytes = v[:len(v)-1], true
 			}
 			spec.fromTop = strings.HasPrefix(v, "+")
-			n, ok := headParseSize(strings.TrimLeft(v, "+-"))
-			if !ok || len(v)-len(strings.TrimLeft(v, "+-")) > 1 {
-				what := "lines"
-				if spec.bytes {
-					what = "bytes"
-				}
-				env.Errorf(name, "invalid number of %s: %s", what, headQuote(o.Value))
+			if strings.HasPrefix(v, "-") || strings.HasPrefix(v, "+") {
+				v = v[1:]
+			}
+			n, ok := headCount(env, name, o.Value, v, spec.bytes)
+			if !ok {
 				return 1
 			}
 			spec.n = n

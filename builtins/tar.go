@@ -56,6 +56,7 @@ type dataTar struct {
 	info                 io.Writer // where -v goes
 	warnedSlash          map[string]bool
 	fatal                bool // an unrecoverable error was already reported
+	ugswidth             int  // width of "owner/group size" in -tv listings
 }
 
 // dataTarOldStyle turns "tar czf a.tgz dir" into "tar -c -z -f a.tgz dir".
@@ -90,7 +91,7 @@ func runTar(ctx context.Context, env *Env, args []string) int {
 		fmt.Fprintf(env.Stderr, "tar: %v\nTry 'tar --help' or 'tar --usage' for more information.\n", err)
 		return 2
 	}
-	t := &dataTar{ctx: ctx, env: env, warnedSlash: map[string]bool{}}
+	t := &dataTar{ctx: ctx, env: env, warnedSlash: map[string]bool{}, ugswidth: 19}
 	sub := env
 	for _, o := range opts {
 		switch o.Name {
@@ -175,6 +176,9 @@ func runTar(ctx context.Context, env *Env, args []string) int {
 	default:
 		st = t.read(sub, ops)
 	}
+	if t.status == StatusBrokenPipe {
+		return StatusBrokenPipe
+	}
 	if err := t.out.Flush(); err != nil {
 		return env.WriteError("tar", err)
 	}
@@ -207,6 +211,10 @@ func dataTarReadList(env *Env, name string) ([]string, error) {
 }
 
 func (t *dataTar) errorf(format string, a ...any) {
+	if _, err := t.out.Write(nil); IsBrokenPipe(err) {
+		t.status, t.fatal = StatusBrokenPipe, true
+		return
+	}
 	t.out.Flush()
 	fmt.Fprintf(t.env.Stderr, "tar: "+format+"\n", a...)
 	t.status = 2
@@ -505,7 +513,13 @@ func (t *dataTar) listEntry(hdr *tar.Header) {
 	if typ == 'h' {
 		ms[0] = '-'
 	}
-	line := fmt.Sprintf("%s %s/%s %*d %s %s", ms, owner, group, max(0, 18-len(owner)-len(group)), hdr.Size,
+	// GNU tar widens the owner/size column as it meets longer entries.
+	size := strconv.FormatInt(hdr.Size, 10)
+	pad := len(owner) + 1 + len(group) + 1 + len(size)
+	if t.ugswidth < pad {
+		t.ugswidth = pad
+	}
+	line := fmt.Sprintf("%s %s/%s %*s %s %s", ms, owner, group, t.ugswidth-pad+len(size), size,
 		hdr.ModTime.UTC().Format("2006-01-02 15:04"), hdr.Name)
 	switch hdr.Typeflag {
 	case tar.TypeSymlink:

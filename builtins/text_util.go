@@ -2,7 +2,6 @@ package builtins
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -99,12 +98,6 @@ func textReadError(env *Env, name, file string, err error) {
 	env.Errorf(name, "%s: %s", file, ErrText(err))
 }
 
-// textCancelled reports whether ctx is done, turning it into the status a
-// command interrupted by the runner returns.
-func textCancelled(ctx context.Context) bool {
-	return ctx.Err() != nil
-}
-
 // textUnescape decodes the backslash escapes paste -d and similar options
 // accept: \n \t \\ \0 (the empty string), \b \f \r \v; other escaped
 // characters stand for themselves.
@@ -163,9 +156,6 @@ func textParseCount(s string) (int, bool) {
 
 // textIsBlank is isblank in the C locale.
 func textIsBlank(c byte) bool { return c == ' ' || c == '\t' }
-
-// textHasByte reports whether b contains c.
-func textHasByte(b []byte, c byte) bool { return bytes.IndexByte(b, c) >= 0 }
 
 // textUpper is toupper in the C locale.
 func textUpper(c byte) byte {

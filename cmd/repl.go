@@ -1,15 +1,38 @@
 package cmd
 
+// The interactive shell (REPL): what `sandsh` runs when standard input is
+// a terminal. It stays in the parent process (see worker.go) because it
+// needs the terminal, the history file and Ctrl-C.
+//
+// Design: golang.org/x/term's Terminal edits the line in raw mode; while a
+// command runs the terminal is back in cooked mode, so Ctrl-C raises
+// SIGINT, which cancels that command's context and nothing else. Where
+// x/term falls short the REPL works around it here:
+//
+//   - Ctrl-C and Ctrl-D at the prompt both come back from ReadLine as
+//     io.EOF, and the Terminal is left with stale state (the discarded
+//     line, the already-handled key still queued). keyReader hands x/term
+//     each Ctrl-C/Ctrl-D as the last byte of a read and remembers it, so
+//     the REPL can tell the keys apart, and the REPL then starts a fresh
+//     Terminal (same history, nothing lost from what was typed after).
+//   - x/term records every physical line in its history; replHistory
+//     ignores that and records whole commands (a multi-line `for` loop is
+//     one entry), optionally appended to --history-file.
+//   - A trailing `\` is a complete line to the parser at EOF, so the REPL
+//     asks for a continuation line itself.
+
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
+	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
+	"time"
 
-	"github.com/fatih/color"
 	"golang.org/x/term"
 	"mvdan.cc/sh/v3/syntax"
 
@@ -17,185 +40,445 @@ import (
 	"github.com/sandsh/sandsh/vfs"
 )
 
-// runREPL runs the interactive restricted shell on a terminal: line
-// editing and history, multi-line input with PS2, tab completion of
-// commands and sandbox paths, Ctrl-C to interrupt, Ctrl-D to leave.
+// Status of the shell after Ctrl-C, like bash (128 + SIGINT).
+const statusInterrupted = 130
+
+// repl is one interactive session.
+type repl struct {
+	o          *Options
+	r          *interp.Runner
+	in         *os.File  // the terminal (standard input)
+	fd         int       // in's descriptor, for raw mode and the window size
+	tw         io.Writer // where the line editor writes: the terminal
+	errw       io.Writer // the shell's standard error
+	keys       *keyReader
+	t          *term.Terminal
+	term       atomic.Pointer[term.Terminal] // t, for the SIGWINCH handler
+	width      atomic.Int32                  // terminal columns
+	hist       *replHistory
+	useColor   bool
+	restricted bool
+	home       string // shown as ~ in the prompt and completed from ~/
+	prompt     string // the prompt being shown
+	status     int    // $? as the session sees it (exit status on Ctrl-D)
+
+	mu      sync.Mutex
+	raw     *term.State        // the terminal's cooked state while in raw mode
+	cancel  context.CancelFunc // cancels the running line; nil at the prompt
+	intr    bool               // the running line was interrupted (Ctrl-C)
+	killSig int                // SIGTERM/SIGHUP arrived while a line ran
+}
+
+// lineEvent is how a ReadLine ended.
+type lineEvent int
+
+const (
+	evLine      lineEvent = iota // a line was entered
+	evInterrupt                  // Ctrl-C at the prompt
+	evEOF                        // Ctrl-D on an empty line
+	evClosed                     // the terminal is gone (or a read error)
+)
+
+// runREPL runs the interactive shell on a terminal: line editing and
+// history, multi-line input with PS2, tab completion of commands and
+// sandbox paths, Ctrl-C to interrupt, Ctrl-D to leave.
 func runREPL(o *Options) int {
 	stdio := o.IO
 	in, ok := stdio.In.(*os.File)
-	if !ok {
+	if !ok || !term.IsTerminal(int(in.Fd())) {
 		fmt.Fprintln(stdio.Err, "sandsh: interactive mode needs a terminal")
 		return ExitUsage
 	}
-	out := stdio.Out
-	sess, err := newSession(o, out, stdio.Err, in, "sandsh", nil, interp.Interactive(true))
+	sess, err := newSession(o, stdio.Out, stdio.Err, in, "sandsh", nil, interp.Interactive(true))
 	if err != nil {
 		return reportSetupError(stdio.Err, err)
 	}
-	r := sess.runner
-	useColor := stdio.Getenv("NO_COLOR") == "" && stdio.Getenv("TERM") != "dumb"
-	if f, ok := out.(*os.File); !ok || !term.IsTerminal(int(f.Fd())) {
-		useColor = false
+	rp := &repl{
+		o:          o,
+		r:          sess.runner,
+		in:         in,
+		fd:         int(in.Fd()),
+		errw:       stdio.Err,
+		keys:       &keyReader{r: in},
+		hist:       &replHistory{},
+		restricted: !(o.FS == "disk" && o.Root == "" && !o.Restricted),
 	}
-	fd := int(in.Fd())
-	intr := &ctrlCReader{r: in}
+	// Like bash, the prompt and the line being edited go to standard
+	// error, so `sandsh > file` keeps them on the terminal.
+	rp.tw = stdio.Err
+	if !isTerminalWriter(stdio.Err) && isTerminalWriter(stdio.Out) {
+		rp.tw = stdio.Out
+	}
+	rp.useColor = isTerminalWriter(rp.tw) && stdio.Getenv != nil &&
+		stdio.Getenv("NO_COLOR") == "" && stdio.Getenv("TERM") != "dumb"
+	rp.home = replHome(o, rp.r.Dir(), stdio.Getenv)
+	rp.newTerminal()
+	if o.History != "" {
+		if err := rp.hist.open(o.History); err != nil {
+			fmt.Fprintf(rp.errw, "sandsh: history file: %v\n", err)
+		}
+		defer rp.hist.close()
+	}
+	stop := rp.handleSignals()
+	defer stop()
+	fmt.Fprintf(rp.tw, "sandsh %s: interactive shell (%s). Ctrl-D exits.\n", Version, sess.desc)
+	return rp.loop()
+}
+
+// isTerminalWriter reports whether w is a terminal.
+func isTerminalWriter(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// replHome is the home directory as the sandbox sees it (the same choice
+// newSession makes), or "" when unknown.
+func replHome(o *Options, cwd string, getenv func(string) string) string {
+	switch {
+	case o.FS != "disk":
+		return vfs.HomeDir
+	case o.Root != "":
+		return cwd
+	case getenv != nil:
+		return getenv("HOME")
+	}
+	return ""
+}
+
+// newTerminal starts a fresh line editor on the terminal, keeping the
+// history.
+func (rp *repl) newTerminal() {
 	t := term.NewTerminal(struct {
 		io.Reader
 		io.Writer
-	}{intr, out}, "")
-	t.AutoCompleteCallback = func(line string, pos int, key rune) (string, int, bool) {
-		if key != '\t' {
-			return "", 0, false
-		}
-		return complete(r, line, pos)
+	}{rp.keys, rp.tw}, "")
+	t.History = rp.hist
+	t.AutoCompleteCallback = rp.complete
+	rp.t = t
+	rp.term.Store(t)
+	rp.resize()
+}
+
+// resize tells the line editor the terminal's size.
+func (rp *repl) resize() {
+	w, h, err := term.GetSize(rp.fd)
+	if err != nil || w <= 0 || h <= 0 {
+		return
 	}
-	var hist *os.File
-	if o.History != "" {
-		if data, err := os.ReadFile(o.History); err == nil {
-			for _, l := range strings.Split(strings.TrimRight(string(data), "\n"), "\n") {
-				if l != "" {
-					t.History.Add(l)
-				}
-			}
-		}
-		hist, _ = os.OpenFile(o.History, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
-		if hist != nil {
-			defer hist.Close()
-		}
+	rp.width.Store(int32(w))
+	if t := rp.term.Load(); t != nil {
+		t.SetSize(w, h)
 	}
-	fmt.Fprintf(out, "sandsh %s: restricted interactive shell (%s). Ctrl-D exits.\r\n", Version, sess.desc)
+}
+
+// loop reads, parses and runs lines until the shell exits; it returns
+// the session's exit status.
+func (rp *repl) loop() int {
 	var buf strings.Builder
-	status := 0
 	for {
-		t.SetPrompt(prompt(r, buf.Len() > 0, useColor))
-		intr.saw.Store(false)
-		state, err := term.MakeRaw(fd)
-		if err != nil {
-			fmt.Fprintf(stdio.Err, "sandsh: terminal: %v\n", err)
-			return ExitInternal
-		}
-		line, rerr := t.ReadLine()
-		term.Restore(fd, state)
-		if rerr == io.EOF {
-			if intr.saw.Load() {
-				fmt.Fprintln(out, "^C")
+		line, ev := rp.readLine(rp.promptText(buf.Len() > 0))
+		switch ev {
+		case evInterrupt:
+			buf.Reset()
+			rp.status = statusInterrupted
+			continue
+		case evEOF:
+			if buf.Len() > 0 {
+				// Ctrl-D in the middle of a command: like bash, an
+				// error for that command, and the session goes on.
+				_, perr := parseLine(buf.String())
+				rp.syntaxError(perr, true)
 				buf.Reset()
 				continue
 			}
-			fmt.Fprintln(out)
-			break
-		}
-		if rerr != nil && rerr != term.ErrPasteIndicator {
-			break
+			fmt.Fprintln(rp.tw, "exit")
+			return rp.finish(false)
+		case evClosed:
+			return rp.finish(false)
 		}
 		buf.WriteString(line)
 		buf.WriteByte('\n')
-		f, perr := syntax.NewParser().Parse(strings.NewReader(buf.String()), "")
-		if perr != nil && syntax.IsIncomplete(perr) {
+		if continuesLine(line) {
 			continue
 		}
 		src := buf.String()
-		buf.Reset()
-		if perr != nil {
-			fmt.Fprintf(stdio.Err, "sandsh: %v\n", perr)
+		f, perr := parseLine(src)
+		if perr != nil && syntax.IsIncomplete(perr) {
 			continue
 		}
-		if hist != nil && strings.TrimSpace(src) != "" {
-			fmt.Fprint(hist, strings.TrimRight(src, "\n")+"\n")
+		buf.Reset()
+		if perr == nil && len(f.Stmts) == 0 {
+			continue // an empty line or a comment: $? stays
 		}
-		status = runInterruptible(r, f.Stmts)
-		if r.Exited() {
-			break
+		rp.hist.push(historyEntry(src, f))
+		if perr != nil {
+			rp.syntaxError(perr, false)
+			continue
 		}
-		r.Reset()
+		if rp.historyBuiltin(f) {
+			continue
+		}
+		if done, status := rp.runLine(f.Stmts); done {
+			return status
+		}
 	}
-	_ = status
-	return r.Finish(context.Background())
 }
 
-// runInterruptible runs one line; Ctrl-C cancels it but keeps the session.
-func runInterruptible(r *interp.Runner, stmts []*syntax.Stmt) int {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt)
-	defer signal.Stop(sigs)
-	go func() {
-		select {
-		case <-sigs:
-			cancel()
-		case <-ctx.Done():
-		}
+// readLine shows the prompt and reads one line in raw mode.
+func (rp *repl) readLine(prompt string) (string, lineEvent) {
+	rp.prompt = prompt
+	rp.t.SetPrompt(prompt)
+	rp.resize()
+	rp.mu.Lock()
+	state, err := term.MakeRaw(rp.fd)
+	if err != nil {
+		rp.mu.Unlock()
+		fmt.Fprintf(rp.errw, "sandsh: terminal: %v\n", err)
+		return "", evClosed
+	}
+	rp.raw = state
+	rp.mu.Unlock()
+	defer func() {
+		rp.mu.Lock()
+		term.Restore(rp.fd, state)
+		rp.raw = nil
+		rp.mu.Unlock()
 	}()
-	return r.RunLine(ctx, stmts)
+	rp.keys.reset()
+	line, err := rp.t.ReadLine()
+	if err == nil || errors.Is(err, term.ErrPasteIndicator) {
+		return line, evLine
+	}
+	if err != io.EOF || rp.keys.err != nil {
+		return "", evClosed
+	}
+	// io.EOF without a read error: Ctrl-C, or Ctrl-D on an empty line.
+	// Either leaves the Terminal with stale state: start a new one.
+	key := rp.keys.last
+	rp.newTerminal()
+	switch key {
+	case keyCtrlC:
+		io.WriteString(rp.tw, "^C\r\n")
+		return "", evInterrupt
+	case keyCtrlD:
+		io.WriteString(rp.tw, "\r\n")
+		return "", evEOF
+	}
+	return "", evClosed
 }
 
-// prompt renders PS1 or PS2: the directory and that the session is
+// maxNesting is how deeply a line may nest brackets: the parser recurses
+// once per level, and a Go stack overflow cannot be recovered. (The same
+// bound as the runner's for eval and source text.)
+const maxNesting = 2000
+
+// parseLine parses the text typed so far.
+func parseLine(src string) (*syntax.File, error) {
+	depth := 0
+	for i := 0; i < len(src); i++ {
+		switch src[i] {
+		case '(', '{', '[':
+			if depth++; depth > maxNesting {
+				return nil, fmt.Errorf("line nests deeper than %d levels", maxNesting)
+			}
+		case ')', '}', ']':
+			if depth > 0 {
+				depth--
+			}
+		}
+	}
+	return syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+}
+
+// continuesLine reports whether line ends in an unquoted backslash, which
+// asks for a continuation line (the parser takes a backslash before the
+// end of input as complete).
+func continuesLine(line string) bool {
+	n := len(line) - len(strings.TrimRight(line, `\`))
+	return n%2 == 1 && !strings.HasPrefix(strings.TrimSpace(line), "#")
+}
+
+// syntaxError reports a parse error; like bash, $? becomes 2 and the
+// session goes on. eof is set when Ctrl-D ended an unfinished command.
+func (rp *repl) syntaxError(err error, eof bool) {
+	rp.status = ExitSyntax
+	if err == nil {
+		return
+	}
+	if eof {
+		fmt.Fprintf(rp.errw, "sandsh: %v\nsandsh: syntax error: unexpected end of file\n", err)
+		return
+	}
+	fmt.Fprintf(rp.errw, "sandsh: %v\n", err)
+}
+
+// runLine runs one parsed line. done reports that the session is over,
+// with its exit status.
+func (rp *repl) runLine(stmts []*syntax.Stmt) (done bool, status int) {
+	start := time.Now()
+	status, interrupted, killSig, panicked := rp.interruptible(func(ctx context.Context) int {
+		return rp.r.RunLine(ctx, stmts)
+	})
+	switch {
+	case panicked:
+		return true, ExitInternal
+	case killSig != 0:
+		rp.finish(true)
+		return true, 128 + killSig
+	case interrupted:
+		// The terminal echoed ^C; end that line like bash does.
+		fmt.Fprintln(rp.tw)
+		rp.status = statusInterrupted
+		rp.r.Reset()
+		return false, 0
+	case rp.o.Timeout > 0 && status == statusInterrupted && time.Since(start) >= rp.o.Timeout:
+		// --timeout bounds each line; the session goes on.
+		fmt.Fprintf(rp.errw, "sandsh: %v\n", &interp.LimitError{Limit: "timeout", Value: rp.o.Timeout.String()})
+		rp.status = ExitTimeout
+		rp.r.Reset()
+		return false, 0
+	case rp.r.Exited():
+		// exit, or a limit that ends the session.
+		return true, rp.finish(true)
+	}
+	rp.status = status
+	rp.r.Reset()
+	return false, 0
+}
+
+// finish runs the EXIT trap and returns the session's exit status:
+// exit's status when the shell is exiting, else $?.
+func (rp *repl) finish(exiting bool) int {
+	status, _, _, panicked := rp.interruptible(func(ctx context.Context) int {
+		return rp.r.Finish(ctx)
+	})
+	if panicked {
+		return ExitInternal
+	}
+	if exiting || rp.r.Exited() { // `exit` in the EXIT trap counts too
+		return status
+	}
+	return rp.status
+}
+
+// interruptible runs fn with a context that Ctrl-C (SIGINT) cancels, and
+// turns a panic into an internal error.
+func (rp *repl) interruptible(fn func(context.Context) int) (status int, interrupted bool, killSig int, panicked bool) {
+	ctx, cancel := context.WithCancel(context.Background())
+	rp.mu.Lock()
+	rp.cancel, rp.intr = cancel, false
+	rp.mu.Unlock()
+	defer func() {
+		if v := recover(); v != nil {
+			fmt.Fprintf(rp.errw, "sandsh: %v (this is a bug in sandsh)\n", &interp.InternalError{Value: v})
+			panicked = true
+		}
+		rp.mu.Lock()
+		rp.cancel = nil
+		interrupted, killSig = rp.intr, rp.killSig
+		rp.mu.Unlock()
+		cancel()
+	}()
+	return fn(ctx), false, 0, false
+}
+
+// onInterrupt handles SIGINT: it cancels the running line, if any. At the
+// prompt the terminal is in raw mode, so Ctrl-C arrives as a key instead.
+func (rp *repl) onInterrupt() {
+	rp.mu.Lock()
+	defer rp.mu.Unlock()
+	if rp.cancel != nil {
+		rp.intr = true
+		rp.cancel()
+	}
+}
+
+// onTerminate handles SIGTERM and SIGHUP: a running line is cancelled and
+// the session ends after its EXIT trap; at the prompt the terminal is
+// restored and sandsh exits at once.
+func (rp *repl) onTerminate(sig int) {
+	rp.mu.Lock()
+	defer rp.mu.Unlock()
+	if rp.cancel != nil {
+		rp.killSig = sig
+		rp.cancel()
+		return
+	}
+	if rp.raw != nil {
+		term.Restore(rp.fd, rp.raw)
+	}
+	rp.hist.close()
+	os.Exit(128 + sig)
+}
+
+// promptText is PS1 or PS2: the directory and whether the session is
 // restricted, coloured only on a terminal and never with NO_COLOR.
-func prompt(r *interp.Runner, continuation bool, useColor bool) string {
+func (rp *repl) promptText(continuation bool) string {
 	if continuation {
 		return "> "
 	}
-	dir := r.Dir()
-	if dir == vfs.HomeDir || strings.HasPrefix(dir, vfs.HomeDir+"/") {
-		dir = "~" + dir[len(vfs.HomeDir):]
+	return renderPrompt(rp.r.Dir(), rp.home, rp.restricted, rp.useColor)
+}
+
+func renderPrompt(dir, home string, restricted, useColor bool) string {
+	if home != "" && home != "/" && (dir == home || strings.HasPrefix(dir, home+"/")) {
+		dir = "~" + dir[len(home):]
 	}
-	tag, sign := "[restricted]", "$ "
+	tag := "[restricted]"
+	if !restricted {
+		tag = "[unrestricted]"
+	}
 	if !useColor {
-		return tag + " " + dir + " " + sign
+		return tag + " " + dir + " $ "
 	}
-	c := color.New(color.FgYellow)
-	c.EnableColor()
-	d := color.New(color.FgCyan, color.Bold)
-	d.EnableColor()
-	return c.Sprint(tag) + " " + d.Sprint(dir) + " " + sign
+	return tagColor(restricted).Sprint(tag) + " " + dirColor.Sprint(dir) + " $ "
 }
 
-// complete does tab completion: commands for the first word, sandbox
-// paths for the rest.
-func complete(r *interp.Runner, line string, pos int) (string, int, bool) {
-	head := line[:pos]
-	start := strings.LastIndexAny(head, " \t;|&(") + 1
-	word := head[start:]
-	first := strings.TrimSpace(head[:start]) == "" || strings.ContainsAny(strings.TrimSpace(head[:start])[max(0, len(strings.TrimSpace(head[:start]))-1):], ";|&(")
-	var cands []string
-	if first && !strings.Contains(word, "/") {
-		cands = r.CommandCompletions(word)
-	} else {
-		cands = r.CompletePath(word, false)
+// historyBuiltin runs `history`, `history N` and `history -c` typed as a
+// whole line: the runner's own history builtin has no access to the
+// REPL's history. (In a pipeline or with redirections the runner's
+// builtin runs.)
+func (rp *repl) historyBuiltin(f *syntax.File) bool {
+	if len(f.Stmts) != 1 {
+		return false
 	}
-	if len(cands) == 0 {
-		return "", 0, false
+	st := f.Stmts[0]
+	call, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || st.Negated || st.Background || st.Coprocess || len(st.Redirs) > 0 || len(call.Assigns) > 0 || len(call.Args) > 2 {
+		return false
 	}
-	common := cands[0]
-	for _, c := range cands[1:] {
-		for !strings.HasPrefix(c, common) {
-			common = common[:len(common)-1]
+	var args []string
+	for _, w := range call.Args {
+		lit := w.Lit()
+		if lit == "" {
+			return false
 		}
+		args = append(args, lit)
 	}
-	if len(cands) == 1 && !strings.HasSuffix(common, "/") {
-		common += " "
+	if args[0] != "history" {
+		return false
 	}
-	if common == word {
-		return "", 0, false
-	}
-	newLine := head[:start] + common + line[pos:]
-	return newLine, start + len(common), true
-}
-
-// ctrlCReader notes a Ctrl-C typed at the prompt, which x/term reports
-// as io.EOF just like Ctrl-D.
-type ctrlCReader struct {
-	r   io.Reader
-	saw atomic.Bool
-}
-
-func (c *ctrlCReader) Read(b []byte) (int, error) {
-	n, err := c.r.Read(b)
-	for _, ch := range b[:n] {
-		if ch == 3 {
-			c.saw.Store(true)
+	entries := rp.hist.list()
+	first := 0
+	if len(args) == 2 {
+		if args[1] == "-c" {
+			rp.hist.clear()
+			rp.status = 0
+			return true
 		}
+		n, err := strconv.Atoi(args[1])
+		if err != nil || n < 0 {
+			fmt.Fprintf(rp.errw, "sandsh: history: %s: numeric argument required\n", args[1])
+			rp.status = 1
+			return true
+		}
+		first = max(0, len(entries)-n)
 	}
-	return n, err
+	var sb strings.Builder
+	for i := first; i < len(entries); i++ {
+		fmt.Fprintf(&sb, "%5d  %s\n", rp.hist.base+i+1, entries[i])
+	}
+	io.WriteString(rp.o.IO.Out, sb.String())
+	rp.status = 0
+	return true
 }

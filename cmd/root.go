@@ -53,6 +53,9 @@ type IO struct {
 
 // Main runs sandsh with args and returns its exit status.
 func Main(args []string) int {
+	if isWorker() {
+		return workerMain() // the run comes from the parent sandsh (worker.go)
+	}
 	return Run(args, IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr,
 		InTerminal: isTerminal(os.Stdin), Getenv: os.Getenv, Getwd: os.Getwd})
 }

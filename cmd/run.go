@@ -56,6 +56,9 @@ type Options struct {
 	MaxVarBytes  string
 	MaxCapture   string
 	MaxScript    string
+
+	NoWorker bool         // run in this process, without a supervised worker (worker.go)
+	worker   *workerState // set in the worker process
 }
 
 func addRunFlags(fl *pflag.FlagSet, o *Options) {
@@ -86,6 +89,7 @@ func addRunFlags(fl *pflag.FlagSet, o *Options) {
 	fl.StringVar(&o.MaxVarBytes, "max-var-bytes", interp.FormatBytes(int64(d.MaxVarBytes)), "limit on the size of one variable")
 	fl.StringVar(&o.MaxCapture, "max-capture", interp.FormatBytes(d.MaxCapture), "limit on bytes one $(...) may capture")
 	fl.StringVar(&o.MaxScript, "max-script-bytes", interp.FormatBytes(d.MaxScript), "limit on script, eval and source text")
+	fl.BoolVar(&o.NoWorker, "no-worker", false, "run the script in this process instead of a supervised, confined worker (debugging)")
 }
 
 func newRunCmd(opts *Options) *cobra.Command {
@@ -381,6 +385,9 @@ func parseClock(s string) (time.Time, error) {
 
 // runMain decides what to run: -c text, a script file, stdin, or the REPL.
 func runMain(o *Options) int {
+	if status, done := o.superviseRun(); done {
+		return status // the run happened in a supervised worker (worker.go)
+	}
 	stdio := o.IO
 	var src io.Reader
 	var name, arg0 string
@@ -393,7 +400,7 @@ func runMain(o *Options) int {
 		}
 	case len(o.Args) > 0 && o.Args[0] != "-":
 		path := o.Args[0]
-		data, status, err := readScriptFile(path)
+		data, status, err := o.readScript(path)
 		if err != nil {
 			fmt.Fprintf(stdio.Err, "sandsh: %s\n", err)
 			return status
@@ -419,7 +426,7 @@ func runMain(o *Options) int {
 	if o.Verbose {
 		fmt.Fprintf(stdio.Err, "sandsh: sandbox: %s\n", sess.desc)
 	}
-	status, err := runProtected(sess.runner, src, name)
+	status, err := runProtected(o.runContext(), sess.runner, src, name)
 	return finalStatus(stdio.Err, status, err)
 }
 
@@ -443,13 +450,13 @@ func readScriptFile(path string) ([]byte, int, error) {
 }
 
 // runProtected runs a script and turns a panic into an internal error.
-func runProtected(r *interp.Runner, src io.Reader, name string) (status int, err error) {
+func runProtected(ctx context.Context, r *interp.Runner, src io.Reader, name string) (status int, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			err = &interp.InternalError{Value: v}
 		}
 	}()
-	return r.RunReader(context.Background(), src, name)
+	return r.RunReader(ctx, src, name)
 }
 
 func reportSetupError(w io.Writer, err error) int {

@@ -6,6 +6,8 @@ import (
 	"runtime/debug"
 
 	"github.com/spf13/cobra"
+
+	"github.com/sandsh/sandsh/restrict"
 )
 
 // Version is sandsh's version, set at build time with -ldflags.
@@ -26,6 +28,9 @@ func newVersionCmd(stdio IO) *cobra.Command {
 				}
 			}
 			fmt.Fprintln(stdio.Out, "bash compatibility target: 5.2")
+			for _, l := range restrict.Enforcement() {
+				fmt.Fprintln(stdio.Out, l)
+			}
 			return nil
 		},
 	}

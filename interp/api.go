@@ -191,6 +191,7 @@ func New(opts ...Option) (*Runner, error) {
 	r.arg0 = c.arg0
 	r.params = c.params
 	r.pid = s.newPID()
+	r.shellPID = r.pid
 	r.ppid = 4199
 	r.fds = newFDTable(c.stdin, c.stdout, c.stderr, &s.outBytes, s.limits.MaxOutput, s)
 	r.initVars(c.env)

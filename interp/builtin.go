@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"slices"
 	"strconv"
@@ -339,7 +340,7 @@ func (r *Runner) resolvePhysical(p string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		if fi.Mode()&0o20000000000 != 0 { // fs.ModeSymlink
+		if fi.Mode()&fs.ModeSymlink != 0 {
 			hops++
 			if hops > 40 {
 				return "", fmt.Errorf("too many levels of symbolic links")

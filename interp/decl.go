@@ -535,6 +535,22 @@ func (r *Runner) letClause(ctx context.Context, lc *syntax.LetClause) {
 	n := 0
 	for _, x := range lc.Exprs {
 		var err error
+		if w, ok := x.(*syntax.Word); ok && len(w.Parts) == 1 {
+			if _, quoted := w.Parts[0].(*syntax.Lit); !quoted {
+				// let "y = 3 * 4": the quoted text is the expression.
+				s, lerr := r.literal(ctx, w)
+				if lerr != nil {
+					r.expandError(lerr)
+					return
+				}
+				n, err = r.arithString(s)
+				if err != nil {
+					r.expandError(err)
+					return
+				}
+				continue
+			}
+		}
 		n, err = r.arith(ctx, x)
 		if err != nil {
 			r.expandError(err)

@@ -88,13 +88,24 @@ func (r *Runner) parseAndRun(ctx context.Context, src io.Reader, name string) er
 		fmt.Fprintf(r.fds.writer(2), "%s: %v\n", r.prefix(), err)
 		return &SyntaxError{Err: err}
 	}
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		// The line-by-line parser runs a line when it sees its newline.
+		data = append(data, '\n')
+	}
 	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
 	var runErr error
-	perr := p.Stmts(bytes.NewReader(data), func(st *syntax.Stmt) bool {
-		if r.stop(ctx) {
-			return false
+	// Like bash, parse a whole line (with its here-documents) before
+	// running it, and run each line before parsing the next.
+	perr := p.Interactive(bytes.NewReader(data), func(stmts []*syntax.Stmt) bool {
+		if p.Incomplete() {
+			return true
 		}
-		r.stmt(ctx, st)
+		for _, st := range stmts {
+			if r.stop(ctx) {
+				return false
+			}
+			r.stmt(ctx, st)
+		}
 		return !r.stop(ctx)
 	})
 	if perr != nil && !r.exiting {

@@ -87,6 +87,9 @@ func strVar(s string) expand.Variable {
 
 // getVar returns a variable, computing bash's special parameters.
 func (r *Runner) getVar(name string) expand.Variable {
+	if name == "" {
+		return expand.Variable{}
+	}
 	switch name {
 	case "#":
 		return strVar(strconv.Itoa(len(r.params)))
@@ -110,12 +113,13 @@ func (r *Runner) getVar(name string) expand.Variable {
 	case "LINENO":
 		return strVar(strconv.Itoa(int(r.line)))
 	}
-	if len(name) == 1 && name[0] >= '1' && name[0] <= '9' {
-		i := int(name[0] - '1')
-		if i < len(r.params) {
-			return strVar(r.params[i])
+	if name[0] >= '1' && name[0] <= '9' {
+		if i, err := strconv.Atoi(name); err == nil {
+			if i-1 < len(r.params) {
+				return strVar(r.params[i-1])
+			}
+			return expand.Variable{}
 		}
-		return expand.Variable{}
 	}
 	if strings.HasPrefix(name, "HOME ") {
 		// ~user: only the sandbox user has a home; others stay literal,

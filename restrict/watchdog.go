@@ -1,7 +1,6 @@
 package restrict
 
 import (
-	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
 	"sync"
@@ -23,21 +22,24 @@ type HeapWatchdog struct {
 // StartHeapWatchdog watches the heap every interval (20ms if 0). When
 // live heap objects pass 80% of limit it calls fail once (which should
 // cancel the run with the max-memory error); if the process is still
-// alive grace later, or sandsh's parent process is gone, it calls exit.
-func StartHeapWatchdog(limit int64, interval, grace time.Duration, fail, exit func()) *HeapWatchdog {
+// alive grace later it calls exit(false); if the supervisor is gone it
+// calls exit(true).
+func StartHeapWatchdog(limit int64, interval, grace time.Duration, fail func(), exit func(orphaned bool)) *HeapWatchdog {
 	if interval <= 0 {
 		interval = 20 * time.Millisecond
 	}
 	w := &HeapWatchdog{stop: make(chan struct{}), interval: interval}
 	if limit > 0 {
-		// The GC works harder as the heap nears 3/4 of the limit, so
+		// The GC works harder as the heap nears 9/10 of the limit, so
 		// garbage rarely counts against the script.
-		debug.SetMemoryLimit(limit / 4 * 3)
+		debug.SetMemoryLimit(limit / 10 * 9)
 		// A Go stack overflow must come well before the memory limit,
 		// so that it is reported as what it is.
-		stack := limit / 4
-		stack = max(stack, 16<<20)
-		stack = min(stack, 512<<20)
+		// (1/8 of the limit: 128MiB for the default 1GiB; the default
+		// --max-call-depth 1000 needs a few MiB.)
+		stack := limit / 8
+		stack = max(stack, 8<<20)
+		stack = min(stack, 256<<20)
 		debug.SetMaxStack(int(stack))
 	}
 	ppid := syscall.Getppid()
@@ -48,13 +50,16 @@ func StartHeapWatchdog(limit int64, interval, grace time.Duration, fail, exit fu
 // Stop ends the watchdog.
 func (w *HeapWatchdog) Stop() { w.once.Do(func() { close(w.stop) }) }
 
-func (w *HeapWatchdog) run(limit int64, ppid int, grace time.Duration, fail, exit func()) {
-	samples := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+func (w *HeapWatchdog) run(limit int64, ppid int, grace time.Duration, fail func(), exit func(orphaned bool)) {
+	// Live bytes as of the last GC (which runs ever more often as the
+	// heap nears the memory limit set above), and all heap objects,
+	// garbage included. Reading them does not stop the world; forcing a
+	// GC here would, and can take seconds while the script allocates.
+	samples := []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/memory/classes/heap/objects:bytes"}}
 	threshold := uint64(limit) / 10 * 8
 	t := time.NewTicker(w.interval)
 	defer t.Stop()
 	var failedAt time.Time
-	lastGC := time.Time{}
 	for {
 		select {
 		case <-w.stop:
@@ -62,12 +67,12 @@ func (w *HeapWatchdog) run(limit int64, ppid int, grace time.Duration, fail, exi
 		case <-t.C:
 		}
 		if syscall.Getppid() != ppid {
-			exit() // orphaned: the supervisor is gone
+			exit(true) // orphaned: the supervisor is gone
 			return
 		}
 		if !failedAt.IsZero() {
 			if time.Since(failedAt) > grace {
-				exit()
+				exit(false)
 				return
 			}
 			continue
@@ -76,17 +81,7 @@ func (w *HeapWatchdog) run(limit int64, ppid int, grace time.Duration, fail, exi
 			continue
 		}
 		metrics.Read(samples)
-		if samples[0].Value.Uint64() < threshold {
-			continue
-		}
-		// Objects include garbage not yet swept: collect once (at
-		// most every 100ms) and look again.
-		if time.Since(lastGC) > 100*time.Millisecond {
-			runtime.GC()
-			lastGC = time.Now()
-			metrics.Read(samples)
-		}
-		if samples[0].Value.Uint64() >= threshold {
+		if samples[0].Value.Uint64() >= threshold || samples[1].Value.Uint64() >= uint64(limit) {
 			failedAt = time.Now()
 			fail()
 		}

@@ -427,8 +427,12 @@ func (t *memTree) setSize(n *inode, size int64) {
 		if c < size {
 			c = size
 		}
+		// Never reserve more than the limits would let the file reach.
 		if lim := t.cfg.maxFileSize; lim > 0 && c > lim {
 			c = lim
+		}
+		if lim := t.cfg.maxBytes; lim > 0 {
+			c = min(c, max(size, size+lim-(t.bytes+size-n.charged)))
 		}
 		buf := make([]byte, size, c)
 		copy(buf, n.data)
@@ -590,7 +594,7 @@ func (m *MemFS) openFile(name string, flag int, perm fs.FileMode) (*memFile, err
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	creat, excl := flag&os.O_CREATE != 0, flag&os.O_EXCL != 0
-	follow := flag&syscall.O_NOFOLLOW == 0 && !(creat && excl)
+	follow := flag&oNoFollow == 0 && !(creat && excl)
 	lk, err := m.resolve(name, follow || hasTrailingSlash(name))
 	if err != nil {
 		return nil, err
@@ -627,7 +631,7 @@ func (m *MemFS) openFile(name string, flag int, perm fs.FileMode) (*memFile, err
 			return nil, syscall.EACCES
 		}
 	default:
-		if flag&syscall.O_DIRECTORY != 0 {
+		if flag&oDirectory != 0 {
 			return nil, syscall.ENOTDIR
 		}
 		if !n.isRegular() { // host fifos, devices, sockets shown by an overlay
@@ -652,7 +656,7 @@ func (m *MemFS) openFile(name string, flag int, perm fs.FileMode) (*memFile, err
 	n.opens++
 	return &memFile{
 		t: t, m: m, node: n, name: name,
-		read: rd, write: wr, append: flag&os.O_APPEND != 0,
+		read: rd, write: wr, append: flag&os.O_APPEND != 0, isDir: n.isDir(),
 	}, nil
 }
 

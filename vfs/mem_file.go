@@ -20,6 +20,7 @@ type memFile struct {
 	name string
 
 	read, write, append bool
+	isDir               bool // the inode is a directory (types never change)
 
 	mu     sync.Mutex
 	off    int64
@@ -297,7 +298,7 @@ func (f *memFile) readdir(count int) ([]*fileInfo, error) {
 	if err := f.check("readdirent", false, false); err != nil {
 		return nil, err
 	}
-	if !f.node.isDir() {
+	if !f.isDir {
 		return nil, pathErr("readdirent", f.name, syscall.ENOTDIR)
 	}
 	if f.dir == nil {

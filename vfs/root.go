@@ -33,7 +33,11 @@ import (
 // fail with EACCES. Symlink targets are stored verbatim on the host, so
 // host programs following them outside sandsh see host paths.
 //
-// Permissions are the kernel's, for the user sandsh runs as.
+// Permissions are the kernel's, for the user sandsh runs as, with two
+// differences that come from os.Root opening the directories it walks:
+// a directory needs read (not only search) permission to be walked
+// through, and "/" itself needs search permission. Directory listings are
+// sorted by name, like MemFS's. Close (on *RootFS) releases the root.
 func NewDisk(root string) (FS, error) {
 	if root == "" {
 		return hostFS{}, nil
@@ -251,7 +255,7 @@ func (d *RootFS) Open(name string) (afero.File, error) { return d.OpenFile(name,
 // OpenFile implements afero.Fs.
 func (d *RootFS) OpenFile(name string, flag int, perm fs.FileMode) (afero.File, error) {
 	creat := flag&os.O_CREATE != 0
-	follow := flag&syscall.O_NOFOLLOW == 0 && !(creat && flag&os.O_EXCL != 0)
+	follow := flag&oNoFollow == 0 && !(creat && flag&os.O_EXCL != 0)
 	var f *os.File
 	var dirRel string
 	err := d.do("open", name, follow || hasTrailingSlash(name), func(rel string) (err error) {
@@ -263,7 +267,7 @@ func (d *RootFS) OpenFile(name string, flag int, perm fs.FileMode) (afero.File, 
 				return syscall.EISDIR
 			}
 		}
-		if flag&syscall.O_NOFOLLOW != 0 {
+		if flag&oNoFollow != 0 {
 			// os.Root follows the link itself; the kernel says ELOOP.
 			if fi, err := d.r.Lstat(rel); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
 				return syscall.ELOOP

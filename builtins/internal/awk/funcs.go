@@ -3,7 +3,6 @@ package awk
 import (
 	"math"
 	"sort"
-	"strconv"
 	"strings"
 )
 
@@ -596,10 +595,6 @@ func (r *rng) next() uint64 {
 func (r *rng) float() float64 {
 	return float64(r.next()>>11) / (1 << 53)
 }
-
-func sortStrings(s []string) { sort.Strings(s) }
-
-var _ = strconv.Itoa
 
 // sortKeys orders a for-in loop as gawk's PROCINFO["sorted_in"] asks:
 // one of the "@ind_str_asc"-style orders or the name of a comparison

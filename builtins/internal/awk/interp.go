@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -1155,6 +1156,6 @@ func sortedKeys(m map[string]string) []string {
 	for k := range m {
 		ks = append(ks, k)
 	}
-	sortStrings(ks)
+	sort.Strings(ks)
 	return ks
 }

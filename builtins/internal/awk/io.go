@@ -400,9 +400,9 @@ func (p *interp) outputFor(redir token, name string) *bufio.Writer {
 		return s.w
 	}
 	switch name {
-	case "/dev/stdout", "-":
+	case "/dev/stdout", "/dev/fd/1", "-":
 		return p.out
-	case "/dev/stderr":
+	case "/dev/stderr", "/dev/fd/2":
 		return p.errOut
 	case "":
 		p.fatalf("expression for `%s' redirection has null string value", tokenText[redir])
@@ -464,7 +464,7 @@ func (p *interp) inputFor(name string, cmd bool) *inStream {
 			s.done <- st
 		}()
 		s.rr = newRecordReader(pr)
-	case name == "-" || name == "/dev/stdin":
+	case name == "-" || name == "/dev/stdin" || name == "/dev/fd/0":
 		s.rr = p.stdinReader()
 	default:
 		f, err := p.openFile(name, os.O_RDONLY)

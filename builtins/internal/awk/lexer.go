@@ -149,7 +149,6 @@ type lexer struct {
 	src      string
 	pos      int
 	line     int
-	col      int
 	last     token
 	name     string
 	warnings []string
@@ -179,7 +178,13 @@ func lexWarn(src, name string) ([]lexToken, []string, error) {
 }
 
 func (lx *lexer) errorf(format string, a ...any) error {
-	return &SyntaxError{Src: lx.name, Line: lx.line, Col: lx.col, Msg: fmt.Sprintf(format, a...)}
+	return &SyntaxError{Src: lx.name, Line: lx.line, Col: lx.column(lx.pos), Msg: fmt.Sprintf(format, a...)}
+}
+
+// column returns the column (from 0) of byte offset off in its line.
+func (lx *lexer) column(off int) int {
+	off = min(off, len(lx.src))
+	return off - (strings.LastIndexByte(lx.src[:off], '\n') + 1)
 }
 
 func (lx *lexer) peekByte(off int) byte {
@@ -225,7 +230,7 @@ func (lx *lexer) regexAllowed() bool {
 
 func (lx *lexer) next() (lexToken, error) {
 	lx.skipSpace()
-	t := lexToken{line: lx.line, col: lx.col}
+	t := lexToken{line: lx.line, col: lx.column(lx.pos)}
 	if lx.pos >= len(lx.src) {
 		t.tok = tEOF
 		return t, nil

@@ -104,7 +104,7 @@ func (p *parser) advance() lexToken {
 
 func (p *parser) errorf(format string, a ...any) {
 	t := p.cur()
-	panic(bailout{&SyntaxError{Src: p.src.Name, Line: t.line, Msg: fmt.Sprintf(format, a...)}})
+	panic(bailout{&SyntaxError{Src: p.src.Name, Line: t.line, Col: t.col, Msg: fmt.Sprintf(format, a...)}})
 }
 
 // syntaxError reports an unexpected token the way awk does.

@@ -47,8 +47,12 @@ type Options struct {
 	NullData      bool // -z: records end with NUL
 	Before, After int  // -B, -A
 	Context       bool // context was asked for (even -C0): print separators
-	MaxCount      int64
-	Binary        Binary
+	InitialTab    bool // -T: a tab between the prefix and the line
+	// NumberWidth pads line numbers and offsets (GNU does with -T: the
+	// digits of the file's size, 19 for a stream).
+	NumberWidth int
+	MaxCount    int64
+	Binary      Binary
 	// GroupSeparator is printed between context groups; nil for none.
 	GroupSeparator []byte
 }
@@ -460,12 +464,28 @@ func (st *search) prefix(b []byte, lineStart, off int, sep byte) []byte {
 		}
 	}
 	if st.Opt.LineNumber {
-		b = strconv.AppendInt(b, st.lineNumber(lineStart), 10)
+		b = st.appendNumber(b, st.lineNumber(lineStart))
 		b = append(b, sep)
 	}
 	if st.Opt.ByteOffset {
-		b = strconv.AppendInt(b, st.bufOff+int64(off), 10)
+		b = st.appendNumber(b, st.bufOff+int64(off))
 		b = append(b, sep)
+	}
+	if st.Opt.InitialTab && len(b) > 0 {
+		b = append(b, '\t')
+	}
+	return b
+}
+
+func (st *search) appendNumber(b []byte, n int64) []byte {
+	start := len(b)
+	b = strconv.AppendInt(b, n, 10)
+	if pad := st.Opt.NumberWidth - (len(b) - start); pad > 0 {
+		b = append(b, make([]byte, pad)...)
+		copy(b[start+pad:], b[start:len(b)-pad])
+		for i := start; i < start+pad; i++ {
+			b[i] = ' '
+		}
 	}
 	return b
 }

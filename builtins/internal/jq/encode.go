@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"math"
 	"math/big"
-	"sort"
 	"strconv"
 	"unicode/utf8"
 )
@@ -261,14 +260,4 @@ func appendString(b []byte, s string, ascii bool) []byte {
 
 func appendU(b []byte, r rune) []byte {
 	return append(b, '\\', 'u', hexDigits[r>>12&15], hexDigits[r>>8&15], hexDigits[r>>4&15], hexDigits[r&15])
-}
-
-// sortedKeys is used by tojson under -S.
-func sortedKeys(m map[string]any) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
 }

@@ -34,11 +34,15 @@ func newOrder() *order {
 func mapID(m map[string]any) uintptr { return reflect.ValueOf(m).Pointer() }
 
 func (o *order) set(m map[string]any, keys []string) {
-	if len(keys) > 1 {
-		e := orderEntry{m, keys}
-		o.m[mapID(m)] = e
-		o.list = append(o.list, e)
+	if len(keys) == 0 {
+		return
 	}
+	e := orderEntry{m, keys}
+	if len(keys) > 1 {
+		o.m[mapID(m)] = e
+	}
+	// Single-key objects only feed the key ranks.
+	o.list = append(o.list, e)
 }
 
 // keep moves every recorded entry to the permanent table.
@@ -180,6 +184,7 @@ func walk(v reflect.Value, inPath bool) {
 			rewriteTerm(t)
 			if !inPath {
 				rewriteIter(t)
+				rewriteRecurse(t)
 			}
 		}
 	case reflect.Struct:
@@ -224,7 +229,7 @@ func rewriteIter(t *gojq.Term) {
 }
 
 func rewriteTerm(t *gojq.Term) {
-	if t.Type != gojq.TermTypeObject || t.Object == nil || len(t.Object.KeyVals) < 2 {
+	if t.Type != gojq.TermTypeObject || t.Object == nil || len(t.Object.KeyVals) == 0 {
 		return
 	}
 	var keys []*gojq.Query
@@ -265,4 +270,17 @@ func commaList(qs []*gojq.Query) *gojq.Query {
 		q = &gojq.Query{Left: q, Op: gojq.OpComma, Right: r}
 	}
 	return q
+}
+
+// rewriteRecurse turns `..` and a bare `recurse` outside path expressions
+// into a recursion that visits object members in key order.
+func rewriteRecurse(t *gojq.Term) {
+	switch {
+	case t.Type == gojq.TermTypeRecurse:
+	case t.Type == gojq.TermTypeFunc && t.Func != nil && t.Func.Name == "recurse" && len(t.Func.Args) == 0:
+	default:
+		return
+	}
+	t.Type = gojq.TermTypeFunc
+	t.Func = &gojq.Func{Name: "_sandsh_recurse"}
 }

@@ -10,6 +10,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
+	"math/big"
+	"strconv"
 	"strings"
 	"time"
 
@@ -52,10 +55,8 @@ type Var struct {
 
 // Exit statuses of jq 1.6.
 const (
-	statusFalsy   = 1
 	statusUsage   = 2
 	statusCompile = 3
-	statusNoValue = 4
 	statusError   = 5
 	statusParse   = 4 // jq 1.6 as shipped exits 4 on malformed input
 )
@@ -196,6 +197,8 @@ func (r *runner) compile() (*gojq.Code, error) {
 		gojq.WithFunction("_sandsh_paths", 0, 0, r.funcPaths),
 		gojq.WithFunction("_sandsh_tostream", 0, 0, r.funcToStream),
 		gojq.WithFunction("_sandsh_trimstr", 2, 2, funcTrimstr),
+		gojq.WithFunction("_sandsh_uri", 0, 0, r.funcURI),
+		gojq.WithFunction("_sandsh_tonumber", 0, 0, r.funcToNumber),
 		gojq.WithFunction("debug", 0, 0, r.funcDebug),
 		gojq.WithFunction("stderr", 0, 0, r.funcStderr),
 		gojq.WithFunction("input_filename", 0, 0, r.funcInputFilename),
@@ -216,6 +219,9 @@ def tostring: if type == "string" then . else _sandsh_tojson end;
 def now: _sandsh_now;
 def localtime: gmtime;
 def recurse_down: recurse;
+def _sandsh_recurse: def r: ., (_sandsh_iter? | r); r;
+def _touri: _sandsh_uri;
+def tonumber: _sandsh_tonumber;
 def fromjson: _sandsh_fromjson;
 def walk(f): if type == "object" then with_entries(.value |= walk(f)) | f
   elif type == "array" then map(walk(f)) | f else f end;
@@ -626,4 +632,43 @@ func funcTrimstr(v any, args []any) any {
 		return strings.TrimPrefix(s, x)
 	}
 	return strings.TrimSuffix(s, x)
+}
+
+// funcURI is jq 1.6's @uri: every byte but A-Za-z0-9 and -_.!~*'() is
+// percent-encoded.
+func (r *runner) funcURI(v any, _ []any) any {
+	s, ok := v.(string)
+	if !ok {
+		s = r.compact(v)
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || strings.IndexByte("-_.!~*'()", c) >= 0 {
+			b.WriteByte(c)
+			continue
+		}
+		fmt.Fprintf(&b, "%%%02X", c)
+	}
+	return b.String()
+}
+
+// funcToNumber is jq 1.6's tonumber, which parses with strtod and so
+// accepts leading blanks.
+func (r *runner) funcToNumber(v any, _ []any) any {
+	switch v := v.(type) {
+	case int, float64, *big.Int:
+		return v
+	case string:
+		s := strings.TrimLeft(v, " \t\n\r\f\v")
+		f, err := strconv.ParseFloat(s, 64)
+		if err != nil && !errors.Is(err, strconv.ErrRange) || s == "" {
+			return fmt.Errorf("Cannot parse '%s' as JSON", v)
+		}
+		if f == math.Trunc(f) && math.Abs(f) < 1<<53 {
+			return int(f)
+		}
+		return f
+	}
+	return fmt.Errorf("%s (%s) cannot be parsed as a number", typeName(v), r.compact(v))
 }

@@ -21,7 +21,7 @@ type dfa struct {
 
 	// scratch for computing transitions
 	queue, next sparseSet
-	key       []byte
+	key         []byte
 }
 
 // dstate is a set of NFA threads (the instructions about to consume a

@@ -170,14 +170,15 @@ func (m *machine) finish() error {
 }
 
 // openFiles creates the w files and opens the R files, as GNU sed does
-// before reading any input.
+// before reading any input. Like GNU sed, /dev/stdout, /dev/stderr and
+// /dev/stdin name sed's own streams (with -i, the real standard output).
 func (m *machine) openFiles() {
 	for _, name := range m.prog.outNames {
 		o := &output{}
 		switch {
-		case name == "/dev/stdout" && m.opt.Posix == PosixExtended:
+		case name == "/dev/stdout":
 			o.s = m.stdout.s
-		case name == "/dev/stderr" && m.opt.Posix == PosixExtended:
+		case name == "/dev/stderr":
 			o.s = m.stderr
 		default:
 			f, err := m.io.Create(name)
@@ -198,7 +199,7 @@ func (m *machine) openFiles() {
 }
 
 func (m *machine) openReadFile(f *readFile) {
-	if f.name == "/dev/stdin" && m.opt.Posix == PosixExtended {
+	if f.name == "/dev/stdin" {
 		if m.io.Stdin != nil {
 			f.r = bufio.NewReader(m.io.Stdin)
 		}

@@ -98,7 +98,7 @@ func (m *machine) dumpAppend() {
 // treated as empty, as POSIX requires; a directory is a fatal read error,
 // as in GNU sed.
 func (m *machine) copyFile(s *sink, name string) {
-	if name == "/dev/stdin" && m.opt.Posix == PosixExtended {
+	if name == "/dev/stdin" {
 		if m.io.Stdin != nil {
 			m.copyFrom(s, name, m.io.Stdin)
 		}

@@ -33,8 +33,15 @@ func Arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
 			}
 			str = val
 		}
-		// default to 0
-		return int(atoi(str)), nil
+		// sandsh: a value that is not a number is itself an arithmetic
+		// expression, as in bash (x="1+2"; echo $((x*2)) is 6).
+		if n, ok := parseInt(str); ok {
+			return int(n), nil
+		}
+		if syntax.ValidName(str) || isElemRef(str) {
+			return 0, nil // an unset or empty variable
+		}
+		return cfg.arithText(str)
 	case *syntax.ParenArithm:
 		return Arithm(cfg, expr.X)
 	case *syntax.UnaryArithm:
@@ -352,4 +359,43 @@ func (cfg *Config) arithName(w *syntax.Word) (string, error) {
 		}
 	}
 	return Literal(cfg, w)
+}
+
+// parseInt parses a plain decimal, 0x hex, 0 octal or base#n integer.
+func parseInt(s string) (int64, bool) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0, true
+	}
+	t := strings.TrimLeft(s, "+-")
+	if t == "" {
+		return 0, false
+	}
+	for i := 0; i < len(t); i++ {
+		c := t[i]
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '#' || c == '@' || c == '_') {
+			return 0, false
+		}
+	}
+	if t[0] < '0' || t[0] > '9' {
+		return 0, false
+	}
+	return atoi(s), true
+}
+
+// maxArithDepth bounds how deeply values may refer to other expressions.
+const maxArithDepth = 1024
+
+// arithText evaluates text found in a variable as an expression.
+func (cfg *Config) arithText(s string) (int, error) {
+	if cfg.arithDepth >= maxArithDepth {
+		return 0, fmt.Errorf("%s: expression recursion level exceeded", s)
+	}
+	x, err := syntax.NewParser().Arithmetic(strings.NewReader(s))
+	if err != nil {
+		return 0, fmt.Errorf("%s: syntax error in expression", s)
+	}
+	cfg.arithDepth++
+	defer func() { cfg.arithDepth-- }()
+	return Arithm(cfg, x)
 }

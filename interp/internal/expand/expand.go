@@ -92,6 +92,8 @@ type Config struct {
 	fieldsAlloc [4][]fieldPart
 
 	ifs string
+
+	arithDepth int // sandsh: nesting of expressions found in values
 	// A pointer to a parameter expansion node, if we're inside one.
 	// Necessary for ${LINENO}.
 	curParam *syntax.ParamExp

@@ -1,0 +1,358 @@
+package cmd
+
+// The worker: every script runs in a child sandsh process (the worker),
+// supervised by the sandsh the user started (the parent). The parent
+// parses the command line, reads the script file, starts the worker with
+// the run's options on a pipe, and turns every death of the worker into
+// one clean line and exit status (restrict.RunWorker). The worker
+// confines itself (restrict.Confine: rlimits, no_new_privs, Landlock,
+// seccomp), starts a heap watchdog and then runs exactly as an
+// in-process run would (runMain).
+//
+// The interactive shell (REPL) stays in the parent process: it needs the
+// terminal, the history file and Ctrl-C handling, and its user is at the
+// keyboard. --no-worker runs a script in-process too (for debugging and
+// the in-process tests); the limits inside the runner still apply, but a
+// Go stack overflow or an unbounded allocation then kills sandsh.
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"syscall"
+	"time"
+
+	"github.com/sandsh/sandsh/interp"
+	"github.com/sandsh/sandsh/restrict"
+)
+
+// workerState is what a worker process knows beyond its Options.
+type workerState struct {
+	ctx       context.Context // cancelled by the heap watchdog
+	hasScript bool            // the script file was read by the parent
+	script    []byte
+}
+
+// workerPayload is the run, as the parent sends it to the worker.
+type workerPayload struct {
+	// Options are the exported fields of Options but IO, by name.
+	Options map[string]json.RawMessage `json:"options"`
+	// HostEnv holds the host variables the run may read (--env NAME,
+	// HOME); the worker's own environment is minimal.
+	HostEnv map[string]string `json:"hostEnv,omitempty"`
+	// Script is the script file's content when the script is a file.
+	HasScript bool   `json:"hasScript,omitempty"`
+	Script    []byte `json:"script,omitempty"`
+}
+
+// workerTestHook, set only by tests, runs in the worker once it is
+// confined, before the script runs.
+var workerTestHook func(o *Options)
+
+// isWorker reports whether this process is a worker.
+func isWorker() bool { return os.Getenv(restrict.WorkerEnv) == "1" }
+
+// superviseRun hands the whole run to a supervised worker. It reports
+// false when the run stays in this process: in the worker itself, with
+// --no-worker, and for the interactive shell.
+func (o *Options) superviseRun() (int, bool) {
+	if o.worker != nil || o.NoWorker {
+		return 0, false
+	}
+	if o.Command == nil && len(o.Args) == 0 && o.IO.InTerminal {
+		return 0, false // the REPL stays in-process
+	}
+	return runSupervised(o), true
+}
+
+// readScript reads the script file: in the worker, the parent has already
+// read it.
+func (o *Options) readScript(path string) ([]byte, int, error) {
+	if o.worker != nil && o.worker.hasScript {
+		return o.worker.script, 0, nil
+	}
+	return readScriptFile(path)
+}
+
+// runContext is the context a run starts from.
+func (o *Options) runContext() context.Context {
+	if o.worker != nil {
+		return o.worker.ctx
+	}
+	return context.Background()
+}
+
+// runSupervised is the parent side: start the worker, wait, report.
+func runSupervised(o *Options) int {
+	stdio := o.IO
+	maxMem, err := parseBytes(o.MaxMemory)
+	if err != nil {
+		return reportSetupError(stdio.Err, usagef("--max-memory: %v", err))
+	}
+	// Host directories are checked here so the usage errors are the
+	// same as in-process (the worker's Landlock rules need them).
+	if o.FS == "overlay" && o.Base != "" {
+		if err := checkDir(o.Base, "--base"); err != nil {
+			return reportSetupError(stdio.Err, err)
+		}
+	}
+	if o.FS == "disk" && o.Root != "" {
+		if err := checkDir(o.Root, "--root"); err != nil {
+			return reportSetupError(stdio.Err, err)
+		}
+	}
+	p := workerPayload{HostEnv: map[string]string{}}
+	if o.Command == nil && len(o.Args) > 0 && o.Args[0] != "-" {
+		data, status, err := readScriptFile(o.Args[0])
+		if err != nil {
+			fmt.Fprintf(stdio.Err, "sandsh: %s\n", err)
+			return status
+		}
+		p.HasScript, p.Script = true, data
+	}
+	if stdio.Getenv != nil {
+		names := []string{"HOME"}
+		for _, e := range o.Env {
+			if name, _, ok := splitEnv(e); !ok {
+				names = append(names, name)
+			}
+		}
+		for _, n := range names {
+			if v := stdio.Getenv(n); v != "" {
+				p.HostEnv[n] = v
+			}
+		}
+	}
+	p.Options, err = encodeOptions(o)
+	if err != nil {
+		return finalStatus(stdio.Err, 0, &interp.InternalError{Value: "encode options: " + err.Error()})
+	}
+	payload, err := json.Marshal(p)
+	if err != nil {
+		return finalStatus(stdio.Err, 0, &interp.InternalError{Value: "encode options: " + err.Error()})
+	}
+	traceback := "none" // no Go stack trace ever reaches the user
+	if o.Verbose {
+		traceback = "single" // kept in a debug file, below
+	}
+	exe, _ := os.Executable()
+	arg0 := "sandsh"
+	if len(os.Args) > 0 {
+		arg0 = filepath.Base(os.Args[0])
+	}
+	res, err := restrict.RunWorker(restrict.WorkerSpec{
+		Exe:            exe,
+		Arg0:           arg0,
+		Env:            []string{restrict.WorkerEnv + "=1", "GOTRACEBACK=" + traceback},
+		Payload:        payload,
+		Stdin:          stdio.In,
+		Stdout:         stdio.Out,
+		Stderr:         stdio.Err,
+		Timeout:        o.Timeout,
+		MaxMemory:      maxMem,
+		ForwardSignals: true,
+	})
+	if err != nil {
+		return finalStatus(stdio.Err, 0, &interp.InternalError{Value: err.Error()})
+	}
+	if o.Verbose && res.CrashText != "" {
+		if f, err := os.CreateTemp("", "sandsh-crash-*.txt"); err == nil {
+			f.WriteString(res.CrashText)
+			f.Close()
+			fmt.Fprintf(stdio.Err, "sandsh: the worker's crash report is in %s\n", f.Name())
+		}
+	}
+	switch res.Death {
+	case restrict.Exited:
+		return res.Status
+	case restrict.DiedMemory:
+		return finalStatus(stdio.Err, 0, &interp.LimitError{Limit: "max-memory", Value: interp.FormatBytes(maxMem)})
+	case restrict.DiedTimeout:
+		return finalStatus(stdio.Err, 0, &interp.LimitError{Limit: "timeout", Value: o.Timeout.String()})
+	case restrict.DiedStack:
+		return finalStatus(stdio.Err, 0, &interp.LimitError{Limit: "nesting too deep", Value: "(Go stack)"})
+	case restrict.DiedSignal:
+		return 128 + int(res.Signal)
+	}
+	return finalStatus(stdio.Err, 0, &interp.InternalError{Value: "worker crashed: " + res.Detail})
+}
+
+func splitEnv(e string) (name, val string, ok bool) {
+	for i := 0; i < len(e); i++ {
+		if e[i] == '=' {
+			return e[:i], e[i+1:], true
+		}
+	}
+	return e, "", false
+}
+
+// encodeOptions serializes every exported field of Options but IO.
+func encodeOptions(o *Options) (map[string]json.RawMessage, error) {
+	v := reflect.ValueOf(o).Elem()
+	t := v.Type()
+	m := make(map[string]json.RawMessage, t.NumField())
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		if !f.IsExported() || f.Name == "IO" {
+			continue
+		}
+		b, err := json.Marshal(v.Field(i).Interface())
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", f.Name, err)
+		}
+		m[f.Name] = b
+	}
+	return m, nil
+}
+
+// decodeOptions is the inverse of encodeOptions.
+func decodeOptions(o *Options, m map[string]json.RawMessage) error {
+	v := reflect.ValueOf(o).Elem()
+	for name, raw := range m {
+		f := v.FieldByName(name)
+		if !f.IsValid() || !f.CanSet() || name == "IO" {
+			return fmt.Errorf("unknown option %q", name)
+		}
+		if err := json.Unmarshal(raw, f.Addr().Interface()); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// epipeWriter makes a broken pipe on the worker's stdout/stderr (fds 3
+// and 4) end the worker, as Go does for fds 1 and 2 (and bash's SIGPIPE):
+// `sandsh -c 'yes' | head -1` must end.
+type epipeWriter struct{ f *os.File }
+
+func (w epipeWriter) Write(p []byte) (int, error) {
+	n, err := w.f.Write(p)
+	if err != nil && errors.Is(err, syscall.EPIPE) {
+		os.Exit(128 + int(syscall.SIGPIPE))
+	}
+	return n, err
+}
+
+// workerMain is the worker side: read the run, confine, watch the heap,
+// run.
+func workerMain() int {
+	for _, fd := range []int{restrict.WorkerStdoutFD, restrict.WorkerStderrFD, restrict.WorkerPayloadFD} {
+		syscall.CloseOnExec(fd) // host programs (unrestricted mode) must not inherit them
+	}
+	outF := os.NewFile(restrict.WorkerStdoutFD, "/dev/stdout")
+	errF := os.NewFile(restrict.WorkerStderrFD, "/dev/stderr")
+	payF := os.NewFile(restrict.WorkerPayloadFD, "payload")
+	if outF == nil || errF == nil || payF == nil {
+		fmt.Fprintln(os.Stderr, "sandsh: worker started without its descriptors")
+		return ExitInternal
+	}
+	errW := epipeWriter{errF}
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(errW, "sandsh: internal error: worker: "+format+" (this is a bug in sandsh)\n", a...)
+		return ExitInternal
+	}
+	data, err := io.ReadAll(payF)
+	payF.Close()
+	if err != nil {
+		return fail("read the run: %v", err)
+	}
+	var p workerPayload
+	if err := json.Unmarshal(data, &p); err != nil {
+		return fail("decode the run: %v", err)
+	}
+	o := &Options{}
+	if err := decodeOptions(o, p.Options); err != nil {
+		return fail("decode the run: %v", err)
+	}
+	hostEnv := p.HostEnv
+	o.IO = IO{
+		In:     os.Stdin,
+		Out:    epipeWriter{outF},
+		Err:    errW,
+		Getenv: func(name string) string { return hostEnv[name] },
+		Getwd:  os.Getwd,
+	}
+	maxMem, err := parseBytes(o.MaxMemory)
+	if err != nil {
+		return reportSetupError(errW, usagef("--max-memory: %v", err))
+	}
+	var maxFile int64
+	if o.FS == "disk" {
+		if maxFile, err = parseBytes(o.MaxFileSize); err != nil {
+			return reportSetupError(errW, usagef("--max-file-size: %v", err))
+		}
+	}
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	o.worker = &workerState{ctx: ctx, hasScript: p.HasScript, script: p.Script}
+
+	// Load what the Go runtime reads lazily from the host before the
+	// host is out of reach: the local time zone. (Zones a script asks
+	// for come from the embedded time/tzdata.)
+	_ = time.Local.String()
+
+	rep, err := restrict.Confine(confineSpec(o, maxMem, maxFile))
+	if err != nil {
+		// Fail closed: a wall the kernel has did not go up.
+		fmt.Fprintf(errW, "sandsh: cannot confine the worker: %v\n", err)
+		return ExitInternal
+	}
+	if o.Verbose {
+		for _, l := range rep.Lines() {
+			fmt.Fprintf(errW, "sandsh: worker: %s\n", l)
+		}
+	}
+	limitErr := &interp.LimitError{Limit: "max-memory", Value: interp.FormatBytes(maxMem)}
+	wd := restrict.StartHeapWatchdog(maxMem, 10*time.Millisecond, 2*time.Second,
+		func() { cancel(limitErr) },
+		func(orphaned bool) {
+			if orphaned {
+				os.Exit(ExitInternal)
+			}
+			// The run did not stop in time after the limit: end it here
+			// with the same message.
+			fmt.Fprintf(errW, "sandsh: %v\n", limitErr)
+			os.Exit(ExitLimit)
+		})
+	defer wd.Stop()
+	if workerTestHook != nil {
+		workerTestHook(o)
+	}
+	return runMain(o)
+}
+
+// confineSpec says what the worker may still reach on the host: nothing
+// for mem, the --base directory read-only for overlay, the --root
+// directory for disk --root, everything but exec for disk -r, and no
+// Landlock or seccomp in unrestricted disk mode.
+func confineSpec(o *Options, maxMem, maxFile int64) restrict.ConfineSpec {
+	spec := restrict.ConfineSpec{Restricted: true, MaxMemory: maxMem}
+	abs := func(p string) string {
+		if a, err := filepath.Abs(p); err == nil {
+			return a
+		}
+		return p
+	}
+	switch o.FS {
+	case "overlay":
+		if o.Base != "" {
+			spec.ReadOnly = []string{abs(o.Base)}
+		}
+	case "disk":
+		spec.MaxFileSize = maxFile
+		switch {
+		case o.Root != "":
+			spec.ReadWrite = []string{abs(o.Root)}
+		case o.Restricted:
+			spec.WholeDisk = true
+		default:
+			spec.Restricted = false
+		}
+	}
+	return spec
+}

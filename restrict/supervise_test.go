@@ -1,0 +1,273 @@
+//go:build linux
+
+package restrict
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/sandsh/sandsh/builtins"
+)
+
+// testWorkerEnv selects what this test binary does when the tests below
+// start it as a worker.
+const testWorkerEnv = "SANDSH_RESTRICT_TEST_WORKER"
+
+func TestMain(m *testing.M) {
+	if action := os.Getenv(testWorkerEnv); action != "" {
+		os.Exit(testWorker(action))
+	}
+	os.Exit(m.Run())
+}
+
+// testWorker is the worker side of the tests: it reads its argument from
+// the payload fd and reports on the stdout fd.
+func testWorker(action string) int {
+	out := os.NewFile(WorkerStdoutFD, "stdout")
+	pay := os.NewFile(WorkerPayloadFD, "payload")
+	argb, _ := io.ReadAll(pay)
+	arg := string(argb)
+	say := func(format string, a ...any) { fmt.Fprintf(out, format+"\n", a...) }
+	probe := func() {
+		// a direct host open, as a bug in the vfs layer would do
+		if fd, err := syscall.Open("/etc/passwd", syscall.O_RDONLY, 0); err != nil {
+			say("open /etc/passwd: %v", err)
+		} else {
+			syscall.Close(fd)
+			say("open /etc/passwd: ok")
+		}
+		// a host program, started directly
+		say("exec /bin/true: %v", errText(run("/bin/true")))
+		// the gateway's host-exec path, as a bug in restricted mode
+		// would reach it
+		var stderr bytes.Buffer
+		g := New(builtins.NewRegistry(), Restricted(false))
+		env := &builtins.Env{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: &stderr, Dir: "/"}
+		st := g.host(context.Background(), env, "/bin/true", []string{"true"})
+		say("gateway host: %d %s", st, strings.TrimSpace(stderr.String()))
+	}
+	switch action {
+	case "exit":
+		var n int
+		fmt.Sscan(arg, &n)
+		say("env %s", strings.Join(os.Environ(), " "))
+		return n
+	case "sleep":
+		time.Sleep(time.Hour)
+	case "alloc":
+		var keep [][]byte
+		for {
+			b := make([]byte, 8<<20)
+			for i := range b {
+				b[i] = 1
+			}
+			keep = append(keep, b)
+		}
+	case "stack":
+		debug.SetMaxStack(8 << 20)
+		var f func(n int) int
+		f = func(n int) int { var pad [256]byte; pad[n%256] = 1; return f(n+1) + int(pad[0]) }
+		f(0)
+	case "panic":
+		go func() { panic("test boom") }()
+		time.Sleep(time.Hour)
+	case "ready-sleep":
+		say("ready")
+		time.Sleep(time.Hour)
+	case "confine":
+		spec := ConfineSpec{Restricted: true, MaxMemory: 256 << 20}
+		if kind, dir, ok := strings.Cut(arg, ":"); ok {
+			switch kind {
+			case "ro":
+				spec.ReadOnly = []string{dir}
+			case "rw":
+				spec.ReadWrite = []string{dir}
+			}
+		} else if arg == "unrestricted" {
+			spec.Restricted = false
+		}
+		rep, err := Confine(spec)
+		if err != nil {
+			say("confine: %v", err)
+			return 1
+		}
+		say("landlock %d seccomp %v", rep.LandlockABI, rep.Seccomp)
+		probe()
+		if kind, dir, ok := strings.Cut(arg, ":"); ok {
+			_, err := os.ReadFile(filepath.Join(dir, "in.txt"))
+			say("read in.txt: %v", errText(err))
+			err = os.WriteFile(filepath.Join(dir, "new.txt"), []byte("x"), 0o644)
+			say("write new.txt: %v", errText(err))
+			if kind == "rw" {
+				os.MkdirAll(filepath.Join(dir, "a"), 0o755)
+				os.MkdirAll(filepath.Join(dir, "b"), 0o755)
+				os.WriteFile(filepath.Join(dir, "a", "f"), []byte("x"), 0o644)
+				err = os.Rename(filepath.Join(dir, "a", "f"), filepath.Join(dir, "b", "f"))
+				say("rename across dirs: %v", errText(err))
+				err = run(filepath.Join(dir, "prog.sh"))
+				say("exec prog.sh: %v", errText(err))
+			}
+		}
+	case "seccomp-only":
+		// Only the seccomp wall: no_new_privs and the filter.
+		if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+			say("prctl: %v", err)
+			return 1
+		}
+		var rep Report
+		if err := confineSeccomp(&rep); err != nil {
+			say("seccomp: %v", err)
+			return 1
+		}
+		say("seccomp %v", rep.Seccomp)
+		probe()
+	}
+	return 0
+}
+
+// run runs a host program with in-memory streams (nil streams would
+// open /dev/null, which Landlock refuses first).
+func run(path string) error {
+	cmd := exec.Command(path)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = strings.NewReader(""), io.Discard, io.Discard
+	return cmd.Run()
+}
+
+func errText(err error) string {
+	if err == nil {
+		return "ok"
+	}
+	var errno syscall.Errno
+	if errors.As(err, &errno) {
+		return errno.Error()
+	}
+	return err.Error()
+}
+
+// runTestWorker starts this test binary as a worker doing action.
+func runTestWorker(t *testing.T, action, arg string, spec WorkerSpec) (WorkerResult, string) {
+	t.Helper()
+	var out bytes.Buffer
+	exe, _ := os.Executable()
+	spec.Exe = exe
+	spec.Arg0 = "restrict.test"
+	spec.Env = []string{WorkerEnv + "=1", testWorkerEnv + "=" + action, "GOTRACEBACK=none"}
+	spec.Payload = []byte(arg)
+	if spec.Stdout == nil {
+		spec.Stdout = &out
+	}
+	spec.Stderr = io.Discard
+	start := time.Now()
+	res, err := RunWorker(spec)
+	if err != nil {
+		t.Fatalf("RunWorker: %v", err)
+	}
+	if d := time.Since(start); d > 15*time.Second {
+		t.Errorf("%s took %v", action, d)
+	}
+	return res, out.String()
+}
+
+func skipUnlessLinux(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the worker's confinement is Linux-only")
+	}
+}
+
+// TestWorkerExitAndEnv: a worker's own exit status passes through, and
+// its environment is exactly what the parent gave it.
+func TestWorkerExitAndEnv(t *testing.T) {
+	t.Setenv("SANDSH_HOST_SECRET", "leak")
+	res, out := runTestWorker(t, "exit", "7", WorkerSpec{})
+	if res.Death != Exited || res.Status != 7 {
+		t.Fatalf("got %+v, want exit 7", res)
+	}
+	if strings.Contains(out, "SANDSH_HOST_SECRET") || strings.Contains(out, "PATH=") {
+		t.Errorf("the worker inherited the host environment: %s", out)
+	}
+}
+
+func TestWorkerTimeout(t *testing.T) {
+	start := time.Now()
+	res, _ := runTestWorker(t, "sleep", "", WorkerSpec{Timeout: 100 * time.Millisecond, Grace: 100 * time.Millisecond})
+	if res.Death != DiedTimeout {
+		t.Fatalf("got %+v, want DiedTimeout", res)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("timeout took %v", d)
+	}
+}
+
+func TestWorkerMemory(t *testing.T) {
+	skipUnlessLinux(t)
+	res, _ := runTestWorker(t, "alloc", "", WorkerSpec{MaxMemory: 64 << 20, Timeout: 20 * time.Second})
+	if res.Death != DiedMemory {
+		t.Fatalf("got %+v, want DiedMemory", res)
+	}
+	if res.PeakRSS <= 64<<20 {
+		t.Errorf("peak RSS %d, want above the limit", res.PeakRSS)
+	}
+}
+
+func TestWorkerStackOverflow(t *testing.T) {
+	res, _ := runTestWorker(t, "stack", "", WorkerSpec{Timeout: 20 * time.Second})
+	if res.Death != DiedStack {
+		t.Fatalf("got %+v, want DiedStack", res)
+	}
+}
+
+func TestWorkerPanic(t *testing.T) {
+	res, _ := runTestWorker(t, "panic", "", WorkerSpec{Timeout: 20 * time.Second})
+	if res.Death != DiedCrash || res.Detail != "test boom" {
+		t.Fatalf("got %+v, want DiedCrash with detail %q", res, "test boom")
+	}
+}
+
+// signalOnWrite sends sig to this process when the worker first writes.
+type signalOnWrite struct {
+	sig  syscall.Signal
+	sent bool
+}
+
+func (s *signalOnWrite) Write(p []byte) (int, error) {
+	if !s.sent {
+		s.sent = true
+		syscall.Kill(os.Getpid(), s.sig)
+	}
+	return len(p), nil
+}
+
+func TestWorkerForwardsSignals(t *testing.T) {
+	skipUnlessLinux(t)
+	res, _ := runTestWorker(t, "ready-sleep", "", WorkerSpec{
+		Timeout: 20 * time.Second, ForwardSignals: true, Stdout: &signalOnWrite{sig: syscall.SIGTERM}})
+	if res.Death != DiedSignal || res.Signal != syscall.SIGTERM {
+		t.Fatalf("got %+v, want DiedSignal SIGTERM", res)
+	}
+}
+
+func TestCrashLine(t *testing.T) {
+	for text, want := range map[string]string{
+		"runtime: goroutine stack exceeds 8388608-byte limit\nfatal error: stack overflow\n": "stack overflow",
+		"panic: boom [recovered]\n\ngoroutine 1 [running]:\n":                                "boom",
+		"some output\n": "",
+	} {
+		if got := crashLine(text); got != want {
+			t.Errorf("crashLine(%q) = %q, want %q", text, got, want)
+		}
+	}
+}

@@ -1,0 +1,11 @@
+//go:build unix
+
+package vfs
+
+import "syscall"
+
+// Open flags beyond package os that OpenFile honours.
+const (
+	oNoFollow  = syscall.O_NOFOLLOW
+	oDirectory = syscall.O_DIRECTORY
+)
