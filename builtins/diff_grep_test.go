@@ -311,7 +311,7 @@ func TestDiffGrepNullData(t *testing.T) {
 // boundaries, context across chunks and line numbers deep in a file.
 func TestDiffGrepLong(t *testing.T) {
 	var b strings.Builder
-	for i := 0; i < 60000; i++ {
+	for i := 0; i < 20000; i++ {
 		b.WriteString("line ")
 		b.WriteString(strings.Repeat("x", i%37))
 		b.WriteString(" ")

@@ -136,7 +136,7 @@ func tailCopy(ctx context.Context, r io.Reader, w *bufio.Writer, spec headSpec, 
 		return tailFrom(r, w, spec)
 	}
 	if spec.n == 0 {
-		return tailDrain(ctx, r)
+		return nil // like GNU, without reading: `yes | tail -n0` ends
 	}
 	if seekable {
 		if f, ok := r.(interface {
@@ -152,18 +152,6 @@ func tailCopy(ctx context.Context, r io.Reader, w *bufio.Writer, spec headSpec, 
 		return tailStreamBytes(ctx, r, w, spec.n)
 	}
 	return tailStreamLines(ctx, r, w, spec.n, spec.delim)
-}
-
-// tailDrain reads r to its end, so errors (like a directory) still show.
-func tailDrain(ctx context.Context, r io.Reader) error {
-	buf := make([]byte, 64<<10)
-	for ctx.Err() == nil {
-		_, done, err := headRead(r, buf)
-		if err != nil || done {
-			return err
-		}
-	}
-	return ctx.Err()
 }
 
 // tailFrom prints starting with line (or byte) n.

@@ -48,6 +48,7 @@ type repl struct {
 	o          *Options
 	r          *interp.Runner
 	in         *os.File  // the terminal (standard input)
+	stdin      *ttyInput // the commands' standard input
 	fd         int       // in's descriptor, for raw mode and the window size
 	tw         io.Writer // where the line editor writes: the terminal
 	errw       io.Writer // the shell's standard error
@@ -89,11 +90,14 @@ func runREPL(o *Options) int {
 		fmt.Fprintln(stdio.Err, "sandsh: interactive mode needs a terminal")
 		return ExitUsage
 	}
-	sess, err := newSession(o, stdio.Out, stdio.Err, in, "sandsh", nil, interp.Interactive(true))
+	stdin := newTTYInput(in)
+	defer stdin.close()
+	sess, err := newSession(o, stdio.Out, stdio.Err, stdin, "sandsh", nil, interp.Interactive(true))
 	if err != nil {
 		return reportSetupError(stdio.Err, err)
 	}
 	rp := &repl{
+		stdin:      stdin,
 		o:          o,
 		r:          sess.runner,
 		in:         in,
@@ -112,6 +116,7 @@ func runREPL(o *Options) int {
 	rp.useColor = isTerminalWriter(rp.tw) && stdio.Getenv != nil &&
 		stdio.Getenv("NO_COLOR") == "" && stdio.Getenv("TERM") != "dumb"
 	rp.home = replHome(o, rp.r.Dir(), stdio.Getenv)
+	rp.width.Store(80)
 	rp.newTerminal()
 	if o.History != "" {
 		if err := rp.hist.open(o.History); err != nil {
@@ -378,6 +383,9 @@ func (rp *repl) interruptible(fn func(context.Context) int) (status int, interru
 		interrupted, killSig = rp.intr, rp.killSig
 		rp.mu.Unlock()
 		cancel()
+		if interrupted || killSig != 0 {
+			rp.stdin.rearm()
+		}
 	}()
 	return fn(ctx), false, 0, false
 }
@@ -390,6 +398,7 @@ func (rp *repl) onInterrupt() {
 	if rp.cancel != nil {
 		rp.intr = true
 		rp.cancel()
+		rp.stdin.interrupt()
 	}
 }
 
@@ -402,13 +411,13 @@ func (rp *repl) onTerminate(sig int) {
 	if rp.cancel != nil {
 		rp.killSig = sig
 		rp.cancel()
+		rp.stdin.interrupt()
 		return
 	}
 	if rp.raw != nil {
 		term.Restore(rp.fd, rp.raw)
 	}
-	rp.hist.close()
-	os.Exit(128 + sig)
+	os.Exit(128 + sig) // history entries are already written
 }
 
 // promptText is PS1 or PS2: the directory and whether the session is

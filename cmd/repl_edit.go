@@ -151,7 +151,7 @@ func (h *replHistory) clear() {
 // one line, else printed on one line (`for i in 1 2; do echo $i; done`),
 // as bash's cmdhist does, so the arrow keys bring it back whole.
 func historyEntry(src string, f *syntax.File) string {
-	src = strings.TrimRight(src, "\n")
+	src = strings.TrimRight(src, " \t\n")
 	if f == nil || !strings.Contains(src, "\n") {
 		return src
 	}

@@ -237,7 +237,7 @@ func (r *Runner) RunReader(ctx context.Context, src io.Reader, name string) (int
 // Reset clears a pending exit so an interactive session can go on after
 // an error that would end a script.
 func (r *Runner) Reset() {
-	r.exiting, r.breakN, r.contN, r.returning = false, 0, 0, false
+	r.exiting, r.breakN, r.contN, r.returning, r.abortLine = false, 0, 0, false, false
 }
 
 // Exited reports whether the shell ran `exit` (or failed fatally).
@@ -264,6 +264,14 @@ func (r *Runner) bind(ctx context.Context) (context.Context, func()) {
 // finish runs the EXIT trap and turns the run's end into a status.
 func (r *Runner) finish(ctx context.Context) (int, error) {
 	r.runExitTrap(ctx)
+	// Background jobs still hold the run's output; like the orphans of a
+	// bash script, they get to finish (within the run's limits).
+	for _, j := range r.jobs.list() {
+		select {
+		case <-j.done:
+		case <-ctx.Done():
+		}
+	}
 	r.fds.flush()
 	status := r.lastStatus
 	if r.exiting {
@@ -284,10 +292,29 @@ func (r *Runner) finish(ctx context.Context) (int, error) {
 
 // RunLine runs one interactive line (already parsed statements).
 func (r *Runner) RunLine(ctx context.Context, stmts []*syntax.Stmt) int {
+	// Each interactive line gets the full budget of every limit.
+	r.s.fatalMu.Lock()
+	r.s.fatal = nil
+	r.s.fatalMu.Unlock()
+	r.s.commands.Store(0)
+	r.s.outBytes.Store(0)
 	ctx, stop := r.bind(ctx)
 	defer stop()
 	r.stmts(ctx, stmts)
 	r.fds.flush()
+	if err := r.s.fatalErr(); err != nil {
+		fmt.Fprintf(r.fds.writer(2), "sandsh: %v\n", err)
+		r.exiting, r.lastStatus = false, 1
+		if _, ok := err.(*LimitError); ok && err.(*LimitError).Limit == "timeout" {
+			r.lastStatus = 124
+		}
+	} else if cause := context.Cause(ctx); ctx.Err() != nil && cause != nil {
+		if le, ok := cause.(*LimitError); ok {
+			fmt.Fprintf(r.fds.writer(2), "sandsh: %v\n", le)
+			r.exiting, r.lastStatus = false, 124
+		}
+	}
+	r.abortLine = false
 	if r.exiting {
 		return r.exitCode
 	}

@@ -133,6 +133,11 @@ func (r *Runner) stop(ctx context.Context) bool {
 		return true
 	}
 	if ctx.Err() != nil {
+		if r.interactive && r.s.fatalErr() == nil {
+			// Ctrl-C in the REPL ends the line, not the session.
+			r.abortLine, r.lastStatus = true, 130
+			return true
+		}
 		r.exiting = true
 		r.exitCode = 130
 		if r.s.fatalErr() != nil {

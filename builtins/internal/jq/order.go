@@ -229,7 +229,10 @@ func rewriteIter(t *gojq.Term) {
 }
 
 func rewriteTerm(t *gojq.Term) {
-	if t.Type != gojq.TermTypeObject || t.Object == nil || len(t.Object.KeyVals) == 0 {
+	// One-key literals are left alone: they need no order, and recording
+	// them would rank their key before the keys of the object they are
+	// usually merged into (gojq evaluates `A + B` right side first).
+	if t.Type != gojq.TermTypeObject || t.Object == nil || len(t.Object.KeyVals) < 2 {
 		return
 	}
 	var keys []*gojq.Query

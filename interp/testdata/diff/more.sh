@@ -241,3 +241,10 @@ kill -0 $$ && echo alive
 set -- file; getopts a opt; echo "$? $opt"
 ### OPTIND reset
 set -- -a; getopts a o; echo $o; OPTIND=1; getopts a o; echo $o
+### orphan background job output
+(sleep 0.2; echo later) &
+echo now
+### background job with redirect
+{ echo bgfile > bg.txt; } & wait; cat bg.txt
+### time keyword output to stderr
+time true 2>/dev/null; echo after

@@ -1,0 +1,36 @@
+package interp_test
+
+// Temporary probe (fuzz work in progress; will be deleted).
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sandsh/sandsh/builtins"
+	"github.com/sandsh/sandsh/interp"
+	"github.com/sandsh/sandsh/restrict"
+	"github.com/sandsh/sandsh/vfs"
+)
+
+func TestZZProbe(t *testing.T) {
+	f := os.Getenv("PROBE_FILE")
+	if f == "" {
+		t.Skip()
+	}
+	data, _ := os.ReadFile(f)
+	fsys := vfs.NewMem()
+	vfs.Populate(fsys, vfs.WorkDir)
+	var out, errb bytes.Buffer
+	gw := restrict.New(builtins.NewRegistry(), restrict.Restricted(true))
+	lim := interp.DefaultLimits()
+	lim.Timeout = 10 * time.Second
+	r, _ := interp.New(interp.WithFS(fsys), interp.WithGateway(gw),
+		interp.WithStdio(strings.NewReader(""), &out, &errb), interp.WithDir(vfs.WorkDir), interp.WithLimits(lim))
+	start := time.Now()
+	st, err := r.RunReader(context.Background(), bytes.NewReader(data), "probe")
+	t.Logf("status %d err %v in %v\nstdout %.300q\nstderr %.300q", st, err, time.Since(start), out.String(), errb.String())
+}
