@@ -3,6 +3,7 @@ module github.com/sandsh/sandsh
 go 1.26.8
 
 require (
+	github.com/creack/pty v1.1.24
 	github.com/dlclark/regexp2 v1.11.5
 	github.com/fatih/color v1.19.0
 	github.com/itchyny/gojq v0.12.20
@@ -15,7 +16,6 @@ require (
 )
 
 require (
-	github.com/creack/pty v1.1.24 // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
 	github.com/itchyny/timefmt-go v0.1.9 // indirect
 	github.com/landlock-lsm/go-landlock v0.11.0 // indirect

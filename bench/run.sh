@@ -78,20 +78,24 @@ CASES+=(
 	"json20.json@jq -c '.[] | select(.n > 5)' FILE | wc -l@-"
 )
 
-# timed OUT_VAR_TIME OUT_VAR_RSS cmd...: runs cmd once under GNU time.
+# timed OUT_TIME OUT_CPU OUT_RSS cmd...: runs cmd once under GNU time,
+# stdout to a host file (not /dev/null: GNU grep stops at the first match
+# when its output is /dev/null).
 timed() {
-	local tv=$1 rv=$2
-	shift 2
-	if ! /usr/bin/time -f '%e %M' -o "$T/time" "$@" >/dev/null 2>"$T/err"; then
+	local tv=$1 cv=$2 rv=$3
+	shift 3
+	if ! /usr/bin/time -f '%e %U %S %M' -o "$T/time" "$@" >"$T/out" 2>"$T/err"; then
 		say "FAILED: $*"
 		sed 's/^/    /' "$T/err" | head -5 >&2
 		printf -v "$tv" '%s' NaN
+		printf -v "$cv" '%s' NaN
 		printf -v "$rv" '%s' 0
 		return
 	fi
-	local e m
-	read -r e m <"$T/time"
+	local e u s m
+	read -r e u s m <"$T/time"
 	printf -v "$tv" '%s' "$e"
+	printf -v "$cv" '%s' "$(awk -v u="$u" -v s="$s" 'BEGIN {print u + s}')"
 	printf -v "$rv" '%s' "$m"
 }
 
@@ -107,15 +111,15 @@ for c in "${CASES[@]}"; do
 	IFS='@' read -r file cmdt target <<<"$c"
 	cmd=${cmdt//FILE/$file}
 	bytes=$(stat -c %s "$T/data/$file")
-	say "== $cmd  ($((bytes / 1000000)) MB)"
-	g=() o=() m=() orss=() mrss=()
+	say "== $cmd  ($(((bytes + 500000) / 1000000)) MB)"
+	g=() gc=() o=() oc=() m=() orss=() mrss=()
 	for ((i = 0; i < REPS; i++)); do
-		PATH=$GNUPATH timed t r bash -c "cd \"\$1\" && $cmd" sh "$T/data"
-		g+=("$t")
-		timed t r "$SANDSH" "${FLAGS[@]}" --fs overlay --base "$T/data" -c "$cmd"
-		o+=("$t") orss+=("$r")
+		PATH=$GNUPATH timed t u r bash -c "cd \"\$1\" && $cmd" sh "$T/data"
+		g+=("$t") gc+=("$u")
+		timed t u r "$SANDSH" "${FLAGS[@]}" --fs overlay --base "$T/data" -c "$cmd"
+		o+=("$t") oc+=("$u") orss+=("$r")
 		if /usr/bin/time -f '%e %M' -o "$T/time" "$SANDSH" "${FLAGS[@]}" --fs mem -c "$MEMSCRIPT" sh "$file" "$cmd" \
-			<"$T/data/$file" >/dev/null 2>"$T/err"; then
+			<"$T/data/$file" >"$T/out" 2>"$T/err"; then
 			m+=("$(awk '/^BENCH /{printf "%.3f", $3-$2}' "$T/err")")
 			mrss+=("$(awk '{print $2}' "$T/time")")
 		else
@@ -127,36 +131,40 @@ for c in "${CASES[@]}"; do
 	ssum=$("$SANDSH" "${FLAGS[@]}" --fs overlay --base "$T/data" -c "$cmd" 2>/dev/null | md5sum)
 	same=yes
 	[ "$gsum" = "$ssum" ] || same=NO
-	rows+=("$(printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s' "$cmd" "$bytes" \
-		"$(median "${g[@]}")" "$(median "${o[@]}")" "$(median "${m[@]}")" \
+	rows+=("$(printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s' "$cmd" "$bytes" \
+		"$(median "${g[@]}")" "$(median "${o[@]}")" "$(median "${m[@]}")" "$(median "${gc[@]}")" "$(median "${oc[@]}")" \
 		"$(maxof "${orss[@]}")" "$(maxof "${mrss[@]}")" "$target" "$same")")
 done
 
-# The table (markdown). ratio = sandsh / GNU; RSS in MB and as a multiple
-# of the data size; "ok" when the time target and RSS <= 3x data are met.
+# The table (markdown). ratio = sandsh / GNU (wall time; cpu = user+sys);
+# RSS in MB and as a multiple of the data size; the last column says
+# whether the time target (overlay and mem wall time) and RSS <= 3x data
+# (both runs) are met.
 {
 	echo
-	echo "sandsh $(git -C "$ROOT" describe --always --dirty 2>/dev/null || echo '?') vs GNU, median of $REPS run(s), $(nproc) cores, LC_ALL=C"
+	echo "sandsh $(git -C "$ROOT" describe --always --dirty 2>/dev/null || echo '?') vs GNU, median of $REPS run(s)," \
+		"$(nproc) cores, LC_ALL=C, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 	echo
-	printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' \
-		command MB "GNU s" "overlay s" ratio "mem s" ratio "RSS overlay MB (x data)" "RSS mem MB (x data)" target same
-	echo '|---|--:|--:|--:|--:|--:|--:|--:|--:|---|---|'
+	echo '| command | MB | GNU s | overlay s | ratio | mem s | ratio | GNU cpu s | overlay cpu s | cpu ratio | RSS overlay MB (x data) | RSS mem MB (x data) | same | targets |'
+	echo '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|---|'
 	for row in "${rows[@]}"; do
-		IFS=$'\t' read -r cmd bytes gt ot mt orss mrss target same <<<"$row"
-		awk -v cmd="$cmd" -v b="$bytes" -v g="$gt" -v o="$ot" -v m="$mt" -v or="$orss" -v mr="$mrss" \
-			-v tg="$target" -v same="$same" 'BEGIN {
-			mb = b / 1e6
-			ro = (g > 0.005) ? sprintf("%.2f", o / g) : "~"
-			rm = (g > 0.005) ? sprintf("%.2f", m / g) : "~"
-			xo = or * 1024 / b; xm = mr * 1024 / b
+		IFS=$'\t' read -r cmd bytes gt ot mt gct oct orss mrss target same <<<"$row"
+		CMD=$cmd awk -v b="$bytes" -v g="$gt" -v o="$ot" -v m="$mt" -v gc="$gct" -v oc="$oct" \
+			-v ors="$orss" -v mrs="$mrss" -v tg="$target" -v same="$same" '
+		function ratio(x, y) { return y > 0.005 ? sprintf("%.2f", x / y) : "~" }
+		BEGIN {
+			cmd = ENVIRON["CMD"]
+			gsub(/\|/, "\\|", cmd)
+			xo = ors * 1024 / b; xm = mrs * 1024 / b
 			ok = "mem " (xo <= 3 && xm <= 3 ? "ok" : "MISS")
 			if (tg != "-") {
 				lim = tg * g
 				if (lim < 0.05) lim = 0.05  # below 50 ms the process start dominates
 				ok = sprintf("%sx: %s, %s", tg, (o <= lim && m <= lim) ? "ok" : "MISS", ok)
 			}
-			printf "| `%s` | %d | %.2f | %.2f | %s | %.2f | %s | %.0f (%.1fx) | %.0f (%.1fx) | %s | %s |\n",
-				cmd, mb + 0.5, g, o, ro, m, rm, or / 1024, xo, mr / 1024, xm, ok, same
+			printf "| `%s` | %d | %.2f | %.2f | %s | %.2f | %s | %.2f | %.2f | %s | %.0f (%.1fx) | %.0f (%.1fx) | %s | %s |\n",
+				cmd, b / 1e6 + 0.5, g, o, ratio(o, g), m, ratio(m, g), gc, oc, ratio(oc, gc),
+				ors / 1024, xo, mrs / 1024, xm, same, ok
 		}'
 	done
 }

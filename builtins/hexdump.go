@@ -9,8 +9,7 @@ import (
 	"strings"
 )
 
-const dataHexdumpUsage = `Usage:
- hexdump [options] <file>...
+const dataHexdumpUsage = `Usage: hexdump [options] <file>...
 
 Display file contents in hexadecimal, decimal, octal, or ascii.
 

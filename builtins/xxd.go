@@ -10,8 +10,7 @@ import (
 	"strings"
 )
 
-const dataXxdUsage = `Usage:
-       xxd [options] [infile [outfile]]
+const dataXxdUsage = `Usage: xxd [options] [infile [outfile]]
     or
        xxd -r [-s [-]offset] [-c cols] [-ps] [infile [outfile]]
 Options:

@@ -31,7 +31,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"golang.org/x/term"
 	"mvdan.cc/sh/v3/syntax"
@@ -48,7 +47,7 @@ type repl struct {
 	o          *Options
 	r          *interp.Runner
 	in         *os.File  // the terminal (standard input)
-	stdin      *ttyInput // the commands' standard input
+	stdin      *ttyInput // the commands' standard input; nil in unrestricted mode
 	fd         int       // in's descriptor, for raw mode and the window size
 	tw         io.Writer // where the line editor writes: the terminal
 	errw       io.Writer // the shell's standard error
@@ -90,22 +89,31 @@ func runREPL(o *Options) int {
 		fmt.Fprintln(stdio.Err, "sandsh: interactive mode needs a terminal")
 		return ExitUsage
 	}
-	stdin := newTTYInput(in)
-	defer stdin.close()
+	restricted := !(o.FS == "disk" && o.Root == "" && !o.Restricted)
+	// Commands read the terminal through ttyInput, so Ctrl-C can end a
+	// read. Host programs (unrestricted mode) need the terminal itself:
+	// os/exec passes only an *os.File through unchanged.
+	var tty *ttyInput
+	var stdin io.Reader = in
+	if restricted {
+		tty = newTTYInput(in)
+		defer tty.close()
+		stdin = tty
+	}
 	sess, err := newSession(o, stdio.Out, stdio.Err, stdin, "sandsh", nil, interp.Interactive(true))
 	if err != nil {
 		return reportSetupError(stdio.Err, err)
 	}
 	rp := &repl{
-		stdin:      stdin,
 		o:          o,
 		r:          sess.runner,
 		in:         in,
+		stdin:      tty,
 		fd:         int(in.Fd()),
 		errw:       stdio.Err,
 		keys:       &keyReader{r: in},
 		hist:       &replHistory{},
-		restricted: !(o.FS == "disk" && o.Root == "" && !o.Restricted),
+		restricted: restricted,
 	}
 	// Like bash, the prompt and the line being edited go to standard
 	// error, so `sandsh > file` keeps them on the terminal.
@@ -318,9 +326,9 @@ func (rp *repl) syntaxError(err error, eof bool) {
 }
 
 // runLine runs one parsed line. done reports that the session is over,
-// with its exit status.
+// with its exit status. (A limit, --timeout included, ends only the line:
+// the runner reports it and gives each line a fresh budget.)
 func (rp *repl) runLine(stmts []*syntax.Stmt) (done bool, status int) {
-	start := time.Now()
 	status, interrupted, killSig, panicked := rp.interruptible(func(ctx context.Context) int {
 		return rp.r.RunLine(ctx, stmts)
 	})
@@ -336,14 +344,7 @@ func (rp *repl) runLine(stmts []*syntax.Stmt) (done bool, status int) {
 		rp.status = statusInterrupted
 		rp.r.Reset()
 		return false, 0
-	case rp.o.Timeout > 0 && status == statusInterrupted && time.Since(start) >= rp.o.Timeout:
-		// --timeout bounds each line; the session goes on.
-		fmt.Fprintf(rp.errw, "sandsh: %v\n", &interp.LimitError{Limit: "timeout", Value: rp.o.Timeout.String()})
-		rp.status = ExitTimeout
-		rp.r.Reset()
-		return false, 0
 	case rp.r.Exited():
-		// exit, or a limit that ends the session.
 		return true, rp.finish(true)
 	}
 	rp.status = status

@@ -63,11 +63,13 @@ func startREPL(t *testing.T, env []string, args ...string) *ptyREPL {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], append([]string{"-test.run=^TestREPLHelperProcess$", "--"}, args...)...)
 	for _, e := range os.Environ() {
-		if !strings.HasPrefix(e, "NO_COLOR=") && !strings.HasPrefix(e, "TERM=") && !strings.HasPrefix(e, "HOME=") {
+		if !strings.HasPrefix(e, "NO_COLOR=") && !strings.HasPrefix(e, "TERM=") && !strings.HasPrefix(e, "HOME=") && !strings.HasPrefix(e, "GORACE=") {
 			cmd.Env = append(cmd.Env, e)
 		}
 	}
-	cmd.Env = append(cmd.Env, replHelperEnv+"=1", "HOME="+t.TempDir())
+	// Under -race, a process sleeps a second at exit unless told not to.
+	gorace := strings.TrimSpace(os.Getenv("GORACE") + " atexit_sleep_ms=0")
+	cmd.Env = append(cmd.Env, replHelperEnv+"=1", "HOME="+t.TempDir(), "GORACE="+gorace)
 	cmd.Env = append(cmd.Env, env...)
 	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 120})
 	if err != nil {
@@ -115,6 +117,9 @@ func startREPL(t *testing.T, env []string, args ...string) *ptyREPL {
 		}
 		f.Close()
 		<-readDone
+		if out := p.output(); strings.Contains(out, "DATA RACE") || strings.Contains(out, "panic:") {
+			t.Errorf("sandsh reported a race or a panic:\n%s", out)
+		}
 	})
 	return p
 }
@@ -247,6 +252,26 @@ func TestREPLPromptAndState(t *testing.T) {
 	}
 }
 
+func TestREPLUnrestricted(t *testing.T) {
+	t.Parallel()
+	dd, err := exec.LookPath("dd")
+	if err != nil {
+		t.Skip("no dd on this host")
+	}
+	dir := t.TempDir()
+	p := startREPL(t, noColor, "--fs", "disk", "--cwd", dir)
+	p.expect("[unrestricted] " + dir + " $ ")
+	// A host program gets the terminal itself as standard input, and
+	// the line ends when the program does.
+	p.run(dd + " if=/dev/null of=/dev/null 2>/dev/null; echo host$((1+1))")
+	p.expect("host2\r\n")
+	p.expect("[unrestricted] " + dir + " $ ")
+	p.send("\x04")
+	if st := p.wait(); st != 0 {
+		t.Errorf("exit status %d, want 0", st)
+	}
+}
+
 func TestREPLColor(t *testing.T) {
 	t.Parallel()
 	p := startREPL(t, []string{"TERM=xterm-256color"})
@@ -313,19 +338,29 @@ func TestREPLErrorsEndOnlyTheLine(t *testing.T) {
 	p.expect("unset_var")
 	p.prompt("/workspace")
 	p.run("echo after$((3+3))")
-	out := p.expectRe(`after6\r\n|\$ `)
-	if !strings.Contains(out, "after6") {
-		// Known runner bug: interp.Runner.Reset does not clear the
-		// "abort this line" flag an expansion error sets in interactive
-		// mode, so every later line stops before its first command.
-		t.Skip("interp: Runner.Reset must clear abortLine (after ${x:?} the session runs nothing)")
-	}
-	if strings.Contains(p.output(), "notreached4") {
+	p.expect("after6\r\n")
+	if strings.Contains(p.output(), "notreached2") {
 		t.Errorf("the line went on after ${unset_var:?}")
 	}
 	p.prompt("/workspace")
 	p.send("\x04")
 	p.wait()
+
+	// A limit, --timeout included, ends the line; the next line gets a
+	// fresh budget.
+	q := startREPL(t, noColor, "--max-loop-iterations", "100", "--timeout", "300ms")
+	q.prompt("/workspace")
+	q.run("while :; do :; done")
+	q.expect("limit exceeded: max-loop-iterations 100")
+	q.prompt("/workspace")
+	q.run("sleep 5")
+	q.expect("limit exceeded: timeout 300ms")
+	q.prompt("/workspace")
+	q.run("for i in 1 2 3; do :; done; echo fine$((1+1))")
+	q.expect("fine2\r\n")
+	q.prompt("/workspace")
+	q.send("\x04")
+	q.wait()
 }
 
 func TestREPLCtrlCInterruptsCommand(t *testing.T) {
@@ -333,6 +368,7 @@ func TestREPLCtrlCInterruptsCommand(t *testing.T) {
 	p := startREPL(t, noColor)
 	p.prompt("/workspace")
 	for _, cmd := range []string{"sleep 100", "while :; do :; done", "yes > /dev/null", "read line", "cat"} {
+		t.Logf("interrupting %s", cmd)
 		// Print a marker first: once it shows, the command runs and the
 		// terminal is in cooked mode, where Ctrl-C raises SIGINT.
 		p.run("echo go$((1+1)); " + cmd)

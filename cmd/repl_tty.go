@@ -16,7 +16,8 @@ import (
 // second time, which Go reads through its poller, and Ctrl-C sets a read
 // deadline that ends the read (seen by the command as end of input).
 // Where the device cannot be reopened (no /proc), reads use descriptor 0
-// and Ctrl-C takes effect once the read returns.
+// and Ctrl-C takes effect once the read returns. The methods accept a nil
+// *ttyInput (unrestricted mode, where commands get descriptor 0 itself).
 type ttyInput struct {
 	f  *os.File // the reopened, pollable terminal; nil if unavailable
 	in *os.File // descriptor 0
@@ -60,20 +61,20 @@ func (t *ttyInput) Read(p []byte) (int, error) {
 
 // interrupt wakes up a command blocked reading the terminal.
 func (t *ttyInput) interrupt() {
-	if t.f != nil {
+	if t != nil && t.f != nil {
 		t.f.SetReadDeadline(time.Now())
 	}
 }
 
 // rearm lets reads block again after an interrupted line.
 func (t *ttyInput) rearm() {
-	if t.f != nil {
+	if t != nil && t.f != nil {
 		t.f.SetReadDeadline(time.Time{})
 	}
 }
 
 func (t *ttyInput) close() {
-	if t.f != nil {
+	if t != nil && t.f != nil {
 		t.f.Close()
 	}
 }

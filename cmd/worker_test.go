@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"regexp"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"testing"
@@ -43,6 +44,8 @@ func testHook(o *Options) {
 		// a panic in a goroutine nobody recovers kills the process
 		go func() { panic("test boom") }()
 		time.Sleep(10 * time.Second)
+	case action == "stack:1MiB":
+		debug.SetMaxStack(1 << 20)
 	case action == "environ":
 		say("environ %s", strings.Join(os.Environ(), " "))
 	case strings.HasPrefix(action, "open:"):
@@ -107,7 +110,11 @@ func TestWorkerLimits(t *testing.T) {
 		{"string doubling", []string{"--max-memory", "256MiB", "--max-var-bytes", "4GiB", "-c", "x=abc; while :; do x=$x$x; done"}, []int{125}, `^sandsh: limit exceeded: max-memory 256MiB\n$`, ""},
 		{"function recursion", []string{"-c", "f(){ f; }; f"}, []int{125}, `^sandsh: limit exceeded: max-call-depth 1000\n$`, ""},
 		{"source recursion", []string{"-c", "echo '. ./r.sh' > r.sh; . ./r.sh"}, []int{125}, `^sandsh: limit exceeded: max-call-depth 1000\n$`, ""},
-		{"Go stack overflow", []string{"--max-call-depth", "0", "--max-memory", "64MiB", "-c", "f(){ f; }; f"}, []int{125}, `^sandsh: limit exceeded: nesting too deep \(Go stack\)\n$`, ""},
+		// Past the nesting guards (--max-call-depth 0), recursion ends
+		// in a Go stack overflow: fatal in Go, a clean limit here. The
+		// hook shrinks the worker's Go stack limit (1/8 of --max-memory,
+		// at least 8MiB) so this takes milliseconds, even with -race.
+		{"Go stack overflow", []string{"--env", "SANDSH_TEST_HOOK=stack:1MiB", "--max-call-depth", "0", "-c", "f(){ f; }; f"}, []int{125}, `^sandsh: limit exceeded: nesting too deep \(Go stack\)\n$`, ""},
 		{"eval of 2^20 parens", []string{"run", "-"}, []int{2, 125}, `^sandsh: [^\n]*\n$`, deepParens},
 		{"deep arithmetic", []string{"run", "-"}, []int{2, 125}, `^sandsh: [^\n]*\n$`, deepArith},
 		{"timeout", []string{"--timeout", "300ms", "-c", "while :; do :; done"}, []int{124}, `^sandsh: limit exceeded: timeout 300ms\n$`, ""},

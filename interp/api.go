@@ -264,14 +264,7 @@ func (r *Runner) bind(ctx context.Context) (context.Context, func()) {
 // finish runs the EXIT trap and turns the run's end into a status.
 func (r *Runner) finish(ctx context.Context) (int, error) {
 	r.runExitTrap(ctx)
-	// Background jobs still hold the run's output; like the orphans of a
-	// bash script, they get to finish (within the run's limits).
-	for _, j := range r.jobs.list() {
-		select {
-		case <-j.done:
-		case <-ctx.Done():
-		}
-	}
+	r.drainJobs(ctx)
 	r.fds.flush()
 	status := r.lastStatus
 	if r.exiting {
@@ -288,6 +281,32 @@ func (r *Runner) finish(ctx context.Context) (int, error) {
 		return status, cause
 	}
 	return status & 0xff, nil
+}
+
+// jobGrace is how long background jobs (and their own jobs) may go on
+// after the script ends. In bash they would live on as orphans writing to
+// the same output; in the sandbox they get this long to finish, then they
+// are stopped.
+const jobGrace = time.Second
+
+// drainJobs waits for every goroutine of the run to end, up to jobGrace.
+func (r *Runner) drainJobs(ctx context.Context) {
+	if r.s.live.Load() == 0 {
+		return
+	}
+	deadline := time.NewTimer(jobGrace)
+	defer deadline.Stop()
+	tick := time.NewTicker(2 * time.Millisecond)
+	defer tick.Stop()
+	for r.s.live.Load() > 0 {
+		select {
+		case <-deadline.C:
+			return
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+	}
 }
 
 // RunLine runs one interactive line (already parsed statements).

@@ -32,6 +32,7 @@ func (r *Runner) ecfg(ctx context.Context) *expand.Config {
 		NullGlob:   r.opts.nullglob,
 		NoUnset:    r.opts.nounset,
 		ExtGlob:    r.opts.extglob,
+		MaxBytes:   r.s.limits.MaxVarBytes,
 	}
 	if !r.opts.noglob {
 		cfg.ReadDir2 = r.readDirForGlob
@@ -59,6 +60,16 @@ func guard(err *error) {
 	}
 }
 
+// tooBig turns an oversized expansion into the max-var-bytes limit.
+func (r *Runner) tooBig(err error) error {
+	if errors.Is(err, expand.ErrTooBig) {
+		le := &LimitError{Limit: "max-var-bytes", Value: FormatBytes(int64(r.s.limits.MaxVarBytes))}
+		r.s.fail(le)
+		return le
+	}
+	return err
+}
+
 // fields expands words into fields: brace, tilde, parameter, command and
 // arithmetic expansion, word splitting and globbing.
 func (r *Runner) fields(ctx context.Context, words ...*syntax.Word) (out []string, err error) {
@@ -82,7 +93,7 @@ func (r *Runner) fields(ctx context.Context, words ...*syntax.Word) (out []strin
 	if err == nil && r.s.fatalErr() != nil {
 		err = r.s.fatalErr()
 	}
-	return out, err
+	return out, r.tooBig(err)
 }
 
 // hasGlob reports whether an unquoted part of w has glob characters.
@@ -105,7 +116,7 @@ func (r *Runner) literal(ctx context.Context, w *syntax.Word) (s string, err err
 	if err == nil && r.s.fatalErr() != nil {
 		err = r.s.fatalErr()
 	}
-	return s, err
+	return s, r.tooBig(err)
 }
 
 // document expands a here-document body.

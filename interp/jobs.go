@@ -130,9 +130,10 @@ func (r *Runner) background(ctx context.Context, st *syntax.Stmt) {
 	fg := *st
 	fg.Background, fg.Coprocess = false, false
 	r.jobs.add(j)
+	// The job's context is cancelled only by kill: when the job ends, its
+	// own background children live on, like orphaned processes.
 	if !r.goSafe(func() {
 		defer close(j.done)
-		defer cancel()
 		defer c.fds.closeAll()
 		c.stmt(jctx, &fg)
 		c.runExitTrap(jctx)

@@ -12,6 +12,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/sandsh/sandsh/builtins"
+	"github.com/sandsh/sandsh/interp/internal/parseguard"
 )
 
 // maxNesting bounds how deeply script text may nest brackets before it is
@@ -96,7 +97,7 @@ func (r *Runner) parseAndRun(ctx context.Context, src io.Reader, name string) er
 	var runErr error
 	// Like bash, parse a whole line (with its here-documents) before
 	// running it, and run each line before parsing the next.
-	perr := p.Interactive(bytes.NewReader(data), func(stmts []*syntax.Stmt) bool {
+	perr := p.Interactive(parseguard.New(ctx, bytes.NewReader(data)), func(stmts []*syntax.Stmt) bool {
 		if p.Incomplete() {
 			return true
 		}
@@ -108,11 +109,17 @@ func (r *Runner) parseAndRun(ctx context.Context, src io.Reader, name string) er
 		}
 		return !r.stop(ctx)
 	})
+	if perr != nil && ctx.Err() != nil {
+		return nil // cancelled or timed out: finish reports it
+	}
 	if perr != nil && !r.exiting {
 		var pe syntax.ParseError
 		if errors.As(perr, &pe) && pe.Filename == "" {
 			pe.Filename = name
 			perr = pe
+		}
+		if errors.Is(perr, parseguard.ErrTooDeep) {
+			perr = fmt.Errorf("%s: %w", name, perr)
 		}
 		fmt.Fprintf(r.fds.writer(2), "sandsh: %v\n", perr)
 		return &SyntaxError{Err: perr}

@@ -179,7 +179,12 @@ func (r *Runner) redirect(ctx context.Context, rd *syntax.Redirect, save func(in
 		}
 		if word == "-" {
 			if fd == -1 {
-				return nil
+				// {var}>&- closes the descriptor whose number is in $var.
+				n, err := strconv.Atoi(r.getVar(varName).String())
+				if err != nil {
+					return fmt.Errorf("%s: ambiguous redirect", varName)
+				}
+				fd = n
 			}
 			save(fd)
 			return nil

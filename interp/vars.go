@@ -290,12 +290,12 @@ func (r *Runner) varForWrite(name string) (*variable, error) {
 	if v == nil {
 		v = &variable{}
 		r.scopes[0].vars[name] = v
-		if r.opts.allexport {
-			v.Exported = true
-		}
 	}
 	if v.ReadOnly {
 		return nil, &readonlyError{name}
+	}
+	if r.opts.allexport {
+		v.Exported = true
 	}
 	return v, nil
 }

@@ -5,7 +5,9 @@ package interp_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -17,6 +19,11 @@ import (
 )
 
 func TestZZProbe(t *testing.T) {
+	if s := os.Getenv("PROBE_STACK"); s != "" {
+		var n int
+		fmt.Sscan(s, &n)
+		debug.SetMaxStack(n)
+	}
 	f := os.Getenv("PROBE_FILE")
 	if f == "" {
 		t.Skip()
@@ -28,6 +35,9 @@ func TestZZProbe(t *testing.T) {
 	gw := restrict.New(builtins.NewRegistry(), restrict.Restricted(true))
 	lim := interp.DefaultLimits()
 	lim.Timeout = 10 * time.Second
+	if os.Getenv("PROBE_NOCALL") != "" {
+		lim.MaxCallDepth = 0
+	}
 	r, _ := interp.New(interp.WithFS(fsys), interp.WithGateway(gw),
 		interp.WithStdio(strings.NewReader(""), &out, &errb), interp.WithDir(vfs.WorkDir), interp.WithLimits(lim))
 	start := time.Now()

@@ -95,7 +95,7 @@ type inode struct {
 
 	atime, mtime, ctime time.Time
 
-	data   []byte            // regular file contents (len(data) == size unless lower-backed)
+	data   fileData          // regular file contents (none while lower-backed)
 	size   int64             // regular file size
 	target string            // symlink target, verbatim
 	kids   map[string]*inode // directory entries; use memTree.children
@@ -409,7 +409,7 @@ func (t *memTree) release(n *inode) {
 	}
 	t.bytes -= n.charged
 	n.charged = 0
-	n.data = nil
+	n.data = fileData{}
 	n.lower = nil
 	if n.counted {
 		t.files--
@@ -417,36 +417,12 @@ func (t *memTree) release(n *inode) {
 	}
 }
 
-// setSize resizes a regular in-memory file, zero-filling any growth, and
-// keeps the byte accounting right. Limits are checked by the callers.
+// setSize resizes a regular in-memory file, and keeps the byte accounting
+// right. Growth is a hole that reads as zeros and takes no memory until
+// written. Limits are checked by the callers.
 func (t *memTree) setSize(n *inode, size int64) {
-	old := n.size
-	switch {
-	case size > int64(cap(n.data)):
-		c := 2 * int64(cap(n.data))
-		if c < size {
-			c = size
-		}
-		// Never reserve more than the limits would let the file reach.
-		if lim := t.cfg.maxFileSize; lim > 0 && c > lim {
-			c = lim
-		}
-		if lim := t.cfg.maxBytes; lim > 0 {
-			c = min(c, max(size, size+lim-(t.bytes+size-n.charged)))
-		}
-		buf := make([]byte, size, c)
-		copy(buf, n.data)
-		n.data = buf
-	case size > old:
-		n.data = n.data[:size]
-		clear(n.data[old:]) // the capacity may hold bytes from before a shrink
-	case size == 0:
-		n.data = nil
-	case size < int64(cap(n.data))/4:
-		// Give memory back when a big file is cut down to a small one.
-		n.data = append([]byte(nil), n.data[:size]...)
-	default:
-		n.data = n.data[:size]
+	if size < n.size {
+		n.data.truncate(size)
 	}
 	n.size = size
 	t.bytes += size - n.charged
@@ -525,7 +501,8 @@ func (t *memTree) writeAt(n *inode, p []byte, off int64, appending bool) (int, i
 	if got > n.size {
 		t.setSize(n, got)
 	}
-	w := copy(n.data[off:got], p)
+	w := int(got - off)
+	n.data.writeAt(p[:w], off)
 	now := t.cfg.now()
 	n.mtime, n.ctime = now, now
 	if got < end {

@@ -107,7 +107,7 @@ func (f *memFile) readAt(p []byte, off int64) (int, error) {
 		return 0, io.EOF
 	}
 	if n.lower == nil {
-		c := copy(p, n.data[off:n.size])
+		c := n.data.readAt(p, off, n.size)
 		t.mu.Unlock()
 		return c, nil
 	}

@@ -198,14 +198,25 @@ func (t *memTree) copyUp(n *inode) error {
 		return err
 	}
 	defer f.Close()
-	buf := make([]byte, n.size)
-	c, err := io.ReadFull(f, buf)
-	if err != nil && err != io.ErrUnexpectedEOF {
-		return hostErrno(err)
+	// Read chunk by chunk, straight into the file's layout (chunk k
+	// full-sized but the last), stopping early if the host file shrank.
+	var data fileData
+	var got int64
+	for got < n.size {
+		chunk := make([]byte, min(chunkSize, n.size-got))
+		c, err := io.ReadFull(f, chunk)
+		data.chunks = append(data.chunks, chunk[:c])
+		got += int64(c)
+		if err == io.ErrUnexpectedEOF || err == io.EOF {
+			break
+		}
+		if err != nil {
+			return hostErrno(err)
+		}
 	}
 	n.lower = nil
-	n.data = buf[:c]
-	n.size = int64(c)
+	n.data = data
+	n.size = got
 	t.bytes += n.size - n.charged
 	n.charged = n.size
 	return nil

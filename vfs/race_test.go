@@ -61,8 +61,15 @@ func checkInvariants(t testing.TB, m *MemFS) {
 		if n.opens != 0 {
 			t.Errorf("inode %d: %d opens left", n.ino, n.opens)
 		}
-		if n.isRegular() && n.lower == nil && int64(len(n.data)) != n.size {
-			t.Errorf("inode %d: %d bytes of data for size %d", n.ino, len(n.data), n.size)
+		if n.isRegular() && n.lower == nil {
+			if max := (n.size + chunkSize - 1) >> chunkShift; int64(len(n.data.chunks)) > max {
+				t.Errorf("inode %d: %d chunks for size %d", n.ino, len(n.data.chunks), n.size)
+			}
+			for k, c := range n.data.chunks {
+				if int64(k)<<chunkShift+int64(len(c)) > n.size || len(c) > chunkSize {
+					t.Errorf("inode %d: chunk %d of %d bytes past size %d", n.ino, k, len(c), n.size)
+				}
+			}
 		}
 		bytes += n.charged
 		if n.counted {

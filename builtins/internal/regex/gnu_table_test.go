@@ -299,6 +299,13 @@ var gnuTable = []gnuCase{
 	{"SM", "$", "a\nb", "a[]\nb[]"},
 	{"SEM", "^(a|b)$", "a\nb", "[a]\n[b]"},
 	{"SEM", "a|^b", "a\nb", "[a]\n[b]"},
+	{"G", "\\(a\\)\\|\\1", "a", "!Invalid back reference"},
+	{"G", "\\(a\\)\\|b\\1", "a", "!Invalid back reference"},
+	{"G", "\\(\\(a\\)\\|\\2\\)", "a", "!Invalid back reference"},
+	{"G", "\\(a\\)\\(b\\|\\1\\)", "aa", "aa\n"},
+	{"E", "(a)|\\1", "a", "!Invalid back reference"},
+	{"E", "(a)(b|\\1)", "aa", "aa\n"},
+	{"S", "\\(a\\)\\|\\1", "a", "!Invalid back reference"},
 }
 
 // gnuTool maps a table tool name to the host command line.

@@ -148,9 +148,10 @@ func compilePCRE(expr string, ignoreCase, multiline bool, whole Whole) (*Regexp,
 	if g, err := regexp.Compile(prefix + src); err == nil {
 		re := &Regexp{expr: expr, goLong: g, goFirst: g, nsub: g.NumSubexp()}
 		if whole == WholeWord {
-			re.word = true
 			re.nsub--
-			re.wordNext = regexp.MustCompile(prefix + nonWord + `(` + expr + `)(?:` + nonWord + `|$)`)
+			if err := re.setWordRegexps(prefix, nonWord, expr); err != nil {
+				return nil, err
+			}
 		}
 		if lit, complete := g.LiteralPrefix(); complete && whole == WholeNone {
 			re.lit, re.isLit = []byte(lit), true

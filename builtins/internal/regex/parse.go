@@ -144,11 +144,24 @@ func (p *parser) warn(msg string) {
 }
 
 func (p *parser) parseAlt(depth int) (*node, error) {
+	// Like glibc, a back-reference may only name a group closed in its
+	// own branch or before the alternation began.
+	initial := append([]bool(nil), p.closed...)
 	var alts []*node
 	for {
+		var accumulated []bool
+		if len(alts) > 0 {
+			accumulated = append([]bool(nil), p.closed...)
+			for i := range p.closed {
+				p.closed[i] = i < len(initial) && initial[i]
+			}
+		}
 		b, err := p.parseBranch(depth)
 		if err != nil {
 			return nil, err
+		}
+		for i, c := range accumulated {
+			p.closed[i] = p.closed[i] || c
 		}
 		alts = append(alts, b)
 		if !p.eatAltOp() {
@@ -224,7 +237,7 @@ func (p *parser) parseBranch(depth int) (*node, error) {
 		if atom == nil {
 			continue
 		}
-		atom, err = p.parseQuantifiers(atom)
+		atom, err = p.parseQuantifiers(atom, items)
 		if err != nil {
 			return nil, err
 		}
@@ -240,9 +253,22 @@ func (p *parser) parseBranch(depth int) (*node, error) {
 }
 
 // atStart reports whether a repetition operator here has nothing to
-// repeat: the branch is empty or holds only a leading ^.
+// repeat: the branch is empty or holds only anchors and word assertions.
 func atStart(items []*node) bool {
-	return len(items) == 0 || len(items) == 1 && items[0].op == opBOL
+	for _, it := range items {
+		if !isAssertion(it) {
+			return false
+		}
+	}
+	return true
+}
+
+func isAssertion(n *node) bool {
+	switch n.op {
+	case opBOL, opEOL, opBOT, opEOT, opWordB, opNotWordB, opWordStart, opWordEnd:
+		return true
+	}
+	return false
 }
 
 func (p *parser) parseAtom(items []*node, depth int) (*node, error) {
@@ -514,19 +540,33 @@ func digitVal(c byte) int {
 }
 
 // parseQuantifiers applies every repetition operator that follows atom.
-func (p *parser) parseQuantifiers(atom *node) (*node, error) {
-	if atom.op == opBOL {
-		// A repetition right after a leading ^ is literal (BRE) or "at
-		// the start of the expression" (ERE): parseAtom handles both.
+// An operator after an anchor or word assertion that starts the branch
+// is literal in a BRE (like after nothing); in an ERE GNU grep warns that
+// it is "at start of expression" but still applies it, and glibc rejects
+// it.
+func (p *parser) parseQuantifiers(atom *node, items []*node) (*node, error) {
+	leading := isAssertion(atom) && atStart(items)
+	if leading && p.syn == BRE {
 		return atom, nil
 	}
 	for p.pos < len(p.src) {
+		c := p.src[p.pos]
 		min, max, ok, err := p.quantifier()
 		if err != nil {
 			return nil, err
 		}
 		if !ok {
 			break
+		}
+		if leading && p.syn == ERE {
+			if !p.grep {
+				return nil, errBadRepeat
+			}
+			if c == '{' {
+				p.warn("{...} at start of expression")
+			} else {
+				p.warn(string(c) + " at start of expression")
+			}
 		}
 		atom = &node{op: opRepeat, min: min, max: max, sub: []*node{atom}}
 	}

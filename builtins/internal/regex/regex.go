@@ -67,9 +67,11 @@ type Regexp struct {
 
 	// word: grep -w on Go's engine. goLong/goFirst are wrapped as
 	// (?:^|\W)(expr)(?:\W|$) and group 1 is the match; wordNext is the
-	// same without ^, to continue a search after a match.
+	// same without ^, to continue a search after a match, and wordAt is
+	// \A(expr)(?:\W|$), to try a match right where a wrapper match began.
 	word     bool
 	wordNext *regexp.Regexp
+	wordAt   *regexp.Regexp
 
 	lines bool       // compiled for buffers of '\n'-separated lines
 	pf    *prefilter // literals every match contains
@@ -155,19 +157,38 @@ func (re *Regexp) buildGo(root *node, ignoreCase bool, mode emitter, whole Whole
 	long.Longest()
 	first := regexp.MustCompile(mode.String())
 	if whole == WholeWord {
-		re.word = true
-		mode.Reset()
-		mode.prefix(ignoreCase)
-		mode.emit(wordWrapGo(root, false))
-		next, err := regexp.Compile(mode.String())
-		if err != nil {
+		var inner emitter = mode
+		inner.Reset()
+		inner.emit(root)
+		nonWord := `[^0-9A-Za-z_]`
+		if mode.lines {
+			nonWord = `[^0-9A-Za-z_\n]`
+		}
+		var pre emitter = mode
+		pre.Reset()
+		pre.prefix(ignoreCase)
+		if err := re.setWordRegexps(pre.String(), nonWord, inner.String()); err != nil {
 			return err
 		}
-		next.Longest()
-		re.wordNext = next
 	}
 	re.goLong, re.goFirst = long, first
 	re.goSrc = first.String()
+	return nil
+}
+
+// setWordRegexps compiles the helpers of grep -w on Go's engine.
+func (re *Regexp) setWordRegexps(prefix, nonWord, inner string) error {
+	next, err := regexp.Compile(prefix + nonWord + `(` + inner + `)(?:` + nonWord + `|$)`)
+	if err != nil {
+		return err
+	}
+	at, err := regexp.Compile(prefix + `\A(` + inner + `)(?:` + nonWord + `|$)`)
+	if err != nil {
+		return err
+	}
+	next.Longest()
+	at.Longest()
+	re.word, re.wordNext, re.wordAt = true, next, at
 	return nil
 }
 
@@ -346,7 +367,9 @@ func (re *Regexp) findAllLit(b []byte, n int) [][]int {
 // findAllWord iterates grep -w matches on Go's engine. The wrapper eats
 // the non-word byte on each side of a match, so the search after a match
 // restarts one byte early, with a wrapper that needs that byte to be a
-// non-word character.
+// non-word character. When the wrapper ate a byte that could itself start
+// a match (leftmost-longest prefers the longer wrapper match), a match
+// there is tried first, as GNU grep would find it.
 func (re *Regexp) findAllWord(b []byte, n int) [][]int {
 	var out [][]int
 	k := 0
@@ -362,6 +385,12 @@ func (re *Regexp) findAllWord(b []byte, n int) [][]int {
 		if m == nil {
 			break
 		}
+		ws := m[0] + off
+		if ws < m[2]+off && ws >= k && (ws == 0 || !isWordByte(b[ws-1])) {
+			if a := re.wordAt.FindSubmatchIndex(b[ws:]); a != nil {
+				m, off = a, ws
+			}
+		}
 		m = m[2:]
 		for i := range m {
 			if m[i] >= 0 {
@@ -376,6 +405,8 @@ func (re *Regexp) findAllWord(b []byte, n int) [][]int {
 	}
 	return out
 }
+
+func isWordByte(c byte) bool { return isAlnum(c) || c == '_' }
 
 // FindAllStringSubmatchIndex is FindAllSubmatchIndex on a string.
 func (re *Regexp) FindAllStringSubmatchIndex(s string, n int) [][]int {

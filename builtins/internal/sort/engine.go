@@ -81,6 +81,9 @@ func (s *Sorter) Read(ctx context.Context, r io.Reader) error {
 func (s *Sorter) index(start int) {
 	data := s.data
 	keys := len(s.cfg.Keys) > 0
+	// One exact allocation for the index: appending would leave up to
+	// twice its size behind as garbage on a big input.
+	s.lines = slices.Grow(s.lines, bytes.Count(data[start:], []byte{s.cfg.Delim}))
 	for p := start; p < len(data); {
 		e := bytes.IndexByte(data[p:], s.cfg.Delim)
 		if e < 0 {
@@ -177,22 +180,26 @@ func sortPart(ctx context.Context, cfg *Config, data []byte, lines []line) (err 
 	return ctx.Err()
 }
 
-// mergeHalves merges the sorted runs lines[:mid] and lines[mid:].
+// mergeHalves merges the sorted runs lines[:mid] and lines[mid:] in place,
+// with a copy of the first run as the only extra memory.
 func mergeHalves(cfg *Config, data []byte, lines []line, mid int) []line {
 	cmp := lineCmp(context.Background(), cfg, data)
-	out := make([]line, 0, len(lines))
-	a, b := lines[:mid], lines[mid:]
-	for len(a) > 0 && len(b) > 0 {
-		if cmp(b[0], a[0]) < 0 {
-			out = append(out, b[0])
-			b = b[1:]
+	a := append([]line(nil), lines[:mid]...)
+	i, j, k := 0, mid, 0
+	// k < j always holds (k == i + j - mid and i < mid), so lines[k] is
+	// never an element of the second run that is still to be merged.
+	for i < len(a) && j < len(lines) {
+		if cmp(lines[j], a[i]) < 0 {
+			lines[k] = lines[j]
+			j++
 		} else {
-			out = append(out, a[0])
-			a = a[1:]
+			lines[k] = a[i]
+			i++
 		}
+		k++
 	}
-	out = append(out, a...)
-	return append(out, b...)
+	copy(lines[k:], a[i:]) // the rest of the second run is in place
+	return lines
 }
 
 // Write outputs the sorted lines, dropping repeats under -u.

@@ -87,6 +87,10 @@ type Config struct {
 	// pattern matching features when performing pathname expansion (globbing).
 	ExtGlob bool
 
+	// MaxBytes bounds the size of one string built by an expansion
+	// (sandsh); 0 means no bound.
+	MaxBytes int
+
 	bufferAlloc strings.Builder
 	fieldAlloc  [4]fieldPart
 	fieldsAlloc [4][]fieldPart

@@ -409,6 +409,10 @@ func (cfg *Config) replaceElems(repl *syntax.Replace, elems []string) ([]string,
 			sb.WriteString(elem[last:loc[0]])
 			sb.WriteString(with)
 			last = loc[1]
+			// sandsh: one expansion must not allocate without bound.
+			if cfg.MaxBytes > 0 && sb.Len() > cfg.MaxBytes {
+				return nil, ErrTooBig
+			}
 		}
 		sb.WriteString(elem[last:])
 		out[i] = sb.String()
@@ -678,3 +682,7 @@ func ansiC(s string) string {
 	sb.WriteByte('\'')
 	return sb.String()
 }
+
+// ErrTooBig is returned when one expansion would build a string larger
+// than Config.MaxBytes.
+var ErrTooBig = fmt.Errorf("expansion result too large")

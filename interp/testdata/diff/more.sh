@@ -248,3 +248,9 @@ echo now
 { echo bgfile > bg.txt; } & wait; cat bg.txt
 ### time keyword output to stderr
 time true 2>/dev/null; echo after
+### allexport
+set -a; A1=x; A2=y; set +a; A3=z; env | grep -c '^A[123]='
+### noglob with brackets
+set -f; echo [ab]* *; set +f
+### set -x to stderr only
+set -x; x=1; echo $x

@@ -67,3 +67,5 @@ exec 3>sub3.txt; (echo from-sub >&3); exec 3>&-; cat sub3.txt
 read -u 7 x; echo $?
 ### dup fd to bad
 echo x >&9; echo $?
+### named fd close
+exec {w}>nf.txt; echo a >&$w; exec {w}>&-; echo b >&$w; echo $?; cat nf.txt

@@ -1,0 +1,80 @@
+// Package parseguard keeps script text from crashing or stalling sandsh
+// while mvdan.cc/sh/v3/syntax parses it.
+//
+// The parser is recursive descent: every nested bracket, keyword,
+// `[[ a && b ]]` operand, `?:` or unary operator costs Go stack frames,
+// and a Go stack overflow is a fatal error that recover cannot catch. A
+// pre-scan of the text cannot bound that depth reliably (quotes,
+// here-documents and the many recursive constructs would all have to be
+// lexed exactly as the parser does), so Reader measures the real depth:
+// the parser reads its input 1 KiB at a time from the goroutine that is
+// parsing, so each Read checks how many frames the parser has stacked up
+// since it started and fails once they pass MaxFrames. The parser then
+// stops with that error.
+//
+// The same Read also stops the parse when the run is cancelled (a
+// timeout), so a huge script cannot hold the run past its time limit.
+package parseguard
+
+import (
+	"context"
+	"errors"
+	"io"
+	"runtime"
+	"strings"
+)
+
+// MaxFrames bounds the stack frames a parse may add. A bracket nests about
+// a dozen frames deep in the parser, so this leaves room for the
+// maxNesting (2000) levels the runner's own pre-check allows, and stays
+// far below the Go stack limit: a few tens of MiB of stack.
+const MaxFrames = 60_000
+
+// ErrTooDeep is the error a parse stopped by Reader returns.
+var ErrTooDeep = errors.New("script nests too deeply")
+
+// Reader wraps the parser's input.
+type Reader struct {
+	r    io.Reader
+	ctx  context.Context
+	base int // frames on the stack when the parse started
+}
+
+// New returns a Reader for a parse about to start on this goroutine; ctx
+// may be nil.
+func New(ctx context.Context, r io.Reader) *Reader {
+	return &Reader{r: r, ctx: ctx, base: frames()}
+}
+
+// String is New for text held in a string.
+func String(ctx context.Context, s string) *Reader {
+	return New(ctx, strings.NewReader(s))
+}
+
+func (g *Reader) Read(p []byte) (int, error) {
+	if g.ctx != nil && g.ctx.Err() != nil {
+		if cause := context.Cause(g.ctx); cause != nil {
+			return 0, cause
+		}
+		return 0, g.ctx.Err()
+	}
+	var pc [1]uintptr
+	// Callers walks at most base+MaxFrames frames: cheap at the shallow
+	// depths of ordinary scripts.
+	if runtime.Callers(g.base+MaxFrames, pc[:]) > 0 {
+		return 0, ErrTooDeep
+	}
+	return g.r.Read(p)
+}
+
+// frames counts the frames on the current goroutine's stack.
+func frames() int {
+	pc := make([]uintptr, 256)
+	for {
+		n := runtime.Callers(0, pc)
+		if n < len(pc) {
+			return n
+		}
+		pc = make([]uintptr, 2*len(pc))
+	}
+}
