@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"testing"
 
@@ -15,15 +16,54 @@ import (
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"sandsh": func() { os.Exit(cmd.Main(os.Args[1:])) },
+		// sandsh-nowhere runs sandsh with its working directory and HOME
+		// at paths that do not exist on the host, so any code path that
+		// bypassed the sandbox filesystem would fail loudly.
+		"sandsh-nowhere": func() {
+			args := append([]string{"--cwd", "/sandsh-nowhere/cwd", "--env", "HOME=/sandsh-nowhere/home"}, os.Args[1:]...)
+			os.Exit(cmd.Main(args))
+		},
 	})
 }
 
 // TestScripts runs the end-to-end CLI tests in testdata/*.txtar.
 func TestScripts(t *testing.T) {
-	testscript.Run(t, testscript.Params{
-		Dir: "testdata",
+	testscript.Run(t, scriptParams("testdata", nil))
+}
+
+// TestAttackScriptsNowhere runs the attack tests a second time with the
+// sandbox's working directory and HOME at paths that do not exist on the
+// host: `sandsh` is a wrapper around sandsh-nowhere there.
+func TestAttackScriptsNowhere(t *testing.T) {
+	files, err := filepath.Glob("testdata/attack_*.txtar")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no attack scripts: %v", err)
+	}
+	testscript.Run(t, scriptParams("", files, func(env *testscript.Env) error {
+		bin := filepath.Join(env.WorkDir, ".nowhere-bin")
+		if err := os.MkdirAll(bin, 0o755); err != nil {
+			return err
+		}
+		wrapper := "#!/bin/sh\nexec sandsh-nowhere \"$@\"\n"
+		if err := os.WriteFile(filepath.Join(bin, "sandsh"), []byte(wrapper), 0o755); err != nil {
+			return err
+		}
+		env.Setenv("PATH", bin+string(os.PathListSeparator)+env.Getenv("PATH"))
+		return nil
+	}))
+}
+
+func scriptParams(dir string, files []string, setup ...func(*testscript.Env) error) testscript.Params {
+	return testscript.Params{
+		Dir:   dir,
+		Files: files,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("SANDSH_CANARY", "host-secret-canary")
+			for _, s := range setup {
+				if err := s(env); err != nil {
+					return err
+				}
+			}
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
@@ -49,5 +89,5 @@ func TestScripts(t *testing.T) {
 				}
 			},
 		},
-	})
+	}
 }

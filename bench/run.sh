@@ -82,7 +82,7 @@ CASES+=(
 # stdout to a host file (not /dev/null: GNU grep stops at the first match
 # when its output is /dev/null).
 timed() {
-	local tv=$1 cv=$2 rv=$3
+	local tv=$1 cv=$2 rv=$3 # (callers' variable names: not _e _u _s _m)
 	shift 3
 	if ! /usr/bin/time -f '%e %U %S %M' -o "$T/time" "$@" >"$T/out" 2>"$T/err"; then
 		say "FAILED: $*"
@@ -92,11 +92,11 @@ timed() {
 		printf -v "$rv" '%s' 0
 		return
 	fi
-	local e u s m
-	read -r e u s m <"$T/time"
-	printf -v "$tv" '%s' "$e"
-	printf -v "$cv" '%s' "$(awk -v u="$u" -v s="$s" 'BEGIN {print u + s}')"
-	printf -v "$rv" '%s' "$m"
+	local _e _u _s _m
+	read -r _e _u _s _m <"$T/time"
+	printf -v "$tv" '%s' "$_e"
+	printf -v "$cv" '%s' "$(awk -v u="$_u" -v s="$_s" 'BEGIN {print u + s}')"
+	printf -v "$rv" '%s' "$_m"
 }
 
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }

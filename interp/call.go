@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/sandsh/sandsh/interp/internal/expand"
+	"github.com/sandsh/sandsh/interp/internal/parseguard"
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/sandsh/sandsh/builtins"
@@ -357,7 +358,7 @@ func (r *Runner) runAlias(ctx context.Context, ce *syntax.CallExpr) bool {
 	for _, w := range ce.Args[1:] {
 		sb.WriteString(" " + r.printNode(w))
 	}
-	f, err := syntax.NewParser().Parse(strings.NewReader(sb.String()), "")
+	f, err := syntax.NewParser().Parse(parseguard.String(ctx, sb.String()), "")
 	if err != nil {
 		r.errf("%v", err)
 		r.lastStatus = 2

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/sandsh/sandsh/interp/internal/expand"
+	"github.com/sandsh/sandsh/interp/internal/parseguard"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -334,7 +335,7 @@ func (r *Runner) declVar(name string, local bool, a *declAttrs) (*variable, erro
 // assignArrayText assigns "(a b c)" given as text, as in
 // declare -a "x=(1 2)".
 func (r *Runner) assignArrayText(ctx context.Context, name, text string) error {
-	f, err := syntax.NewParser().Parse(strings.NewReader(name+"="+text), "")
+	f, err := syntax.NewParser().Parse(parseguard.String(ctx, name+"="+text), "")
 	if err != nil || len(f.Stmts) != 1 {
 		return r.setString(name, text, false)
 	}

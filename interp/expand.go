@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/sandsh/sandsh/interp/internal/expand"
+	"github.com/sandsh/sandsh/interp/internal/parseguard"
 	"github.com/spf13/afero"
 	"mvdan.cc/sh/v3/pattern"
 	"mvdan.cc/sh/v3/syntax"
@@ -151,7 +152,7 @@ func (r *Runner) arithString(s string) (int, error) {
 	if s == "" {
 		return 0, nil
 	}
-	x, err := syntax.NewParser().Arithmetic(strings.NewReader(s))
+	x, err := syntax.NewParser().Arithmetic(parseguard.String(nil, s))
 	if err != nil {
 		return 0, fmt.Errorf("%s: syntax error in expression", s)
 	}

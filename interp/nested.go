@@ -55,14 +55,25 @@ func (r *Runner) checkScriptSize(n int) error {
 
 // parse parses script text in one go (eval, traps, aliases).
 func (r *Runner) parse(src, name string) (*syntax.File, error) {
+	return r.parseCtx(nil, src, name)
+}
+
+// parseCtx is parse that stops when ctx (if not nil) is cancelled.
+func (r *Runner) parseCtx(ctx context.Context, src, name string) (*syntax.File, error) {
 	if err := r.checkScriptSize(len(src)); err != nil {
 		return nil, err
 	}
 	if err := checkNesting([]byte(src)); err != nil {
 		return nil, err
 	}
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), name)
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(parseguard.String(ctx, src), name)
 	if err != nil {
+		if ctx != nil && ctx.Err() != nil {
+			return nil, err
+		}
+		if errors.Is(err, parseguard.ErrTooDeep) {
+			err = fmt.Errorf("%s: %w", name, err)
+		}
 		return nil, &SyntaxError{Err: err}
 	}
 	return f, nil
@@ -129,8 +140,11 @@ func (r *Runner) parseAndRun(ctx context.Context, src io.Reader, name string) er
 
 // evalString runs text as shell code in this shell (eval, source).
 func (r *Runner) evalString(ctx context.Context, src, name string) {
-	f, err := r.parse(src, name)
+	f, err := r.parseCtx(ctx, src, name)
 	if err != nil {
+		if r.stop(ctx) {
+			return // cancelled or timed out while parsing
+		}
 		if r.s.fatalErr() == nil {
 			r.errf("%v", err)
 		}

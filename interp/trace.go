@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/sandsh/sandsh/interp/internal/parseguard"
 )
 
 // trace prints a command for set -x, prefixed by PS4.
@@ -23,7 +25,7 @@ func (r *Runner) trace(ctx context.Context, fields ...string) {
 func (r *Runner) traceLine(ctx context.Context, text string) {
 	ps4 := r.getVar("PS4").String()
 	if strings.ContainsAny(ps4, "$`") {
-		if p, err := syntax.NewParser().Document(strings.NewReader(ps4)); err == nil {
+		if p, err := syntax.NewParser().Document(parseguard.String(ctx, ps4)); err == nil {
 			r.opts.xtrace = false
 			if s, err := r.document(ctx, p); err == nil {
 				ps4 = s

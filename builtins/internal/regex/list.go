@@ -5,8 +5,6 @@ import (
 	"errors"
 	"regexp"
 	"strings"
-
-	"github.com/dlclark/regexp2"
 )
 
 // Whole says how much of the text a grep match must cover.
@@ -166,12 +164,12 @@ func compilePCRE(expr string, ignoreCase, multiline bool, whole Whole) (*Regexp,
 	case WholeWord:
 		src = `(?<!` + wordSet + `)(?:` + net + `)(?!` + wordSet + `)`
 	}
-	bt, err := regexp2.Compile(prefix+src, regexp2.None)
-	if err != nil {
+	re := &Regexp{expr: expr}
+	if err := re.setBacktracking(prefix, src); err != nil {
 		return nil, pcreError(err)
 	}
-	bt.MatchTimeout = MatchTimeout
-	return &Regexp{expr: expr, bt: bt, nsub: len(bt.GetGroupNumbers()) - 1}, nil
+	re.nsub = len(re.bt.GetGroupNumbers()) - 1
+	return re, nil
 }
 
 // FindLine returns the bounds [start, end) of the first record of buf that

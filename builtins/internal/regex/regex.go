@@ -64,6 +64,9 @@ type Regexp struct {
 	goLong  *regexp.Regexp // leftmost-longest (or Perl's leftmost-first for PCRE)
 	goFirst *regexp.Regexp // any match: for Match
 	bt      *regexp2.Regexp
+	// btNonEmpty is bt anchored at the start position, matching only
+	// non-empty text.
+	btNonEmpty *regexp2.Regexp
 
 	// word: grep -w on Go's engine. goLong/goFirst are wrapped as
 	// (?:^|\W)(expr)(?:\W|$) and group 1 is the match; wordNext is the
@@ -136,14 +139,32 @@ func build(root *node, ignoreCase bool, mode emitter, whole Whole) (*Regexp, err
 	mode.d = dialectNet
 	mode.Reset()
 	mode.prefix(ignoreCase)
+	prefix := mode.String()
+	mode.Reset()
 	mode.emit(wrapWhole(root, whole, dialectNet))
-	bt, err := regexp2.Compile(mode.String(), regexp2.None)
-	if err != nil {
+	if err := re.setBacktracking(prefix, mode.String()); err != nil {
 		return nil, errTooBig
 	}
-	bt.MatchTimeout = MatchTimeout
-	re.bt = bt
 	return re, nil
+}
+
+// setBacktracking compiles expr (after the flags prefix) for regexp2, and
+// a variant that only matches non-empty text right at the start position:
+// regexp2 picks the first alternative that matches rather than the
+// longest, and an empty match must not hide a longer one at the same place
+// (grep -o 'x*\|a').
+func (re *Regexp) setBacktracking(prefix, expr string) error {
+	bt, err := regexp2.Compile(prefix+expr, regexp2.None)
+	if err != nil {
+		return err
+	}
+	nonEmpty, err := regexp2.Compile(prefix+`\G(?:`+expr+`)(?<!\G)`, regexp2.None)
+	if err != nil {
+		return err
+	}
+	bt.MatchTimeout, nonEmpty.MatchTimeout = MatchTimeout, MatchTimeout
+	re.bt, re.btNonEmpty = bt, nonEmpty
+	return nil
 }
 
 func (re *Regexp) buildGo(root *node, ignoreCase bool, mode emitter, whole Whole) error {
@@ -436,11 +457,7 @@ func decodeRunes(b []byte) ([]rune, []int) {
 
 func (re *Regexp) btFind(b []byte, subs bool) []int {
 	runes, offs := decodeRunes(b)
-	m, err := re.bt.FindRunesMatch(runes)
-	if err != nil {
-		re.setErr(err)
-		return nil
-	}
+	m := re.btMatchAt(runes, 0)
 	if m == nil {
 		return nil
 	}
@@ -450,21 +467,41 @@ func (re *Regexp) btFind(b []byte, subs bool) []int {
 	return re.btIndices(m, offs)
 }
 
+// btMatchAt finds the first match at or after rune pos, preferring a
+// non-empty match where the first one found is empty.
+func (re *Regexp) btMatchAt(runes []rune, pos int) *regexp2.Match {
+	m, err := re.bt.FindRunesMatchStartingAt(runes, pos)
+	if err == nil && m != nil && m.Length == 0 {
+		var ne *regexp2.Match
+		if ne, err = re.btNonEmpty.FindRunesMatchStartingAt(runes, m.Index); ne != nil {
+			m = ne
+		}
+	}
+	if err != nil {
+		re.setErr(err)
+		return nil
+	}
+	return m
+}
+
 func (re *Regexp) btFindAll(b []byte, n int) [][]int {
 	runes, offs := decodeRunes(b)
-	m, err := re.bt.FindRunesMatch(runes)
 	var out [][]int
 	prevEnd := -1
-	for err == nil && m != nil && (n < 0 || len(out) < n) {
+	for pos := 0; pos <= len(runes) && (n < 0 || len(out) < n); {
+		m := re.btMatchAt(runes, pos)
+		if m == nil {
+			break
+		}
 		s, e := m.Index, m.Index+m.Length
 		if s != e || s != prevEnd {
 			out = append(out, re.btIndices(m, offs))
 		}
 		prevEnd = e
-		m, err = re.bt.FindNextMatch(m)
-	}
-	if err != nil {
-		re.setErr(err)
+		pos = e
+		if s == e {
+			pos++
+		}
 	}
 	return out
 }

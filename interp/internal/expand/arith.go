@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/sandsh/sandsh/interp/internal/parseguard"
 )
 
 // TODO(v4): the arithmetic APIs should return int64 for portability with 32-bit systems,
@@ -391,7 +393,7 @@ func (cfg *Config) arithText(s string) (int, error) {
 	if cfg.arithDepth >= maxArithDepth {
 		return 0, fmt.Errorf("%s: expression recursion level exceeded", s)
 	}
-	x, err := syntax.NewParser().Arithmetic(strings.NewReader(s))
+	x, err := syntax.NewParser().Arithmetic(parseguard.String(nil, s))
 	if err != nil {
 		return 0, fmt.Errorf("%s: syntax error in expression", s)
 	}
