@@ -53,7 +53,7 @@ type repl struct {
 	errw       io.Writer // the shell's standard error
 	keys       *keyReader
 	t          *term.Terminal
-	term       atomic.Pointer[term.Terminal] // t, for the SIGWINCH handler
+	editor     atomic.Pointer[term.Terminal] // t, for the SIGWINCH handler
 	width      atomic.Int32                  // terminal columns
 	hist       *replHistory
 	useColor   bool
@@ -168,7 +168,7 @@ func (rp *repl) newTerminal() {
 	t.History = rp.hist
 	t.AutoCompleteCallback = rp.complete
 	rp.t = t
-	rp.term.Store(t)
+	rp.editor.Store(t)
 	rp.resize()
 }
 
@@ -179,7 +179,7 @@ func (rp *repl) resize() {
 		return
 	}
 	rp.width.Store(int32(w))
-	if t := rp.term.Load(); t != nil {
+	if t := rp.editor.Load(); t != nil {
 		t.SetSize(w, h)
 	}
 }
@@ -190,33 +190,34 @@ func (rp *repl) loop() int {
 	var buf strings.Builder
 	for {
 		line, ev := rp.readLine(rp.promptText(buf.Len() > 0))
+		atEOF := false
 		switch ev {
 		case evInterrupt:
 			buf.Reset()
 			rp.status = statusInterrupted
+			rp.r.SetStatus(statusInterrupted)
 			continue
 		case evEOF:
-			if buf.Len() > 0 {
-				// Ctrl-D in the middle of a command: like bash, an
-				// error for that command, and the session goes on.
-				_, perr := parseLine(buf.String())
-				rp.syntaxError(perr, true)
-				buf.Reset()
-				continue
+			if buf.Len() == 0 {
+				fmt.Fprintln(rp.tw, "exit")
+				return rp.finish(false)
 			}
-			fmt.Fprintln(rp.tw, "exit")
-			return rp.finish(false)
+			// Ctrl-D in the middle of a command ends it: like bash, an
+			// unfinished one is an error, and the session goes on.
+			atEOF = true
 		case evClosed:
 			return rp.finish(false)
 		}
-		buf.WriteString(line)
-		buf.WriteByte('\n')
-		if continuesLine(line) {
-			continue
+		if !atEOF {
+			buf.WriteString(line)
+			buf.WriteByte('\n')
+			if continuesLine(line) {
+				continue
+			}
 		}
 		src := buf.String()
 		f, perr := parseLine(src)
-		if perr != nil && syntax.IsIncomplete(perr) {
+		if perr != nil && syntax.IsIncomplete(perr) && !atEOF {
 			continue
 		}
 		buf.Reset()
@@ -225,7 +226,7 @@ func (rp *repl) loop() int {
 		}
 		rp.hist.push(historyEntry(src, f))
 		if perr != nil {
-			rp.syntaxError(perr, false)
+			rp.syntaxError(perr, atEOF)
 			continue
 		}
 		if rp.historyBuiltin(f) {
@@ -315,10 +316,8 @@ func continuesLine(line string) bool {
 // session goes on. eof is set when Ctrl-D ended an unfinished command.
 func (rp *repl) syntaxError(err error, eof bool) {
 	rp.status = ExitSyntax
-	if err == nil {
-		return
-	}
-	if eof {
+	rp.r.SetStatus(ExitSyntax)
+	if eof && syntax.IsIncomplete(err) {
 		fmt.Fprintf(rp.errw, "sandsh: %v\nsandsh: syntax error: unexpected end of file\n", err)
 		return
 	}

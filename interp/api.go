@@ -130,6 +130,11 @@ type session struct {
 	fatalMu  sync.Mutex
 	fatal    error
 
+	// jobCtx outlives single interactive lines: background jobs started
+	// in the REPL keep running until the session ends.
+	jobCtx    context.Context
+	jobCancel context.CancelFunc
+
 	randMu sync.Mutex
 	rand   *rand.Rand
 
@@ -184,6 +189,7 @@ func New(opts ...Option) (*Runner, error) {
 	s := &session{fs: c.fs, gw: c.gw, sys: c.sys, limits: c.limits, start: c.sys.Now(),
 		rand: rand.New(rand.NewPCG(uint64(c.sys.Now().UnixNano()), 0x5a5d5))}
 	s.nextPID.Store(4200)
+	s.jobCtx, s.jobCancel = context.WithCancel(context.Background())
 	r := newRunner(s)
 	r.interactive = c.interact
 	r.scriptFile = c.scriptFile
@@ -239,6 +245,10 @@ func (r *Runner) RunReader(ctx context.Context, src io.Reader, name string) (int
 func (r *Runner) Reset() {
 	r.exiting, r.breakN, r.contN, r.returning, r.abortLine = false, 0, 0, false, false
 }
+
+// SetStatus sets $?, e.g. to 2 after a syntax error or 130 after Ctrl-C
+// at an interactive prompt.
+func (r *Runner) SetStatus(n int) { r.lastStatus = n & 0xff }
 
 // Exited reports whether the shell ran `exit` (or failed fatally).
 func (r *Runner) Exited() bool { return r.exiting }
@@ -345,6 +355,7 @@ func (r *Runner) Finish(ctx context.Context) int {
 	ctx, stop := r.bind(ctx)
 	defer stop()
 	st, _ := r.finish(ctx)
+	r.s.jobCancel()
 	return st
 }
 

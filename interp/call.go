@@ -359,6 +359,9 @@ func (r *Runner) runAlias(ctx context.Context, ce *syntax.CallExpr) bool {
 		sb.WriteString(" " + r.printNode(w))
 	}
 	f, err := syntax.NewParser().Parse(parseguard.String(ctx, sb.String()), "")
+	if err == nil {
+		err = parseguard.Check(f, sb.Len())
+	}
 	if err != nil {
 		r.errf("%v", err)
 		r.lastStatus = 2

@@ -336,6 +336,9 @@ func (r *Runner) declVar(name string, local bool, a *declAttrs) (*variable, erro
 // declare -a "x=(1 2)".
 func (r *Runner) assignArrayText(ctx context.Context, name, text string) error {
 	f, err := syntax.NewParser().Parse(parseguard.String(ctx, name+"="+text), "")
+	if err == nil {
+		err = parseguard.Check(f, len(text))
+	}
 	if err != nil || len(f.Stmts) != 1 {
 		return r.setString(name, text, false)
 	}

@@ -120,7 +120,12 @@ func (j *job) finished() bool {
 // background starts `st &` as a job.
 func (r *Runner) background(ctx context.Context, st *syntax.Stmt) {
 	c := r.subshell()
-	jctx, cancel := context.WithCancel(ctx)
+	parent := ctx
+	if r.interactive {
+		// A job started at the prompt outlives its line.
+		parent = r.s.jobCtx
+	}
+	jctx, cancel := context.WithCancel(parent)
 	j := &job{pid: c.pid, done: make(chan struct{}), cancel: cancel, text: r.printNode(st.Cmd)}
 	c.shellPID = r.shellPID
 	if !r.opts.monitor {

@@ -67,6 +67,9 @@ func (r *Runner) parseCtx(ctx context.Context, src, name string) (*syntax.File, 
 		return nil, err
 	}
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(parseguard.String(ctx, src), name)
+	if err == nil {
+		err = parseguard.Check(f, len(src))
+	}
 	if err != nil {
 		if ctx != nil && ctx.Err() != nil {
 			return nil, err
@@ -105,7 +108,7 @@ func (r *Runner) parseAndRun(ctx context.Context, src io.Reader, name string) er
 		data = append(data, '\n')
 	}
 	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
-	var runErr error
+	var runErr, tooDeep error
 	// Like bash, parse a whole line (with its here-documents) before
 	// running it, and run each line before parsing the next.
 	perr := p.Interactive(parseguard.New(ctx, bytes.NewReader(data)), func(stmts []*syntax.Stmt) bool {
@@ -116,10 +119,17 @@ func (r *Runner) parseAndRun(ctx context.Context, src io.Reader, name string) er
 			if r.stop(ctx) {
 				return false
 			}
+			if err := parseguard.Check(st, int(st.End().Offset()-st.Pos().Offset())); err != nil {
+				tooDeep = fmt.Errorf("%s:%d: %w", name, st.Pos().Line(), err)
+				return false
+			}
 			r.stmt(ctx, st)
 		}
 		return !r.stop(ctx)
 	})
+	if tooDeep != nil {
+		perr = tooDeep
+	}
 	if perr != nil && ctx.Err() != nil {
 		return nil // cancelled or timed out: finish reports it
 	}
@@ -129,7 +139,7 @@ func (r *Runner) parseAndRun(ctx context.Context, src io.Reader, name string) er
 			pe.Filename = name
 			perr = pe
 		}
-		if errors.Is(perr, parseguard.ErrTooDeep) {
+		if perr == parseguard.ErrTooDeep {
 			perr = fmt.Errorf("%s: %w", name, perr)
 		}
 		fmt.Fprintf(r.fds.writer(2), "sandsh: %v\n", perr)
@@ -252,6 +262,7 @@ func (r *Runner) nestedShell(ctx context.Context, env *builtins.Env, args []stri
 	c.ppid = r.pid
 	c.callDepth = r.callDepth
 	c.substDepth = r.substDepth
+	c.nest = r.nest
 	c.fds = &fdTable{fds: map[int]*openFile{}}
 	c.fds.fds[0] = newOpenFile(env.Stdin, nil, nil, "/dev/stdin")
 	c.fds.fds[1] = newOpenFile(nil, env.Stdout, nil, "/dev/stdout")

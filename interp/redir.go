@@ -488,6 +488,11 @@ func (r *Runner) pipeline(ctx context.Context, bc *syntax.BinaryCmd) {
 			close(ch)
 			c.fds.closeAll()
 			statuses[idx] = 1
+			if next != nil {
+				next.release()
+			}
+			// The job limit ended the run: start no more stages.
+			break
 		}
 		in = next
 	}

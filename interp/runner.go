@@ -51,6 +51,7 @@ type Runner struct {
 	callDepth   int
 	substDepth  int
 	loopDepth   int
+	nest        int // statements being run inside one another
 	inTrap      string
 	frames      []frame
 
@@ -158,6 +159,16 @@ func (r *Runner) stmts(ctx context.Context, stmts []*syntax.Stmt) {
 }
 
 func (r *Runner) stmt(ctx context.Context, st *syntax.Stmt) {
+	// Statements nest through blocks, functions, eval, source and nested
+	// shells; past maxNest the Go stack would be at risk (limits such as
+	// --max-call-depth may be off).
+	if r.nest++; r.nest > maxNest {
+		r.nest--
+		r.limitHit("nesting", fmt.Sprint(maxNest))
+		r.exiting, r.exitCode = true, 1
+		return
+	}
+	defer func() { r.nest-- }()
 	if st.Background || st.Coprocess {
 		r.background(ctx, st)
 		return
@@ -204,6 +215,10 @@ func (r *Runner) stmt(ctx context.Context, st *syntax.Stmt) {
 		r.onFailure(ctx)
 	}
 }
+
+// maxNest bounds how deeply statements may run inside one another, each
+// level costing a few stack frames.
+const maxNest = 50_000
 
 // isBareExec reports whether st is `exec` with only redirections.
 func isBareExec(st *syntax.Stmt) bool {
@@ -265,14 +280,33 @@ func (r *Runner) cmd(ctx context.Context, cmd syntax.Command) {
 	case *syntax.BinaryCmd:
 		switch cmd.Op {
 		case syntax.AndStmt, syntax.OrStmt:
-			r.noErrExit++
-			r.stmt(ctx, cmd.X)
-			r.noErrExit--
-			if r.stop(ctx) {
-				return
+			// `a && b || c ...` nests to the left: walk the chain in a
+			// loop, so a long one cannot overflow the Go stack.
+			chain := []*syntax.BinaryCmd{cmd}
+			for {
+				x := chain[len(chain)-1].X
+				b, ok := x.Cmd.(*syntax.BinaryCmd)
+				if !ok || (b.Op != syntax.AndStmt && b.Op != syntax.OrStmt) ||
+					x.Negated || x.Background || x.Coprocess || len(x.Redirs) > 0 {
+					break
+				}
+				chain = append(chain, b)
 			}
-			if (r.lastStatus == 0) == (cmd.Op == syntax.AndStmt) {
-				r.stmt(ctx, cmd.Y)
+			r.noErrExit++
+			r.stmt(ctx, chain[len(chain)-1].X)
+			for i := len(chain) - 1; i >= 0; i-- {
+				if i == 0 {
+					r.noErrExit--
+				}
+				if r.stop(ctx) {
+					if i > 0 {
+						r.noErrExit--
+					}
+					return
+				}
+				if (r.lastStatus == 0) == (chain[i].Op == syntax.AndStmt) {
+					r.stmt(ctx, chain[i].Y)
+				}
 			}
 		case syntax.Pipe, syntax.PipeAll:
 			r.pipeline(ctx, cmd)

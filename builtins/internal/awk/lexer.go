@@ -136,10 +136,40 @@ type SyntaxError struct {
 	Col  int
 	Msg  string
 	Text string // the offending source line, when known
+	// NoCaret marks an error gawk reports on one line as "error: msg"
+	// rather than by quoting the source line with a caret under the
+	// offending token.
+	NoCaret bool
 }
 
 func (e *SyntaxError) Error() string {
+	if e.NoCaret {
+		return fmt.Sprintf("%s:%d: error: %s", e.Src, e.Line, e.Msg)
+	}
 	return fmt.Sprintf("%s:%d: %s", e.Src, e.Line, e.Msg)
+}
+
+// ErrorList is what Parse returns when it found several errors: like
+// gawk, it goes on parsing after errors that do not confuse the parser
+// (break outside a loop, division by a constant zero, ...) and reports
+// them all, in order.
+type ErrorList []*SyntaxError
+
+func (l ErrorList) Error() string {
+	msgs := make([]string, len(l))
+	for i, e := range l {
+		msgs[i] = e.Error()
+	}
+	return strings.Join(msgs, "\n")
+}
+
+// Unwrap gives errors.As access to the individual errors.
+func (l ErrorList) Unwrap() []error {
+	errs := make([]error, len(l))
+	for i, e := range l {
+		errs[i] = e
+	}
+	return errs
 }
 
 // lexer turns program text into tokens. Whether '/' starts a regex depends
@@ -178,7 +208,13 @@ func lexWarn(src, name string) ([]lexToken, []string, error) {
 }
 
 func (lx *lexer) errorf(format string, a ...any) error {
-	return &SyntaxError{Src: lx.name, Line: lx.line, Col: lx.column(lx.pos), Msg: fmt.Sprintf(format, a...)}
+	return lx.errorAt(lx.pos, format, a...)
+}
+
+// errorAt reports an error with the caret under byte offset off, where
+// gawk puts it.
+func (lx *lexer) errorAt(off int, format string, a ...any) error {
+	return &SyntaxError{Src: lx.name, Line: lx.line, Col: lx.column(off), Msg: fmt.Sprintf(format, a...)}
 }
 
 // column returns the column (from 0) of byte offset off in its line.
@@ -341,7 +377,7 @@ func (lx *lexer) next() (lexToken, error) {
 			t.tok = tMatch
 		case '&':
 			if lx.peekByte(0) != '&' {
-				return t, lx.errorf("syntax error: unexpected character '&'")
+				return t, lx.errorAt(lx.pos-1, "syntax error")
 			}
 			lx.pos++
 			t.tok = tAnd
@@ -354,9 +390,9 @@ func (lx *lexer) next() (lexToken, error) {
 		case '$':
 			t.tok = tDollar
 		case '\\':
-			return t, lx.errorf("syntax error: backslash not last character on line")
+			return t, lx.errorAt(lx.pos-1, "backslash not last character on line")
 		default:
-			return t, lx.errorf("syntax error: invalid char '%c' in expression", c)
+			return t, lx.errorAt(lx.pos-1, "invalid char '%c' in expression", c)
 		}
 	}
 	return t, nil
@@ -438,9 +474,10 @@ func isRangeErr(err error) bool {
 // str lexes a string constant after its opening quote.
 func (lx *lexer) str() (string, error) {
 	var b strings.Builder
+	quote := lx.pos - 1
 	for {
 		if lx.pos >= len(lx.src) || lx.src[lx.pos] == '\n' {
-			return "", lx.errorf("syntax error: unterminated string")
+			return "", lx.errorAt(quote, "unterminated string")
 		}
 		c := lx.src[lx.pos]
 		lx.pos++
@@ -488,8 +525,6 @@ func unescape(b *strings.Builder, s string, warn func(c byte)) int {
 		b.WriteByte('\\')
 	case '"':
 		b.WriteByte('"')
-	case '/':
-		b.WriteByte('/')
 	case 'a':
 		b.WriteByte(7)
 	case 'b':
@@ -562,9 +597,10 @@ func Unescape(s string, warn func(c byte)) string {
 func (lx *lexer) regex() (string, error) {
 	var b strings.Builder
 	inBracket := false
+	start := lx.pos
 	for {
 		if lx.pos >= len(lx.src) || lx.src[lx.pos] == '\n' {
-			return "", lx.errorf("syntax error: unterminated regexp")
+			return "", lx.errorAt(start, "unterminated regexp")
 		}
 		c := lx.src[lx.pos]
 		lx.pos++

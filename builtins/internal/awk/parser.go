@@ -1,6 +1,7 @@
 package awk
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 )
@@ -19,37 +20,40 @@ func Parse(srcs ...Source) (*Program, error) {
 	for _, src := range srcs {
 		toks, warnings, err := lexWarn(src.Text, src.Name)
 		if err != nil {
-			return nil, withLine(err, src.Text)
+			p.errs = append(p.errs, withLine(err.(*SyntaxError), src.Text))
+			return nil, p.parseErr()
 		}
 		p.prog.Warnings = append(p.prog.Warnings, warnings...)
 		p.toks, p.pos, p.src = toks, 0, src
-		if err := p.program(); err != nil {
-			return nil, withLine(err, src.Text)
+		err = p.program()
+		for _, e := range p.errs {
+			if e.Text == "" && e.Src == src.Name {
+				withLine(e, src.Text)
+			}
 		}
-	}
-	if err := p.resolveCalls(); err != nil {
-		return nil, err
-	}
-	// Regex constants are compiled once here, so a bad one is reported
-	// before the program runs.
-	for _, r := range p.prog.regexes {
-		re, err := compileRegex(r.Src, false)
 		if err != nil {
-			return nil, &SyntaxError{Src: "cmd. line", Line: 1, Msg: fmt.Sprintf("invalid regexp /%s/: %s", r.Src, err)}
+			return nil, p.parseErr()
 		}
-		r.re = re
+	}
+	p.resolveCalls()
+	if len(p.errs) > 0 {
+		return nil, p.parseErr()
 	}
 	return p.prog, nil
 }
 
-// withLine adds the offending source line to a syntax error.
-func withLine(err error, text string) error {
-	se, ok := err.(*SyntaxError)
-	if !ok {
-		return err
+// parseErr returns the errors found, one or an ErrorList.
+func (p *parser) parseErr() error {
+	if len(p.errs) == 1 {
+		return p.errs[0]
 	}
+	return ErrorList(p.errs)
+}
+
+// withLine adds the offending source line to a syntax error.
+func withLine(se *SyntaxError, text string) *SyntaxError {
 	lines := strings.Split(text, "\n")
-	if se.Line >= 1 && se.Line <= len(lines) {
+	if !se.NoCaret && se.Line >= 1 && se.Line <= len(lines) {
 		se.Text = lines[se.Line-1]
 	}
 	return se
@@ -68,19 +72,21 @@ type parser struct {
 	noGT     int            // >0 while parsing print args outside parens
 	inAction bool           // false in BEGIN/END for next checks
 	rule     token          // tBegin, tEnd, ... or 0 for main rules
+
+	// errs are the errors found so far; parsing goes on after some.
+	errs []*SyntaxError
 }
 
-// bailout carries a syntax error out of the recursive descent.
-type bailout struct{ err error }
+// bailout stops the recursive descent at an error (already in p.errs).
+type bailout struct{}
 
 func (p *parser) program() (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			b, ok := r.(bailout)
-			if !ok {
+			if _, ok := r.(bailout); !ok {
 				panic(r)
 			}
-			err = b.err
+			err = errBailout
 		}
 	}()
 	p.optTerms()
@@ -102,25 +108,39 @@ func (p *parser) advance() lexToken {
 	return t
 }
 
+var errBailout = errors.New("awk: parse stopped")
+
+// errorf reports a syntax error at the current token, quoted with a caret
+// as gawk does, and stops parsing.
 func (p *parser) errorf(format string, a ...any) {
-	t := p.cur()
-	panic(bailout{&SyntaxError{Src: p.src.Name, Line: t.line, Col: t.col, Msg: fmt.Sprintf(format, a...)}})
+	p.errorAt(p.cur(), format, a...)
 }
 
-// syntaxError reports an unexpected token the way awk does.
+func (p *parser) errorAt(t lexToken, format string, a ...any) {
+	p.errs = append(p.errs, &SyntaxError{Src: p.src.Name, Line: t.line, Col: t.col, Msg: fmt.Sprintf(format, a...)})
+	panic(bailout{})
+}
+
+// fail reports an error that gawk prints on one line as "error: msg"
+// and stops parsing.
+func (p *parser) fail(format string, a ...any) {
+	p.softError(format, a...)
+	panic(bailout{})
+}
+
+// softError reports an error like fail, but parsing goes on, so that
+// later errors are reported too; the program still does not run.
+func (p *parser) softError(format string, a ...any) {
+	p.errs = append(p.errs, &SyntaxError{Src: p.src.Name, Line: p.cur().line, Msg: fmt.Sprintf(format, a...), NoCaret: true})
+}
+
+// syntaxError reports an unexpected token the way gawk does.
 func (p *parser) syntaxError() {
-	t := p.cur()
-	switch t.tok {
-	case tEOF:
-		p.errorf("syntax error: unexpected end of program")
-	case tNewline:
-		p.errorf("syntax error: unexpected newline")
+	switch p.tok() {
+	case tEOF, tNewline:
+		p.errorf("unexpected newline or end of string")
 	}
-	text := t.val
-	if s, ok := tokenText[t.tok]; ok {
-		text = s
-	}
-	p.errorf("syntax error at or near %s", text)
+	p.errorf("syntax error")
 }
 
 func (p *parser) expect(t token) lexToken {

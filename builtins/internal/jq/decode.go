@@ -164,6 +164,47 @@ func (d *decoder) array() (any, error) {
 	}
 }
 
+// elements reads the rest of an array whose '[' was just read, like
+// array, but hands each element to fn as soon as it is parsed instead of
+// building the array (see stream.go). An error from fn stops the parse
+// and is returned as is.
+func (d *decoder) elements(fn func(any) error) error {
+	if err := d.enter(); err != nil {
+		return err
+	}
+	defer func() { d.depth-- }()
+	c, err := d.skipSpace()
+	if err != nil {
+		return d.eofErr(err)
+	}
+	if c == ']' {
+		return nil
+	}
+	for {
+		v, err := d.value(c)
+		if err != nil {
+			return d.eofErr(err)
+		}
+		if err := fn(v); err != nil {
+			return err
+		}
+		c, err = d.skipSpace()
+		if err != nil {
+			return d.eofErr(err)
+		}
+		switch c {
+		case ']':
+			return nil
+		case ',':
+		default:
+			return d.fail("Expected separator between values")
+		}
+		if c, err = d.skipSpace(); err != nil {
+			return d.eofErr(err)
+		}
+	}
+}
+
 func (d *decoder) object() (any, error) {
 	if err := d.enter(); err != nil {
 		return nil, err

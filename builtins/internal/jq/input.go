@@ -96,6 +96,46 @@ func (it *inputIter) Next() (any, bool) {
 	return nil, false
 }
 
+// nextIsArray reports whether the next input value is an array, reading
+// no further than the blanks before its '['.
+func (it *inputIter) nextIsArray() bool {
+	for !it.done {
+		if it.br == nil && !it.open() {
+			it.done = true
+			return false
+		}
+		if it.br.Buffered() == 0 {
+			if err := it.r.out.Flush(); err != nil && it.r.cfg.WriteFailed == nil {
+				it.r.cfg.WriteFailed = err
+			}
+		}
+		c, err := it.dec.skipSpace()
+		if err == io.EOF {
+			it.br = nil
+			continue
+		}
+		if err != nil {
+			return false // Next reports it
+		}
+		it.dec.unread()
+		return c == '['
+	}
+	return false
+}
+
+// streamArray reads the array nextIsArray found, handing each element to
+// fn as it is parsed. A malformed input ends the stream, as in Next.
+func (it *inputIter) streamArray(fn func(any) error) error {
+	if _, err := it.dec.readByte(); err != nil {
+		return err
+	}
+	err := it.dec.elements(fn)
+	if err != nil {
+		it.done = true
+	}
+	return err
+}
+
 // rawLine returns the next line without its newline (-R). With -s the
 // lines keep their newlines so that joining gives the text back.
 func (it *inputIter) rawLine() (string, bool) {

@@ -130,20 +130,31 @@ func (r *runner) run() int {
 			ret = r.process(code, v, vars)
 		}
 	} else {
+		stream := r.streamPlan()
 		for {
 			if r.ctx.Err() != nil {
 				return 130
 			}
-			v, ok := r.inputs.Next()
-			if !ok {
-				break
+			if stream != nil && r.inputs.nextIsArray() {
+				st, perr := r.processStream(stream, vars)
+				if perr != nil {
+					fmt.Fprintf(cfg.Stderr, "parse error: %v\n", perr)
+					ret = statusParse
+					break
+				}
+				ret = st
+			} else {
+				v, ok := r.inputs.Next()
+				if !ok {
+					break
+				}
+				if perr, isErr := v.(error); isErr {
+					fmt.Fprintf(cfg.Stderr, "parse error: %v\n", perr)
+					ret = statusParse
+					break
+				}
+				ret = r.process(code, v, vars)
 			}
-			if perr, isErr := v.(error); isErr {
-				fmt.Fprintf(cfg.Stderr, "parse error: %v\n", perr)
-				ret = statusParse
-				break
-			}
-			ret = r.process(code, v, vars)
 			r.order.reset()
 			if r.inputs.failed {
 				break // jq 1.6 stops reading once a file failed to open
@@ -166,11 +177,18 @@ func (r *runner) run() int {
 }
 
 func (r *runner) compile() (*gojq.Code, error) {
-	cfg := r.cfg
-	q, err := gojq.Parse(cfg.Program)
+	q, err := gojq.Parse(r.cfg.Program)
 	if err != nil {
 		return nil, err
 	}
+	r.inputs = newInputIter(r)
+	return r.compileQuery(q)
+}
+
+// compileQuery compiles a parsed program (or a part of one, stream.go)
+// with sandsh's prelude and functions.
+func (r *runner) compileQuery(q *gojq.Query) (*gojq.Code, error) {
+	cfg := r.cfg
 	prelude, err := gojq.Parse(preludeSrc)
 	if err != nil {
 		return nil, fmt.Errorf("prelude: %w", err)
@@ -182,7 +200,6 @@ func (r *runner) compile() (*gojq.Code, error) {
 		names = append(names, "$"+v.Name)
 	}
 	names = append(names, "$ARGS", "$__loc__")
-	r.inputs = newInputIter(r)
 	opts := []gojq.CompilerOption{
 		gojq.WithVariables(names),
 		gojq.WithEnvironLoader(func() []string { return cfg.Environ }),
@@ -304,26 +321,32 @@ func (r *runner) process(code *gojq.Code, v any, vars []any) int {
 		if err, isErr := x.(error); isErr {
 			return r.reportError(err)
 		}
-		if s, isStr := x.(string); isStr && (cfg.RawOutput || cfg.JoinOutput) && !cfg.ASCII {
-			r.out.WriteString(s)
-			ret = 0
-		} else {
-			r.enc.encode(x)
-			if x == nil || x == false {
-				ret = 11
-			} else {
-				ret = 0
-			}
-		}
-		if !cfg.JoinOutput {
-			r.out.WriteByte('\n')
-		}
+		ret = r.emit(x)
 		if r.out.Buffered() == 0 || r.out.Available() < 4096 {
 			if err := r.out.Flush(); err != nil {
 				cfg.WriteFailed = err
 				return 1
 			}
 		}
+	}
+	return ret
+}
+
+// emit writes one output of the program and returns the status it
+// stands for: 11 for false or null, else 0.
+func (r *runner) emit(x any) int {
+	cfg := r.cfg
+	ret := 0
+	if s, isStr := x.(string); isStr && (cfg.RawOutput || cfg.JoinOutput) && !cfg.ASCII {
+		r.out.WriteString(s)
+	} else {
+		r.enc.encode(x)
+		if x == nil || x == false {
+			ret = 11
+		}
+	}
+	if !cfg.JoinOutput {
+		r.out.WriteByte('\n')
 	}
 	return ret
 }

@@ -142,6 +142,52 @@ func (e *emitter) repeat(n *node) {
 	default:
 		fmt.Fprintf(e, "{%d,%d}", n.min, n.max)
 	}
+	if e.d == dialectGo && n.max > n.min && hasCapture(sub) && canBeEmpty(sub) {
+		// Leftmost-longest ignores laziness except to break ties, where
+		// it makes Go skip an optional iteration that would match
+		// nothing and reset a group, as glibc does: (a*){1,2} on "a"
+		// leaves \1 = "a".
+		e.WriteByte('?')
+	}
+}
+
+// canBeEmpty reports whether n can match the empty string.
+func canBeEmpty(n *node) bool {
+	switch n.op {
+	case opLit, opAny, opClass:
+		return false
+	case opCapture:
+		return canBeEmpty(n.sub[0])
+	case opRepeat:
+		return n.min == 0 || canBeEmpty(n.sub[0])
+	case opConcat:
+		for _, s := range n.sub {
+			if !canBeEmpty(s) {
+				return false
+			}
+		}
+		return true
+	case opAlt:
+		for _, s := range n.sub {
+			if canBeEmpty(s) {
+				return true
+			}
+		}
+		return false
+	}
+	return true
+}
+
+func hasCapture(n *node) bool {
+	if n.op == opCapture {
+		return true
+	}
+	for _, s := range n.sub {
+		if hasCapture(s) {
+			return true
+		}
+	}
+	return false
 }
 
 func (e *emitter) lit(r rune, raw bool) {
@@ -167,7 +213,7 @@ func isAlnum(c byte) bool {
 }
 
 func (e *emitter) class(c *charClass) {
-	if e.lines || e.multiline && c.neg {
+	if e.lines || e.multiline && c.neg && !c.escape {
 		cc := &charClass{neg: c.neg, ranges: append([]rune(nil), c.ranges...)}
 		if c.neg {
 			cc.add('\n', '\n')

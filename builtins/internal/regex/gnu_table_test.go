@@ -306,6 +306,19 @@ var gnuTable = []gnuCase{
 	{"E", "(a)|\\1", "a", "!Invalid back reference"},
 	{"E", "(a)(b|\\1)", "aa", "aa\n"},
 	{"S", "\\(a\\)\\|\\1", "a", "!Invalid back reference"},
+	{"SM", "\\W", "a\nb", "a[\n]b"},
+	{"SEM", "\\W+", "a.\n.b", "a[.\n.]b"},
+	{"SM", "[^a]", "a\nb", "a\n[b]"},
+	{"SM", "\\S\\+", "ab\ncd", "[ab]\n[cd]"},
+	{"SEg1", "(a*){1,2}", "a xaab aa", "<a|a> <|>x<aa|aa>b<|> <aa|aa>"},
+	{"SEg1", "(a*){1,2}a", "aa a", "<aa|a> <a|>"},
+	{"SEg1", "\\W*(a*){1,2}[^a]+", "ab.ax ", "<ab.|a><ax |a>"},
+	{"Sg1", "\\(a*\\)\\{1,2\\}\\W*", "xcbb1\\t.1a", "<|>x<|>c<|>b<|>b<|>1<\\|>t<.|>1<a|a>"},
+	{"SEg1", "(a*)?b", "b ab", "<b|> <ab|a>"},
+	{"SEg2", "((a)|b)*", "ab aab", "<ab|b|a> <aab|b|a>"},
+	{"Sg1", "\\(a\\)\\?[a-c]\\+", "ac_", "<ac|a>_"},
+	{"SEg2", "(a*)* *(ab|c)?[a-c]*", "c\\tcb1A1", "<c||c>\\<||>t<cb||c>1<||>A<||>1<||>"},
+	{"Sg2", "\\(a\\)\\?\\n\\?\\(a*\\)[^a]*", " axb", "< ||><axb|a|>"},
 }
 
 // gnuTool maps a table tool name to the host command line.

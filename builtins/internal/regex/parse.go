@@ -52,6 +52,9 @@ type node struct {
 type charClass struct {
 	neg    bool
 	ranges []rune
+	// escape: written \W or \S, which glibc matches against '\n' even
+	// under REG_NEWLINE (sed's M flag), unlike a bracket [^...].
+	escape bool
 }
 
 // maxRepeat is RE_DUP_MAX in glibc.
@@ -404,9 +407,13 @@ func (p *parser) parseEscape(items []*node, depth int) (*node, error) {
 		p.backref = true
 		return &node{op: opBackref, cap: n}, nil
 	case c == 'w' || c == 'W':
-		return &node{op: opClass, cls: wordClass(c == 'W')}, nil
+		cls := wordClass(c == 'W')
+		cls.escape = true
+		return &node{op: opClass, cls: cls}, nil
 	case c == 's' || c == 'S':
-		return &node{op: opClass, cls: spaceClass(c == 'S')}, nil
+		cls := spaceClass(c == 'S')
+		cls.escape = true
+		return &node{op: opClass, cls: cls}, nil
 	case c == 'b' && p.syn != AWK, c == 'y' && p.syn == AWK:
 		return &node{op: opWordB}, nil
 	case c == 'B':

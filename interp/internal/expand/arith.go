@@ -119,6 +119,9 @@ func Arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
 			}
 			return oneIf(right != 0), nil
 		}
+		if l, ok := expr.X.(*syntax.BinaryArithm); ok && plainBinary(l.Op) {
+			return cfg.binChain(expr)
+		}
 		left, err := Arithm(cfg, expr.X)
 		if err != nil {
 			return 0, err
@@ -133,6 +136,48 @@ func Arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
 	default:
 		panic(fmt.Sprintf("unexpected arithm expr: %T", expr))
 	}
+}
+
+// plainBinary reports whether op is evaluated as binArit: both operands,
+// left first.
+func plainBinary(op syntax.BinAritOperator) bool {
+	switch op {
+	case syntax.Assgn, syntax.AddAssgn, syntax.SubAssgn,
+		syntax.MulAssgn, syntax.QuoAssgn, syntax.RemAssgn,
+		syntax.AndAssgn, syntax.OrAssgn, syntax.XorAssgn,
+		syntax.ShlAssgn, syntax.ShrAssgn,
+		syntax.TernQuest, syntax.TernColon, syntax.AndArit, syntax.OrArit:
+		return false
+	}
+	return true
+}
+
+// binChain evaluates a left-nested chain such as 1+2+3+... (sandsh): the
+// parser builds it without recursing, and evaluating it link by link
+// keeps a long chain from overflowing the Go stack.
+func (cfg *Config) binChain(expr *syntax.BinaryArithm) (int, error) {
+	spine := []*syntax.BinaryArithm{expr}
+	for {
+		l, ok := spine[len(spine)-1].X.(*syntax.BinaryArithm)
+		if !ok || !plainBinary(l.Op) {
+			break
+		}
+		spine = append(spine, l)
+	}
+	val, err := Arithm(cfg, spine[len(spine)-1].X)
+	if err != nil {
+		return 0, err
+	}
+	for i := len(spine) - 1; i >= 0; i-- {
+		right, err := Arithm(cfg, spine[i].Y)
+		if err != nil {
+			return 0, err
+		}
+		if val, err = binArit(spine[i].Op, val, right); err != nil {
+			return 0, err
+		}
+	}
+	return val, nil
 }
 
 func oneIf(b bool) int {

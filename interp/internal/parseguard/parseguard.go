@@ -20,6 +20,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"reflect"
 	"runtime"
 	"strings"
 )
@@ -77,4 +78,64 @@ func frames() int {
 		}
 		pc = make([]uintptr, 2*len(pc))
 	}
+}
+
+// MaxDepth bounds how many syntax nodes deep a parsed script may nest.
+// The parser reads chains such as `a && b && c`, `a | b | c` or
+// `1+2+3` in a loop, but they come out as left-nested nodes, and code
+// that walks the tree recursively (the printer behind set -x and
+// declare -f, for one) would need a stack frame per link.
+const MaxDepth = 10_000
+
+// smallText is the size of text whose tree cannot be MaxDepth deep: every
+// level of nesting takes at least a byte or two of text.
+const smallText = 4 << 10
+
+// Check reports ErrTooDeep when node, parsed from size bytes of text,
+// nests deeper than MaxDepth.
+func Check(node any, size int) error {
+	if size > smallText && TooDeep(node, MaxDepth) {
+		return ErrTooDeep
+	}
+	return nil
+}
+
+// TooDeep reports whether the syntax tree under node nests more than max
+// nodes deep. It walks the tree with its own stack, not recursion.
+func TooDeep(node any, max int) bool {
+	type item struct {
+		v     reflect.Value
+		depth int
+	}
+	stack := []item{{reflect.ValueOf(node), 0}}
+	for len(stack) > 0 {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		switch v := it.v; v.Kind() {
+		case reflect.Interface:
+			if !v.IsNil() {
+				stack = append(stack, item{v.Elem(), it.depth})
+			}
+		case reflect.Pointer:
+			if v.IsNil() || v.Elem().Kind() != reflect.Struct {
+				continue
+			}
+			if it.depth+1 > max {
+				return true
+			}
+			stack = append(stack, item{v.Elem(), it.depth + 1})
+		case reflect.Struct:
+			for i := range v.NumField() {
+				switch f := v.Field(i); f.Kind() {
+				case reflect.Pointer, reflect.Interface, reflect.Slice, reflect.Struct:
+					stack = append(stack, item{f, it.depth})
+				}
+			}
+		case reflect.Slice:
+			for i := range v.Len() {
+				stack = append(stack, item{v.Index(i), it.depth})
+			}
+		}
+	}
+	return false
 }
