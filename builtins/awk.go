@@ -37,8 +37,9 @@ func runAwk(ctx context.Context, env *Env, args []string) int {
 	}
 	prog, err := awk.Parse(inv.srcs...)
 	if err != nil {
+		// Like gawk: the program does not run, and the status is 1.
 		awkReportSyntax(env, name, err)
-		return 2
+		return 1
 	}
 	for _, w := range prog.Warnings {
 		fmt.Fprintf(env.Stderr, "%s: %s\n", name, w)
@@ -76,10 +77,15 @@ func awkParseArgs(env *Env, name string, args []string) (inv awkInvocation, stat
 		return inv, env.UsageError(name, err, 2), true
 	}
 	fs, hasFS := "", false
+	traditional, posix := false, false
 	for _, o := range opts {
 		switch o.Name {
 		case "F":
-			fs, hasFS = awkFieldSep(o.Value), true
+			fs, hasFS = o.Value, true
+		case "traditional":
+			traditional = true
+		case "posix":
+			posix = true
 		case "v":
 			k, v, ok := strings.Cut(o.Value, "=")
 			if !ok || !awkValidName(k) {
@@ -97,8 +103,18 @@ func awkParseArgs(env *Env, name string, args []string) (inv awkInvocation, stat
 		case "e":
 			inv.srcs = append(inv.srcs, awk.Source{Name: "cmd. line", Text: o.Value})
 		case "V", "W":
-			if o.Name == "W" && o.Value != "version" && o.Value != "v" {
-				continue // other -W options are accepted and ignored
+			if o.Name == "W" {
+				switch o.Value {
+				case "version", "v":
+				case "traditional", "compat":
+					traditional = true
+					continue
+				case "posix":
+					posix = true
+					continue
+				default:
+					continue // other -W options are accepted and ignored
+				}
 			}
 			fmt.Fprintf(env.Stdout, "GNU Awk %s (sandsh awk)\n", awk.Version)
 			return inv, 0, true
@@ -118,7 +134,7 @@ func awkParseArgs(env *Env, name string, args []string) (inv awkInvocation, stat
 		operands = operands[1:]
 	}
 	if hasFS {
-		inv.vars = append([]string{"FS", fs}, inv.vars...)
+		inv.vars = append([]string{"FS", awkFieldSep(fs, traditional && !posix)}, inv.vars...)
 	}
 	inv.operands = operands
 	return inv, 0, false
@@ -150,10 +166,11 @@ func awkConfig(ctx context.Context, env *Env, name string, inv awkInvocation) *a
 	}
 }
 
-// awkFieldSep turns a -F argument into FS: "t" means a tab, and escapes
-// are processed as in string constants.
-func awkFieldSep(s string) string {
-	if s == "t" {
+// awkFieldSep turns a -F argument into FS. As in gawk, "-Ft" means a tab
+// only in --traditional mode; otherwise it is the letter t. Escapes are
+// processed later, as for any assignment.
+func awkFieldSep(s string, traditional bool) string {
+	if s == "t" && traditional {
 		return "\t"
 	}
 	return s
@@ -210,22 +227,31 @@ func awkEnviron(env *Env) map[string]string {
 	return m
 }
 
-// awkReportSyntax prints a parse error the way gawk does: the source
-// line, then the message.
+// awkReportSyntax prints parse errors the way gawk does: a syntax error
+// as the source line with a caret under the offending token, others as
+// "error: message".
 func awkReportSyntax(env *Env, name string, err error) {
+	var list awk.ErrorList
 	var se *awk.SyntaxError
-	if errors.As(err, &se) {
-		if se.Text != "" {
-			// The line, then a caret under the offending token.
-			prefix := fmt.Sprintf("%s: %s:%d: ", name, se.Src, se.Line)
-			fmt.Fprintf(env.Stderr, "%s%s\n", prefix, se.Text)
-			fmt.Fprintf(env.Stderr, "%s%s^ %s\n", prefix, strings.Repeat(" ", min(se.Col, len(se.Text))), se.Msg)
-			return
-		}
-		fmt.Fprintf(env.Stderr, "%s: %s:%d: %s\n", name, se.Src, se.Line, se.Msg)
+	switch {
+	case errors.As(err, &list):
+	case errors.As(err, &se):
+		list = awk.ErrorList{se}
+	default:
+		env.Errorf(name, "%s", err)
 		return
 	}
-	env.Errorf(name, "%s", err)
+	for _, se := range list {
+		prefix := fmt.Sprintf("%s: %s:%d: ", name, se.Src, se.Line)
+		if se.Text != "" {
+			fmt.Fprintf(env.Stderr, "%s%s\n", prefix, se.Text)
+			fmt.Fprintf(env.Stderr, "%s%s^ %s\n", prefix, strings.Repeat(" ", min(se.Col, len(se.Text))), se.Msg)
+		} else if se.NoCaret {
+			fmt.Fprintf(env.Stderr, "%serror: %s\n", prefix, se.Msg)
+		} else {
+			fmt.Fprintf(env.Stderr, "%s%s\n", prefix, se.Msg)
+		}
+	}
 }
 
 // awkOpen opens a file of the sandbox for the interpreter.

@@ -88,6 +88,7 @@ func BenchmarkCmd(b *testing.B) {
 		{"cat", []string{"cat", "big.txt"}},
 		{"jq-map-add", []string{"jq", "map(.x) | add", "big.json"}},
 		{"jq-select", []string{"jq", "-c", ".[] | select(.n > 5)", "big.json"}},
+		{"jq-map-select", []string{"jq", "-c", "map(select(.n > 5)) | length", "big.json"}},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			in := text

@@ -91,6 +91,23 @@ func TestDiffGrepBasics(t *testing.T) {
 		grepCase("", "grep", "main", "code.go"),
 		grepCase("", "grep", "-n", "fmt", "code.go"),
 		grepCase("", "grep", "\t", "code.go"),
+		grepCase("", "grep", "-f", "pats", "-f", "pats", "fruits"),
+		grepCase("", "grep", "-x", "-F", "-e", "grape", "-e", "apple", "fruits"),
+		grepCase("", "grep", "-w", "-F", "-i", "-e", "FOO", "-e", "baz", "words"),
+		grepCase("", "grep", "-ho", "an\\|oo", "fruits", "words"),
+		grepCase("", "grep", "-Lv", "a", "fruits", "blank"),
+		grepCase("", "grep", "-L", "-Z", "zzz", "fruits", "words"),
+		grepCase("", "grep", "-c", "--null", "a", "fruits", "words"),
+		grepCase("", "grep", "-n", "-e", "a", "-e", "", "fruits"),
+		grepCase("", "grep", "-o", "-i", "-e", "AN", "-e", "PP", "fruits"),
+		grepCase("", "grep", "-E", "-o", "(ap|pl|le)+", "fruits"),
+		grepCase("", "grep", "-E", "-c", "^(a|b|c)", "fruits"),
+		grepCase("", "grep", "-e", "pie$", "-e", "^ch", "-n", "fruits"),
+		grepCase("", "grep", "--regexp=apple", "--invert-match", "--count", "fruits"),
+		grepCase("", "grep", "--files-with-matches", "--ignore-case", "FOO", "fruits", "words"),
+		grepCase("", "grep", "--only-matching", "--word-regexp", "bar", "words"),
+		grepCase("", "grep", "--line-regexp", "--fixed-strings", "FOO", "words"),
+		grepCase("", "grep", "--with-filename", "--line-number", "--byte-offset", "split", "fruits"),
 	})
 }
 
@@ -289,6 +306,10 @@ func TestDiffGrepRecursive(t *testing.T) {
 		grepCase("", "grep", "-R", "again", "dir/"),
 		grepCase("", "grep", "-rn", "nothing", "dir"),
 		grepCase("", "grep", "-r", "again", "dir", "nofile"),
+		grepCase("", "grep", "-r", "--exclude-from=excl", "hello", "dir"),
+		grepCase("", "grep", "-rL", "again", "dir"),
+		grepCase("", "grep", "-rlZ", "hello", "dir/sub"),
+		grepCase("", "grep", "-rn", "--include=*.txt", "--include=*.log", "hello", "dir"),
 	})
 }
 

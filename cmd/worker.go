@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"reflect"
 	"syscall"
@@ -252,6 +253,14 @@ func workerMain() int {
 		return ExitInternal
 	}
 	errW := epipeWriter{errF}
+	// SIGQUIT (Ctrl-\\) ends the run as it would end bash, 128+3, without
+	// the Go runtime's goroutine dump.
+	quit := make(chan os.Signal, 1)
+	signal.Notify(quit, syscall.SIGQUIT)
+	go func() {
+		<-quit
+		os.Exit(128 + int(syscall.SIGQUIT))
+	}()
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(errW, "sandsh: internal error: worker: "+format+" (this is a bug in sandsh)\n", a...)
 		return ExitInternal

@@ -3,7 +3,6 @@ package interp
 import (
 	"context"
 	"fmt"
-	"io"
 	"maps"
 	"slices"
 	"strconv"
@@ -1015,5 +1014,3 @@ func (r *Runner) biPopd(ctx context.Context, args []string) int {
 	r.printDirs(false)
 	return 0
 }
-
-var _ = io.EOF

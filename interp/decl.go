@@ -20,7 +20,6 @@ type declAttrs struct {
 	print, funcs, fnames bool
 	global               bool
 	unexport             bool // export -n
-	hadInvalid           bool
 }
 
 func (d *declAttrs) has(c byte) bool { return strings.IndexByte(d.on, c) >= 0 }

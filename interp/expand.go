@@ -34,6 +34,7 @@ func (r *Runner) ecfg(ctx context.Context) *expand.Config {
 		NoUnset:    r.opts.nounset,
 		ExtGlob:    r.opts.extglob,
 		MaxBytes:   r.s.limits.MaxVarBytes,
+		MaxFields:  r.s.limits.MaxFields,
 	}
 	if !r.opts.noglob {
 		cfg.ReadDir2 = r.readDirForGlob
@@ -61,8 +62,14 @@ func guard(err *error) {
 	}
 }
 
-// tooBig turns an oversized expansion into the max-var-bytes limit.
+// tooBig turns an oversized expansion into the max-var-bytes limit (or
+// max-fields for too many fields).
 func (r *Runner) tooBig(err error) error {
+	if errors.Is(err, expand.ErrTooManyFields) {
+		le := &LimitError{Limit: "max-fields", Value: fmt.Sprint(r.s.limits.MaxFields)}
+		r.s.fail(le)
+		return le
+	}
 	if errors.Is(err, expand.ErrTooBig) {
 		le := &LimitError{Limit: "max-var-bytes", Value: FormatBytes(int64(r.s.limits.MaxVarBytes))}
 		r.s.fail(le)

@@ -3,7 +3,6 @@ package interp
 import (
 	"errors"
 	"io"
-	"sort"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -101,15 +100,6 @@ func (t *fdTable) freeFrom(lo int) int {
 		}
 	}
 	return -1
-}
-
-func (t *fdTable) numbers() []int {
-	var ns []int
-	for n := range t.fds {
-		ns = append(ns, n)
-	}
-	sort.Ints(ns)
-	return ns
 }
 
 func (t *fdTable) flush() {}

@@ -21,6 +21,7 @@ type Limits struct {
 	MaxCapture    int64 // bytes one command substitution may capture
 	MaxScript     int64 // bytes of script text for the top level, eval and source
 	MaxHeredoc    int64 // bytes of one here-document or here-string
+	MaxFields     int   // fields one command's words expand to (brace expansion, splitting, "${a[@]}")
 }
 
 // DefaultLimits are the limits a run gets unless configured otherwise.
@@ -37,6 +38,7 @@ func DefaultLimits() Limits {
 		MaxCapture:    64 << 20,
 		MaxScript:     16 << 20,
 		MaxHeredoc:    16 << 20,
+		MaxFields:     1 << 20,
 	}
 }
 

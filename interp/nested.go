@@ -8,7 +8,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/spf13/afero"
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/sandsh/sandsh/builtins"
@@ -386,11 +385,3 @@ func (r *Runner) nestedShell(ctx context.Context, env *builtins.Env, args []stri
 	}
 	return status
 }
-
-// fileExists reports whether a sandbox path exists.
-func (r *Runner) fileExists(p string) bool {
-	_, err := r.s.fs.Stat(p)
-	return err == nil
-}
-
-var _ = afero.ReadFile

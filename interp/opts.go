@@ -16,7 +16,7 @@ type shellOpts struct {
 	extglob, nullglob, failglob, globstar, dotglob, nocaseglob, nocasematch,
 	expandAliases, lastpipe, inheritErrexit, xpgEcho, sourcepath, checkwinsize, promptvars,
 	interactiveComments, cmdhist, extquote, globasciiranges, shiftVerbose, localvarInherit,
-	patsubstReplacement, assocExpandOnce, nullglobDummy bool
+	patsubstReplacement, assocExpandOnce bool
 }
 
 func defaultOpts() shellOpts {

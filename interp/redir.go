@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"strconv"
 	"strings"
@@ -515,6 +514,3 @@ func (r *Runner) pipeline(ctx context.Context, bc *syntax.BinaryCmd) {
 		r.exiting, r.exitCode = true, 1
 	}
 }
-
-// isNotExist reports a missing file in a way that survives wrapping.
-func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }

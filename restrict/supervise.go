@@ -83,7 +83,9 @@ type WorkerSpec struct {
 	MaxMemory int64
 	// PollInterval is how often the worker's memory is read (default 20ms).
 	PollInterval time.Duration
-	// ForwardSignals forwards SIGINT, SIGTERM and SIGHUP to the worker.
+	// ForwardSignals forwards SIGINT, SIGTERM, SIGHUP and SIGQUIT to the
+	// worker (and keeps the Go runtime from dumping the supervisor's
+	// goroutines on SIGQUIT).
 	ForwardSignals bool
 }
 
@@ -215,7 +217,7 @@ func RunWorker(spec WorkerSpec) (WorkerResult, error) {
 	var sigc chan os.Signal
 	if spec.ForwardSignals {
 		sigc = make(chan os.Signal, 4)
-		signal.Notify(sigc, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+		signal.Notify(sigc, forwardedSignals...)
 		defer signal.Stop(sigc)
 	}
 
@@ -317,6 +319,13 @@ wait:
 			time.AfterFunc(2*time.Second, func() { kill(DiedSignal) })
 		}
 	}
+	// A signal sent to the whole process group (Ctrl-C) may kill the
+	// worker before the loop above saw it arrive here.
+	select {
+	case s := <-sigc:
+		forwarded.CompareAndSwap(0, int32(s.(syscall.Signal)))
+	default:
+	}
 	close(done)
 	if timer != nil {
 		timer.Stop()
@@ -345,12 +354,16 @@ wait:
 	}
 	ws, _ := w.ps.Sys().(syscall.WaitStatus)
 	if ws.Signaled() {
+		// Signals from outside (the terminal, kill(1)) end the worker
+		// as they would end bash: status 128+n, no message. Nothing in
+		// the worker raises them itself.
 		if sig := syscall.Signal(forwarded.Load()); sig != 0 && ws.Signal() == sig {
 			res.Death, res.Signal = DiedSignal, sig
 			return res, nil
 		}
-		if ws.Signal() == syscall.SIGPIPE {
-			res.Death, res.Signal = DiedSignal, syscall.SIGPIPE
+		switch ws.Signal() {
+		case syscall.SIGPIPE, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT:
+			res.Death, res.Signal = DiedSignal, ws.Signal()
 			return res, nil
 		}
 	}
@@ -374,6 +387,9 @@ wait:
 	}
 	return res, nil
 }
+
+// forwardedSignals are the signals the supervisor passes on to the worker.
+var forwardedSignals = []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT}
 
 // crashLine picks the one line that says what the Go runtime died of.
 func crashLine(text string) string {

@@ -20,7 +20,6 @@ type Program struct {
 	names   []string // global slot -> name
 	funcIdx map[string]int
 	calls   []*CallExpr // resolved to Funcs after parsing
-	regexes []*RegexLit
 }
 
 // Item is a pattern-action rule. Pattern nil means every record; Pattern2
@@ -165,7 +164,8 @@ type (
 	CallExpr struct {
 		Name string
 		Args []Expr
-		fn   *Func
+		fn   *Func // nil if the function is never defined
+		src  string
 		line int
 	}
 	// BuiltinExpr calls a built-in function.
@@ -186,6 +186,9 @@ type (
 	// multiExpr is (a, b) before it is known to be "(a, b) in arr" or a
 	// print argument list. It never survives parsing.
 	multiExpr struct{ Exprs []Expr }
+	// fatalExpr stands for code gawk accepts but that is a fatal error
+	// when it runs, such as printf without arguments.
+	fatalExpr struct{ Msg string }
 )
 
 func (*NumLit) expr()      {}
@@ -207,6 +210,7 @@ func (*BuiltinExpr) expr() {}
 func (*GetlineExpr) expr() {}
 func (*GroupExpr) expr()   {}
 func (*multiExpr) expr()   {}
+func (*fatalExpr) expr()   {}
 
 type (
 	// PrintStmt is print or printf with an optional redirection

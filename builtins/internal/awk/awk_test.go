@@ -94,7 +94,7 @@ func runProg(t *testing.T, src, stdin string, files map[string]string, args ...s
 	t.Helper()
 	prog, err := Parse(Source{Name: "cmd. line", Text: src})
 	if err != nil {
-		return result{err: err, status: 2}
+		return result{err: err, status: 1} // gawk's status for a bad program
 	}
 	mf := memFiles{}
 	for k, v := range files {
@@ -217,7 +217,6 @@ func TestParseErrors(t *testing.T) {
 		"BEGIN { print \"a\" ",
 		"BEGIN { x = }",
 		"{ print $1 ",
-		"BEGIN { f(1) }",
 		"function f(a) { } BEGIN { f = 1 }",
 		"function f(a, a) { }",
 		"function f(f) { }",
@@ -229,15 +228,21 @@ func TestParseErrors(t *testing.T) {
 		"BEGIN { getline < }",
 		"BEGIN { a[1 }",
 		"BEGIN { (1, 2) }",
-		"BEGIN { printf }",
 		"function f() {} function f() {}",
 		"BEGIN { substr(\"x\") }",
-		"BEGIN { split(\"a b\", 5) }",
-		"BEGIN { NF[1] = 2 }",
 		"BEGIN { if (1) }",
 		"BEGIN { 1 = 2 }",
 		"/a(/",
 		"BEGIN { switch (1) { case x: } }",
+		// gawk folds constants while parsing: a constant zero divisor is
+		// a compile-time error.
+		"BEGIN { x = 1 / 0 }",
+		"BEGIN { x = y % -0 }",
+		"BEGIN { x = 1 / 0^2 }",
+		"function f() { return 1 / !1 } BEGIN { }",
+		"BEGIN { print length() length }; BEGIN { NR(1) }",
+		"BEGIN { switch (1) { default: ; default: } }",
+		"@include \"x\"",
 	}
 	for _, src := range tests {
 		_, err := Parse(Source{Name: "cmd. line", Text: src})
@@ -252,12 +257,61 @@ func TestParseErrors(t *testing.T) {
 	}
 }
 
+// TestParseErrorKinds checks how errors are reported: gawk quotes the
+// line of a syntax error with a caret, prints others as "error: ...",
+// and goes on parsing after some so that it reports them all.
+func TestParseErrorKinds(t *testing.T) {
+	_, err := Parse(Source{Name: "cmd. line", Text: "BEGIN { break; x = 1 / 0 }\nBEGIN { print 1 +* 2 }\nBEGIN { next }"})
+	var list ErrorList
+	if !errors.As(err, &list) {
+		t.Fatalf("got %v, want an ErrorList", err)
+	}
+	want := []string{
+		"cmd. line:1: error: `break' is not allowed outside a loop or switch",
+		"cmd. line:1: error: division by zero attempted",
+		"cmd. line:2: syntax error",
+	}
+	if len(list) != len(want) {
+		t.Fatalf("got %q, want %q", err, want)
+	}
+	for i, e := range list {
+		if e.Error() != want[i] {
+			t.Errorf("error %d: %q, want %q", i, e.Error(), want[i])
+		}
+	}
+	if se := list[2]; se.NoCaret || se.Text != "BEGIN { print 1 +* 2 }" || se.Col != 17 {
+		t.Errorf("syntax error %+v", se)
+	}
+	// A parenthesized or string zero is only found when the code runs.
+	for _, src := range []string{"BEGIN { x = 1 / (0) }", `BEGIN { x = 1 / "0" }`, "BEGIN { x /= 0 }", "BEGIN { x = 1 / +0 }"} {
+		if _, err := Parse(Source{Name: "cmd. line", Text: src}); err != nil {
+			t.Errorf("Parse(%q): %v", src, err)
+		}
+	}
+	// Undefined functions are an error only if called.
+	if _, err := Parse(Source{Name: "cmd. line", Text: "function g() { f() } BEGIN { }"}); err != nil {
+		t.Errorf("uncalled undefined function: %v", err)
+	}
+	prog, err := Parse(Source{Name: "cmd. line", Text: "function f(a) { } BEGIN { f(1, 2) }"})
+	if err != nil || len(prog.Warnings) != 1 || !strings.Contains(prog.Warnings[0], "called with more arguments than declared") {
+		t.Errorf("extra arguments: %v, warnings %q", err, prog.Warnings)
+	}
+}
+
 func TestEscapeWarnings(t *testing.T) {
 	prog, err := Parse(Source{Name: "cmd. line", Text: `BEGIN { print "a\.b\.c\q" }`})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(prog.Warnings) != 2 || !strings.Contains(prog.Warnings[0], "escape sequence `\\.' treated as plain `.'") {
+		t.Errorf("warnings %q", prog.Warnings)
+	}
+	// gawk warns about "\/" in strings too; only regex constants take it.
+	prog, err = Parse(Source{Name: "cmd. line", Text: `BEGIN { print "a\/b" ~ /a\/b/ }`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(prog.Warnings) != 1 || !strings.Contains(prog.Warnings[0], "escape sequence `\\/' treated as plain `/'") {
 		t.Errorf("warnings %q", prog.Warnings)
 	}
 	r := runProg(t, `BEGIN { print x }`, "", nil, "-v", `x=a\qb`)
@@ -407,7 +461,11 @@ func TestInterp(t *testing.T) {
 		{"match array", `BEGIN { match("k=v", /(.)=(.)/, m); print m[0], m[1], m[2], m[2, "start"] }`, "", "k=v k v 3\n", nil},
 		{"case", `BEGIN { print toupper("aBc1"), tolower("AbC1") }`, "", "ABC1 abc1\n", nil},
 		{"math", `BEGIN { printf "%.4f %.4f %.4f %d %d\n", atan2(0, -1), exp(1), sqrt(2), int(-3.7), log(1) }`, "", "3.1416 2.7183 1.4142 -3 0\n", nil},
-		{"srand", `BEGIN { print srand(3), srand(), (rand() < 1) }`, "", "0 3 1\n", nil},
+		{"srand", `BEGIN { print srand(3), srand(), (rand() < 1) }`, "", "1 3 1\n", nil},
+		{"srand truncates", `BEGIN { print srand(2.7), srand(-1), srand("x"), srand() }`, "", "1 2 -1 0\n", nil},
+		// The numbers gawk 5 gives: its BSD random() with a shuffle table.
+		{"rand like gawk", `BEGIN { printf "%.17g %.17g\n", rand(), rand(); srand(5); printf "%.17g\n", rand(); srand(0); printf "%.17g\n", rand(); srand(-3); printf "%.17g\n", rand() }`, "",
+			"0.92404581539912467 0.59390861929587824\n0.19779973608556267\n0.85556592365572337\n0.15035677330766584\n", nil},
 		{"rand repeatable", `BEGIN { srand(7); a = rand(); srand(7); print (a == rand()) }`, "", "1\n", nil},
 		{"sprintf", `BEGIN { s = sprintf("%03d|%-4s|%.2f|%c|%x", 7, "ab", 3.14159, 65, 255); print s }`, "", "007|ab  |3.14|A|ff\n", nil},
 		{"printf star", `BEGIN { printf "%*d|%-*.*f|\n", 4, 7, 8, 2, 3.14159 }`, "", "   7|3.14    |\n", nil},
@@ -460,6 +518,9 @@ func TestInterp(t *testing.T) {
 		{"v strnum", `BEGIN { print (x < 9) }`, "", "0\n", []string{"-v", "x=10"}},
 		{"filename fnr", `FNR == 1 { print FILENAME, NR }`, "", "f 1\ng 3\n", []string{"f", "g"}},
 		{"stdin dash", `{ print FILENAME ":" $0 }`, "in\n", "-:in\n", []string{"-"}},
+		{"stdin filename", `BEGIN { printf "[%s]", FILENAME } { printf "[%s]", FILENAME } END { print "[" FILENAME "]" }`, "in\n", "[][-][-]\n", nil},
+		{"sub on a constant", `BEGIN { print sub(/a/, "b", "a"), gsub(/x/, "y", 1 + 1) }`, "", "1 0\n", nil},
+		{"extra arguments evaluated", `function f(a) { return a } BEGIN { print f(1, x[1]), length(x) }`, "", "1 1\n", nil},
 		{"missing file", `{ print }`, "", "1 2\n3 4\n", []string{"nope", "f"}},
 		{"argv modified", `BEGIN { ARGV[1] = "g"; ARGC = 2 } { print }`, "", "x\n", []string{"f", "f"}},
 		{"environ", `BEGIN { print ENVIRON["USER"] }`, "", "sandbox\n", nil},
@@ -521,9 +582,17 @@ func TestStatus(t *testing.T) {
 	}{
 		{"exit code", `BEGIN { exit 3 }`, "", nil, 3, "", false},
 		{"exit keeps code in end", `{ exit 4 } END { exit }`, "a\n", nil, 4, "", false},
-		{"division by zero", `BEGIN { x = 1 / 0 }`, "", nil, 2, "division by zero", false},
-		{"modulo by zero", `BEGIN { x = 1 % 0 }`, "", nil, 2, "division by zero", false},
-		{"syntax", `BEGIN { x = }`, "", nil, 2, "syntax error", false},
+		{"division by zero", `BEGIN { y = 0; x = 1 / y }`, "", nil, 2, "division by zero attempted", false},
+		{"modulo by zero", `BEGIN { x = 1 % (0) }`, "", nil, 2, "division by zero attempted in `%'", false},
+		{"divide assign by zero", `BEGIN { x /= 0 }`, "", nil, 2, "division by zero attempted in `/='", false},
+		{"modulo assign by zero", `BEGIN { x[1] %= 0 }`, "", nil, 2, "division by zero attempted in `%='", false},
+		{"constant division by zero", `BEGIN { x = 1 / 0 }`, "", nil, 1, "division by zero attempted", false},
+		{"syntax", `BEGIN { x = }`, "", nil, 1, "syntax error", false},
+		{"undefined function", `BEGIN { printf "a" } END { f(1) }`, "", nil, 2, "function `f' not defined", false},
+		{"printf without arguments", `BEGIN { printf }`, "", nil, 2, "printf: no arguments", false},
+		{"split into scalar", `BEGIN { split("a b", 5) }`, "", nil, 2, "split: second argument is not an array", false},
+		{"special as array", `BEGIN { NF[1] = 2 }`, "", nil, 2, "attempt to use scalar `NF' as an array", false},
+		{"scalar parameter as array", `function f(a) { a[1] } BEGIN { f(1) }`, "", nil, 2, "scalar parameter `a'", false},
 		{"scalar as array", `BEGIN { x = 1; x[1] = 2 }`, "", nil, 2, "scalar", false},
 		{"array as scalar", `BEGIN { x[1] = 1; print x }`, "", nil, 2, "array", false},
 		{"negative field", `{ print $(-1) }`, "a\n", nil, 2, "field -1", false},

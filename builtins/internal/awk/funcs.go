@@ -48,16 +48,19 @@ func (p *interp) callBuiltin(e *BuiltinExpr) value {
 		x := p.eval(a[1]).toNum()
 		return num(math.Atan2(y, x))
 	case "rand":
+		if p.rng == nil {
+			p.rng = newRNG(1)
+		}
 		return num(p.rng.float())
 	case "srand":
 		prev := p.randSeed
-		seed := float64(p.cfg.Now().Unix())
+		seed := p.cfg.Now().Unix()
 		if len(a) == 1 {
-			seed = p.eval(a[0]).toNum()
+			seed = cLong(p.eval(a[0]).toNum())
 		}
 		p.randSeed = seed
-		p.rng = newRNG(seed)
-		return num(prev)
+		p.rng = newRNG(uint32(seed))
+		return num(float64(prev))
 	case "tolower":
 		return str(p.mapCase(p.toStr(p.eval(a[0])), false))
 	case "toupper":
@@ -572,28 +575,95 @@ func (p *interp) bitop(name string, a []Expr) float64 {
 	return float64(r)
 }
 
-// rng is a small deterministic generator: like gawk, a program that never
-// calls srand gets the same sequence every run.
-type rng struct{ state uint64 }
-
-func newRNG(seed float64) *rng {
-	s := math.Float64bits(seed) ^ 0x9E3779B97F4A7C15
-	r := &rng{state: s}
-	r.next()
-	return r
+// rng is gawk's random number generator, so that a program gets the
+// numbers gawk would give it for the same seed (and, without srand, the
+// same sequence every run). It is the BSD random() additive feedback
+// generator x[n] = x[n-63] + x[n-62] seeded by a Park-Miller LCG, whose
+// output gawk passes through a 512-entry Bays-Durham shuffle table.
+type rng struct {
+	state [rngDeg]uint32
+	f, r  int
+	table [512]uint32
+	last  uint32
 }
 
-// next is splitmix64.
-func (r *rng) next() uint64 {
-	r.state += 0x9E3779B97F4A7C15
-	z := r.state
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EB
-	return z ^ (z >> 31)
+const rngDeg, rngSep = 63, 1
+
+// newRNG is gawk's srandom(seed).
+func newRNG(seed uint32) *rng {
+	g := &rng{}
+	g.state[0] = seed
+	for i := 1; i < rngDeg; i++ {
+		g.state[i] = parkMiller(g.state[i-1])
+	}
+	g.f, g.r = rngSep, 0
+	// The shuffle table is filled by the first draw, inside the warm-up.
+	for i := range g.table {
+		g.table[i] = g.next()
+	}
+	g.last = g.next()
+	for i := 0; i < 10*rngDeg; i++ {
+		g.random()
+	}
+	return g
 }
 
-func (r *rng) float() float64 {
-	return float64(r.next()>>11) / (1 << 53)
+// parkMiller computes 16807 * x mod (2^31 - 1) without overflow.
+func parkMiller(u uint32) uint32 {
+	x := int32(u)
+	if x == 0 {
+		x = 123459876
+	}
+	hi, lo := x/127773, x%127773
+	x = 16807*lo - 2836*hi
+	if x < 0 {
+		x += 0x7fffffff
+	}
+	return uint32(x)
+}
+
+// next is the unshuffled generator: a 31-bit number.
+func (g *rng) next() uint32 {
+	g.state[g.f] += g.state[g.r]
+	v := g.state[g.f] >> 1
+	if g.f++; g.f >= rngDeg {
+		g.f = 0
+		g.r++
+	} else if g.r++; g.r >= rngDeg {
+		g.r = 0
+	}
+	return v
+}
+
+// random is gawk's random(): the shuffled output.
+func (g *rng) random() uint32 {
+	j := g.last & 511
+	g.last = g.table[j]
+	g.table[j] = g.next()
+	return g.last
+}
+
+// float is gawk's rand(): two draws for more bits, in [0, 1).
+func (g *rng) float() float64 {
+	const div = 1 << 31
+	for {
+		d1 := float64(g.random())
+		d2 := float64(g.random())
+		r := 0.5 + (d1/div+d2)/div
+		r -= 0.5
+		if r != 1 {
+			return r
+		}
+	}
+}
+
+// cLong converts like a C (long) cast on amd64: out-of-range values and
+// NaN become the smallest long.
+func cLong(f float64) int64 {
+	if f != f || f >= 1<<63 || f < -(1<<63) {
+		return math.MinInt64
+	}
+	return int64(f)
 }
 
 // sortKeys orders a for-in loop as gawk's PROCINFO["sorted_in"] asks:

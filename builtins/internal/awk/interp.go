@@ -167,9 +167,8 @@ type interp struct {
 
 	escWarned [256]bool
 
-	randSeed float64
-	randPrev float64
-	rng      *rng
+	randSeed int64 // what srand returns next
+	rng      *rng  // created on first use
 }
 
 // Run runs prog with cfg and returns the exit status. A non-nil error is
@@ -247,7 +246,7 @@ func newInterp(prog *Program, cfg *Config) *interp {
 	p.outSync = &syncWriter{w: cfg.Output}
 	p.out = bufio.NewWriterSize(p.outSync, 64<<10)
 	p.errOut = bufio.NewWriterSize(cfg.Error, 4<<10)
-	p.rng = newRNG(0)
+	p.randSeed = 1
 	p.initSpecials()
 	p.initArrays()
 	return p
@@ -720,11 +719,17 @@ func (p *interp) setVar(v *VarExpr, val value) {
 // arrayOf returns the array a variable names, creating it (and, for a
 // parameter bound to a caller's uninitialized variable, the caller's).
 func (p *interp) arrayOf(v *VarExpr) *array {
+	if v.Scope == scopeSpecial {
+		p.fatalf("attempt to use scalar `%s' as an array", v.Name)
+	}
 	c := p.cellOf(v)
 	if c.arr != nil {
 		return c.arr
 	}
 	if c.v.k != kNull {
+		if v.Scope == scopeLocal {
+			p.fatalf("attempt to use scalar parameter `%s' as an array", v.Name)
+		}
 		p.fatalf("attempt to use scalar `%s' as an array", v.Name)
 	}
 	c.arr = newArray()
@@ -869,6 +874,8 @@ func (p *interp) eval(e Expr) value {
 		return p.callBuiltin(e)
 	case *GetlineExpr:
 		return p.getline(e)
+	case *fatalExpr:
+		p.fatalf("%s", e.Msg)
 	case *multiExpr:
 		p.fatalf("syntax error: unexpected expression list")
 	}
@@ -885,20 +892,20 @@ func (p *interp) evalAssign(e *AssignExpr) value {
 	switch lv := e.Left.(type) {
 	case *VarExpr:
 		r := p.eval(e.Right).toNum()
-		v := num(p.arith(e.Op, p.getVar(lv).toNum(), r))
+		v := num(p.arithAssign(e.Op, p.getVar(lv).toNum(), r))
 		p.setVar(lv, v)
 		return v
 	case *IndexExpr:
 		arr := p.arrayOf(lv.Array)
 		k := p.key(lv.Index)
 		r := p.eval(e.Right).toNum()
-		v := num(p.arith(e.Op, arr.get(k).toNum(), r))
+		v := num(p.arithAssign(e.Op, arr.get(k).toNum(), r))
 		arr.set(k, v)
 		return v
 	case *FieldExpr:
 		i := p.fieldIndex(lv.Index)
 		r := p.eval(e.Right).toNum()
-		v := num(p.arith(e.Op, p.getField(i).toNum(), r))
+		v := num(p.arithAssign(e.Op, p.getField(i).toNum(), r))
 		p.setField(i, v)
 		return v
 	}
@@ -930,6 +937,19 @@ func (p *interp) evalIncr(e *IncrExpr) value {
 		return num(old + d)
 	}
 	return num(old)
+}
+
+// arithAssign is arith for op=, which gawk names in its error message.
+func (p *interp) arithAssign(op token, a, b float64) float64 {
+	if b == 0 {
+		switch op {
+		case tDiv:
+			p.fatalf("division by zero attempted in `/='")
+		case tMod:
+			p.fatalf("division by zero attempted in `%%='")
+		}
+	}
+	return p.arith(op, a, b)
 }
 
 func (p *interp) arith(op token, a, b float64) float64 {
@@ -1036,8 +1056,19 @@ func (p *interp) evalConcat(e *ConcatExpr) value {
 // may become arrays) are passed by reference, scalars by value.
 func (p *interp) call(c *CallExpr) value {
 	fn := c.fn
+	if fn == nil {
+		p.fatalf("function `%s' not defined", c.Name)
+	}
 	frame := make([]cell, len(fn.Params))
 	for i, a := range c.Args {
+		if i >= len(frame) {
+			// Extra arguments (gawk warns) are evaluated for their
+			// side effects only.
+			if _, ok := a.(*VarExpr); !ok {
+				p.eval(a)
+			}
+			continue
+		}
 		if v, ok := a.(*VarExpr); ok && v.Scope != scopeSpecial {
 			src := p.cellOf(v)
 			switch {
@@ -1131,7 +1162,7 @@ func (p *interp) dynRegex(src string) *regex {
 func (p *interp) compile(src string, icase bool) *regex {
 	re, err := compileRegex(src, icase)
 	if err != nil {
-		p.fatalf("invalid regexp /%s/: %s", src, errText(err))
+		p.fatalf("invalid regexp: %s: /%s/", errText(err), src)
 	}
 	return re
 }

@@ -244,7 +244,9 @@ func (p *interp) openNextFile() bool {
 				return false
 			}
 			p.openedAny = true
-			p.mainIn, p.mainCloser, p.mainName = p.stdinReader(), nil, ""
+			p.mainIn, p.mainCloser, p.mainName = p.stdinReader(), nil, "-"
+			// gawk names standard input "-" here too.
+			p.sp[spFILENAME] = str("-")
 			p.fnr = 0
 			p.runFileRules(p.prog.BeginFile)
 			return true

@@ -391,6 +391,11 @@ func (lx *lexer) next() (lexToken, error) {
 			t.tok = tDollar
 		case '\\':
 			return t, lx.errorAt(lx.pos-1, "backslash not last character on line")
+		case '@':
+			// gawk's @include, @load and @f() indirect calls are not
+			// supported; gawk complains at the token after '@'.
+			lx.skipSpace()
+			return t, lx.errorf("syntax error")
 		default:
 			return t, lx.errorAt(lx.pos-1, "invalid char '%c' in expression", c)
 		}

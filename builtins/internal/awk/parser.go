@@ -3,6 +3,7 @@ package awk
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 )
 
@@ -131,7 +132,11 @@ func (p *parser) fail(format string, a ...any) {
 // softError reports an error like fail, but parsing goes on, so that
 // later errors are reported too; the program still does not run.
 func (p *parser) softError(format string, a ...any) {
-	p.errs = append(p.errs, &SyntaxError{Src: p.src.Name, Line: p.cur().line, Msg: fmt.Sprintf(format, a...), NoCaret: true})
+	p.softErrorAt(p.cur().line, format, a...)
+}
+
+func (p *parser) softErrorAt(line int, format string, a ...any) {
+	p.errs = append(p.errs, &SyntaxError{Src: p.src.Name, Line: line, Msg: fmt.Sprintf(format, a...), NoCaret: true})
 }
 
 // syntaxError reports an unexpected token the way gawk does.
@@ -212,15 +217,15 @@ func (p *parser) function() {
 	case tName, tFuncName:
 		name = p.advance().val
 	case tBuiltin:
-		p.errorf("function name `%s' previously defined", p.cur().val)
+		p.errorf("`%s' is a built-in function, it cannot be redefined", p.cur().val)
 	default:
 		p.syntaxError()
 	}
 	if _, ok := p.prog.funcIdx[name]; ok {
-		p.errorf("function name `%s' previously defined", name)
+		p.fail("function name `%s' previously defined", name)
 	}
 	if _, ok := specialVars[name]; ok {
-		p.errorf("function name `%s' previously defined", name)
+		p.fail("function name `%s' previously defined", name)
 	}
 	fn := &Func{Name: name}
 	p.expect(tLparen)
@@ -228,13 +233,13 @@ func (p *parser) function() {
 	for p.tok() != tRparen {
 		t := p.expect(tName)
 		if t.val == name {
-			p.errorf("function `%s': cannot use function name as parameter name", name)
+			p.fail("function `%s': cannot use function name as parameter name", name)
 		}
 		if _, ok := specialVars[t.val]; ok {
-			p.errorf("function `%s': cannot use special variable `%s' as a function parameter", name, t.val)
+			p.fail("function `%s': cannot use special variable `%s' as a function parameter", name, t.val)
 		}
-		if _, dup := p.locals[t.val]; dup {
-			p.errorf("function `%s': parameter #%d, `%s', duplicates parameter", name, len(fn.Params)+1, t.val)
+		if i, dup := p.locals[t.val]; dup {
+			p.fail("function `%s': parameter #%d, `%s', duplicates parameter #%d", name, len(fn.Params)+1, t.val, i+1)
 		}
 		p.locals[t.val] = len(fn.Params)
 		fn.Params = append(fn.Params, t.val)
@@ -404,7 +409,7 @@ func (p *parser) switchStmt() Stmt {
 		case tDefault:
 			p.advance()
 			if hasDefault {
-				p.errorf("duplicate `default' detected in switch body")
+				p.softError("duplicate `default' detected in switch body")
 			}
 			hasDefault = true
 			p.expect(tColon)
@@ -440,10 +445,7 @@ func (p *parser) caseValue() Expr {
 		p.advance()
 		return &StrLit{t.val}
 	case tRegex:
-		p.advance()
-		re := &RegexLit{Src: t.val}
-		p.prog.regexes = append(p.prog.regexes, re)
-		return re
+		return p.regexLit()
 	}
 	p.syntaxError()
 	return nil
@@ -508,7 +510,7 @@ func (p *parser) simpleStmt() Stmt {
 	case tNext, tNextfile:
 		t := p.advance().tok
 		if p.rule == tBegin || p.rule == tEnd {
-			p.errorf("`%s' used in %s action", map[token]string{tNext: "next", tNextfile: "nextfile"}[t], map[token]string{tBegin: "BEGIN", tEnd: "END"}[p.rule])
+			p.softError("`%s' used in %s action", map[token]string{tNext: "next", tNextfile: "nextfile"}[t], map[token]string{tBegin: "BEGIN", tEnd: "END"}[p.rule])
 		}
 		if t == tNext {
 			return &NextStmt{}
@@ -518,9 +520,10 @@ func (p *parser) simpleStmt() Stmt {
 		t := p.advance().tok
 		if p.loops == 0 && (t == tContinue || p.switches == 0) {
 			if t == tBreak {
-				p.errorf("`break' is not allowed outside a loop")
+				p.softError("`break' is not allowed outside a loop or switch")
+			} else {
+				p.softError("`continue' is not allowed outside a loop")
 			}
-			p.errorf("`continue' is not allowed outside a loop")
 		}
 		if t == tBreak {
 			return &BreakStmt{}
@@ -534,10 +537,10 @@ func (p *parser) simpleStmt() Stmt {
 		}
 		return s
 	case tReturn:
-		p.advance()
 		if p.fn == nil {
 			p.errorf("`return' used outside function context")
 		}
+		p.advance()
 		s := &ReturnStmt{}
 		if !p.atStmtEnd() {
 			s.Value = p.expr()
@@ -572,13 +575,14 @@ func (p *parser) printStmt() Stmt {
 			p.syntaxError()
 		}
 	}
-	if s.Printf && len(s.Args) == 0 {
-		p.errorf("printf: no format")
-	}
 	switch p.tok() {
 	case tGreater, tAppend, tPipe:
 		s.Redir = p.advance().tok
 		s.Dest = p.concat()
+	}
+	if s.Printf && len(s.Args) == 0 {
+		// gawk finds this out when the statement runs.
+		return &ExprStmt{X: &fatalExpr{"printf: no arguments"}}
 	}
 	return s
 }
@@ -768,10 +772,61 @@ func (p *parser) additive() Expr {
 func (p *parser) multiplicative() Expr {
 	left := p.unary()
 	for p.tok() == tMul || p.tok() == tDiv || p.tok() == tMod {
-		op := p.advance().tok
-		left = &BinaryExpr{Op: op, L: left, R: p.unary()}
+		opTok := p.advance()
+		right := p.unary()
+		// gawk folds constants while parsing, and a constant zero
+		// divisor is a compile-time error: the program does not run.
+		if n, ok := constNum(right); ok && n == 0 {
+			switch opTok.tok {
+			case tDiv:
+				p.softErrorAt(opTok.line, "division by zero attempted")
+			case tMod:
+				p.softErrorAt(opTok.line, "division by zero attempted in `%%'")
+			}
+		}
+		left = &BinaryExpr{Op: opTok.tok, L: left, R: right}
 	}
 	return left
+}
+
+// constNum reports the value of e if gawk's parser folds it to a numeric
+// constant: a number, a negated or "!"ed constant, or a power of two
+// constants. Parentheses stop the folding, as they do in gawk.
+func constNum(e Expr) (float64, bool) {
+	switch e := e.(type) {
+	case *NumLit:
+		return e.N, true
+	case *UnaryExpr:
+		switch e.Op {
+		case tSub:
+			if n, ok := constNum(e.X); ok {
+				return -n, true
+			}
+		case tNot:
+			if s, ok := e.X.(*StrLit); ok {
+				return boolFloat(s.S == ""), true
+			}
+			if n, ok := constNum(e.X); ok {
+				return boolFloat(n == 0), true
+			}
+		}
+	case *BinaryExpr:
+		if e.Op == tPow {
+			x, ok1 := constNum(e.L)
+			y, ok2 := constNum(e.R)
+			if ok1 && ok2 {
+				return math.Pow(x, y), true
+			}
+		}
+	}
+	return 0, false
+}
+
+func boolFloat(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func (p *parser) unary() Expr {
@@ -819,10 +874,7 @@ func (p *parser) primary() Expr {
 		p.advance()
 		return &StrLit{t.val}
 	case tRegex:
-		p.advance()
-		re := &RegexLit{Src: t.val}
-		p.prog.regexes = append(p.prog.regexes, re)
-		return re
+		return p.regexLit()
 	case tDollar:
 		p.advance()
 		return &FieldExpr{p.dollarOperand()}
@@ -887,9 +939,9 @@ func (p *parser) primary() Expr {
 		p.optNewlines()
 		p.expect(tRparen)
 		if _, ok := specialVars[t.val]; ok {
-			p.errorf("syntax error: special variable `%s' called as a function", t.val)
+			p.fail("attempt to use non-function `%s' in function call", t.val)
 		}
-		c := &CallExpr{Name: t.val, Args: args, line: t.line}
+		c := &CallExpr{Name: t.val, Args: args, src: p.src.Name, line: t.line}
 		p.prog.calls = append(p.prog.calls, c)
 		return c
 	case tBuiltin:
@@ -950,43 +1002,45 @@ func (p *parser) builtin() Expr {
 	p.optNewlines()
 	args := nested(p, func() []Expr { return p.exprList(tRparen) })
 	p.optNewlines()
-	p.expect(tRparen)
-	p.checkBuiltinArgs(name, args)
-	// Array arguments are resolved as arrays, not scalars.
+	rparen := p.expect(tRparen)
+	ar := builtinArity[name]
+	if len(args) < ar[0] || len(args) > ar[1] {
+		p.errorAt(rparen, "%d is invalid as number of arguments for %s", len(args), name)
+	}
+	// Array arguments are resolved as arrays, not scalars. Anything
+	// else there is a fatal error when the call runs, as in gawk.
+	var arrayArgs []int
 	switch name {
 	case "split":
-		if len(args) >= 2 {
-			args[1] = p.toArrayArg(name, args[1])
-		}
-		if len(args) == 4 {
-			args[3] = p.toArrayArg(name, args[3])
-		}
+		arrayArgs = []int{1, 3}
 	case "match":
-		if len(args) == 3 {
-			args[2] = p.toArrayArg(name, args[2])
-		}
+		arrayArgs = []int{2}
 	case "asort", "asorti":
-		args[0] = p.toArrayArg(name, args[0])
-		if len(args) >= 2 {
-			args[1] = p.toArrayArg(name, args[1])
+		arrayArgs = []int{0, 1}
+	}
+	for _, i := range arrayArgs {
+		if i >= len(args) {
+			continue
 		}
-	case "sub", "gsub":
-		if len(args) == 3 && !isLvalue(args[2]) {
-			if _, ok := args[2].(*GroupExpr); !ok {
-				p.errorf("%s third parameter is not a changeable object", name)
-			}
+		if v, ok := args[i].(*VarExpr); !ok || v.Scope == scopeSpecial {
+			return &fatalExpr{fmt.Sprintf("%s: %s argument is not an array", name, ordinals[i])}
 		}
 	}
+	// sub and gsub on something that cannot be assigned work on a copy.
 	return &BuiltinExpr{Name: name, Args: args}
 }
 
-// toArrayArg checks that an argument meant to be an array is a bare name.
-func (p *parser) toArrayArg(fn string, e Expr) Expr {
-	v, ok := e.(*VarExpr)
-	if !ok || v.Scope == scopeSpecial {
-		p.errorf("%s: argument is not an array", fn)
+var ordinals = []string{"first", "second", "third", "fourth"}
+
+// regexLit parses a regex constant, which is compiled now so that a bad
+// one is reported before the program runs.
+func (p *parser) regexLit() Expr {
+	t := p.advance()
+	re, err := compileRegex(t.val, false)
+	if err != nil {
+		p.fail("%s: /%s/", err, t.val)
 	}
-	return v
+	return &RegexLit{Src: t.val, re: re}
 }
 
 var builtinArity = map[string][2]int{
@@ -1001,13 +1055,6 @@ var builtinArity = map[string][2]int{
 	"compl": {1, 1}, "strtonum": {1, 1}, "isarray": {1, 1}, "typeof": {1, 1},
 }
 
-func (p *parser) checkBuiltinArgs(name string, args []Expr) {
-	ar := builtinArity[name]
-	if len(args) < ar[0] || len(args) > ar[1] {
-		p.errorf("%d is invalid as number of arguments for %s", len(args), name)
-	}
-}
-
 // varRef resolves a name used as a variable.
 func (p *parser) varRef(name string) *VarExpr {
 	if i, ok := p.locals[name]; ok {
@@ -1017,18 +1064,15 @@ func (p *parser) varRef(name string) *VarExpr {
 		return &VarExpr{Scope: scopeSpecial, Index: i, Name: name}
 	}
 	if _, ok := p.prog.funcIdx[name]; ok {
-		p.errorf("function `%s' called with space between name and `(',\nor used as a variable or an array", name)
+		p.fail("function `%s' called with space between name and `(',\nor used as a variable or an array", name)
 	}
 	return &VarExpr{Scope: scopeGlobal, Index: p.global(name), Name: name}
 }
 
-// arrayRef resolves a name used as an array.
+// arrayRef resolves a name used as an array. A special variable used as
+// an array is a fatal error when that code runs.
 func (p *parser) arrayRef(name string) *VarExpr {
-	v := p.varRef(name)
-	if v.Scope == scopeSpecial {
-		p.errorf("attempt to use scalar `%s' as an array", name)
-	}
-	return v
+	return p.varRef(name)
 }
 
 func (p *parser) global(name string) int {
@@ -1041,25 +1085,26 @@ func (p *parser) global(name string) int {
 	return i
 }
 
-// resolveCalls binds calls to functions now that all are known.
-func (p *parser) resolveCalls() error {
+// resolveCalls binds calls to functions now that all are known. A call
+// to a function that is never defined is a fatal error only if it runs.
+func (p *parser) resolveCalls() {
 	for _, c := range p.prog.calls {
 		i, ok := p.prog.funcIdx[c.Name]
 		if !ok {
-			return &SyntaxError{Src: "cmd. line", Line: c.line, Msg: fmt.Sprintf("function `%s' not defined", c.Name)}
+			continue
 		}
 		fn := p.prog.Funcs[i]
 		if len(c.Args) > len(fn.Params) {
-			return &SyntaxError{Src: "cmd. line", Line: c.line, Msg: fmt.Sprintf("function `%s' called with more arguments than declared", c.Name)}
+			p.prog.Warnings = append(p.prog.Warnings, fmt.Sprintf("%s:%d: warning: function `%s' called with more arguments than declared", c.src, c.line, c.Name))
 		}
 		c.fn = fn
 	}
 	// A global that shares its name with a function is an error even when
 	// it was seen before the function was defined.
-	for name := range p.prog.globals {
+	for _, name := range p.prog.names {
 		if _, ok := p.prog.funcIdx[name]; ok {
-			return &SyntaxError{Src: "cmd. line", Line: 1, Msg: fmt.Sprintf("function name `%s' previously defined", name)}
+			p.errs = append(p.errs, &SyntaxError{Src: p.src.Name, Line: 1, Msg: fmt.Sprintf("function name `%s' previously defined", name), NoCaret: true})
+			return
 		}
 	}
-	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"sort"
 	"strings"
 
 	"github.com/itchyny/gojq"
@@ -33,10 +34,13 @@ type streamPlan struct {
 	rest *gojq.Code // map(F) | G: G, run on the array of F's outputs; nil for .[] | F
 }
 
+// noStream turns element streaming off (for tests that compare).
+var noStream bool
+
 // streamPlan returns how to stream the program, or nil when it cannot be.
 func (r *runner) streamPlan() *streamPlan {
 	cfg := r.cfg
-	if cfg.NullInput || cfg.Slurp || cfg.RawInput {
+	if noStream || cfg.NullInput || cfg.Slurp || cfg.RawInput {
 		return nil
 	}
 	for _, w := range []string{"input", "debug", "stderr"} {
@@ -44,8 +48,17 @@ func (r *runner) streamPlan() *streamPlan {
 			return nil
 		}
 	}
-	q, err := gojq.Parse(cfg.Program)
-	if err != nil {
+	// Each part is compiled from a parse of its own: compiling rewrites
+	// the syntax tree, function definitions included.
+	parse := func() *gojq.Query {
+		q, err := gojq.Parse(cfg.Program)
+		if err != nil {
+			return nil
+		}
+		return q
+	}
+	q := parse()
+	if q == nil {
 		return nil
 	}
 	elemQ, restQ := splitStream(q)
@@ -53,10 +66,12 @@ func (r *runner) streamPlan() *streamPlan {
 		return nil
 	}
 	p := &streamPlan{}
+	var err error
 	if p.elem, err = r.compileQuery(elemQ); err != nil {
 		return nil
 	}
 	if restQ != nil {
+		_, restQ = splitStream(parse())
 		if p.rest, err = r.compileQuery(restQ); err != nil {
 			return nil
 		}
@@ -97,7 +112,9 @@ func splitStream(q *gojq.Query) (elem, rest *gojq.Query) {
 	}
 	withDefs := func(x *gojq.Query) *gojq.Query {
 		if len(q.FuncDefs) > 0 {
-			x = &gojq.Query{FuncDefs: q.FuncDefs, Left: x, Op: gojq.OpPipe, Right: identity()}
+			y := *x
+			y.FuncDefs = append(append([]*gojq.FuncDef(nil), q.FuncDefs...), x.FuncDefs...)
+			x = &y
 		}
 		return x
 	}
@@ -138,7 +155,7 @@ func (r *runner) processStream(p *streamPlan, vars []any) (int, error) {
 	ret := 14
 	var evalErr error
 	var collected []any
-	keepOrder := false // map(F): an output holds a container, keep its key order
+	var kept []orderEntry // map(F): the key order of objects in the outputs
 	err := r.inputs.streamArray(func(e any) error {
 		if err := r.ctx.Err(); err != nil {
 			return err
@@ -159,17 +176,12 @@ func (r *runner) processStream(p *streamPlan, vars []any) (int, error) {
 					continue
 				}
 				collected = append(collected, x)
-				switch x.(type) {
-				case map[string]any, []any:
-					keepOrder = true
-				}
+				kept = r.order.appendEntries(kept, x)
 			}
 		}
-		// The element's objects are printed (or dropped): forget their
-		// key order so that they can be freed.
-		if !keepOrder {
-			r.order.reset()
-		}
+		// The element's objects are printed or kept above: forget their
+		// key order so that the rest can be freed.
+		r.order.reset()
 		return nil
 	})
 	r.out.Flush() // into held
@@ -193,7 +205,37 @@ func (r *runner) processStream(p *streamPlan, vars []any) (int, error) {
 	if collected == nil {
 		collected = []any{}
 	}
+	for _, e := range kept {
+		r.order.set(e.obj, e.keys)
+	}
 	return r.process(p.rest, collected, vars), nil
+}
+
+// appendEntries appends the recorded key order of every object in v to
+// kept.
+func (o *order) appendEntries(kept []orderEntry, v any) []orderEntry {
+	switch v := v.(type) {
+	case map[string]any:
+		// In a fixed order, for the same key ranks on every run.
+		e, ok := o.m[mapID(v)]
+		if ok {
+			kept = append(kept, e)
+		} else if len(v) > 0 {
+			e.keys = make([]string, 0, len(v))
+			for k := range v {
+				e.keys = append(e.keys, k)
+			}
+			sort.Strings(e.keys)
+		}
+		for _, k := range e.keys {
+			kept = o.appendEntries(kept, v[k])
+		}
+	case []any:
+		for _, x := range v {
+			kept = o.appendEntries(kept, x)
+		}
+	}
+	return kept
 }
 
 // chunkBuffer holds output bytes in 1 MiB chunks: no copying as it grows.

@@ -194,18 +194,35 @@ func (d *dfa) find(b []byte) (end int, ok bool) {
 	defer d.mu.Unlock()
 	resets := 0
 	s := d.start
-	for i := 0; i < len(b); {
-		c := b[i]
-		var ns *dstate
-		w := 1
-		if c < utf8.RuneSelf {
-			ns = s.ascii[c]
-			if ns == nil {
-				ns = d.step(s, rune(c))
-				s.ascii[c] = ns
+	i := 0
+	for {
+		// The hot loop: ASCII input through cached transitions.
+		for i < len(b) {
+			c := b[i]
+			if c >= utf8.RuneSelf {
+				break
 			}
+			ns := s.ascii[c]
+			if ns == nil {
+				break
+			}
+			if ns.matchBefore {
+				return i, true
+			}
+			s = ns
+			i++
+		}
+		if i >= len(b) {
+			break
+		}
+		// A transition not built yet, or a multi-byte rune.
+		c := b[i]
+		r, w := rune(c), 1
+		var ns *dstate
+		if c < utf8.RuneSelf {
+			ns = d.step(s, r)
+			s.ascii[c] = ns
 		} else {
-			var r rune
 			r, w = utf8.DecodeRune(b[i:])
 			ns = s.other[r]
 			if ns == nil {

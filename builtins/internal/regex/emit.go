@@ -142,11 +142,12 @@ func (e *emitter) repeat(n *node) {
 	default:
 		fmt.Fprintf(e, "{%d,%d}", n.min, n.max)
 	}
-	if e.d == dialectGo && n.max > n.min && hasCapture(sub) && canBeEmpty(sub) {
+	if e.d == dialectGo && n.min >= 1 && n.max > n.min && hasCapture(sub) && canBeEmpty(sub) {
 		// Leftmost-longest ignores laziness except to break ties, where
-		// it makes Go skip an optional iteration that would match
-		// nothing and reset a group, as glibc does: (a*){1,2} on "a"
-		// leaves \1 = "a".
+		// it makes Go skip an extra iteration that would match nothing
+		// and reset a group, as glibc does: (a*){1,2} on "a" leaves
+		// \1 = "a". (Before any iteration, glibc prefers to take one:
+		// \(a*\)\?a\? on "a" sets \1 = "a", so ? stays greedy.)
 		e.WriteByte('?')
 	}
 }

@@ -319,6 +319,7 @@ var gnuTable = []gnuCase{
 	{"Sg1", "\\(a\\)\\?[a-c]\\+", "ac_", "<ac|a>_"},
 	{"SEg2", "(a*)* *(ab|c)?[a-c]*", "c\\tcb1A1", "<c||c>\\<||>t<cb||c>1<||>A<||>1<||>"},
 	{"Sg2", "\\(a\\)\\?\\n\\?\\(a*\\)[^a]*", " axb", "< ||><axb|a|>"},
+	{"Sg1", "\\(a*\\)\\?a\\?", "a1_", "<a|a>1<|>_<|>"},
 }
 
 // gnuTool maps a table tool name to the host command line.

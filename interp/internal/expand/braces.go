@@ -6,6 +6,7 @@ package expand
 import (
 	"fmt"
 	"iter"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -42,14 +43,17 @@ func Braces(word *syntax.Word) []*syntax.Word {
 // Note that the resulting words may share word parts.
 func BracesSeq(cfg *Config, word *syntax.Word) iter.Seq2[*syntax.Word, error] {
 	return func(yield func(*syntax.Word, error) bool) {
-		// 16Ki expanded elements is more than any script should need in practice,
-		// but it's small enough where we don't waste too much memory and CPU.
-		const limit = 16 << 10
+		// sandsh: the bound is cfg.MaxFields (upstream: a fixed 16Ki,
+		// which stops `for i in {1..100000}`).
+		limit := 0
+		if cfg != nil {
+			limit = cfg.MaxFields
+		}
 		count := 0
 		bracesSeqRec(word, func(w *syntax.Word) bool {
 			count++
-			if count > limit {
-				yield(nil, fmt.Errorf("brace expansion would exceed %d elements", limit))
+			if limit > 0 && count > limit {
+				yield(nil, ErrTooManyFields)
 				return false
 			}
 			return yield(w, nil)
@@ -60,7 +64,16 @@ func BracesSeq(cfg *Config, word *syntax.Word) iter.Seq2[*syntax.Word, error] {
 // bracesSeqRec yields each fully-expanded word descended from word.
 // It returns false if iteration should stop.
 func bracesSeqRec(word *syntax.Word, yield func(*syntax.Word) bool) bool {
-	var left []syntax.WordPart
+	return bracesSeqPre(nil, word, yield)
+}
+
+// bracesSeqPre is bracesSeqRec for words that follow the parts in pre.
+// (sandsh: upstream prepended the parts on the left to each word at each
+// level on the way back up, quadratic in the number of brace expansions:
+// {a,b}{a,b}... took tens of seconds to reach the field limit.) The
+// recursion is depth-first, so each level may append to pre's array.
+func bracesSeqPre(pre []syntax.WordPart, word *syntax.Word, yield func(*syntax.Word) bool) bool {
+	left := pre
 	for i, wp := range word.Parts {
 		br, ok := wp.(*syntax.BraceExp)
 		if !ok {
@@ -71,10 +84,7 @@ func bracesSeqRec(word *syntax.Word, yield func(*syntax.Word) bool) bool {
 		// Yield each word produced by recursing on `next`,
 		// after prepending `left` to its Parts.
 		expand := func(next *syntax.Word) bool {
-			return bracesSeqRec(next, func(w *syntax.Word) bool {
-				w.Parts = slices.Concat(left, w.Parts)
-				return yield(w)
-			})
+			return bracesSeqPre(left, next, yield)
 		}
 		if br.Sequence {
 			fromLit := br.Elems[0].Lit()
@@ -125,6 +135,10 @@ func bracesSeqRec(word *syntax.Word, yield func(*syntax.Word) bool) bool {
 				if !expand(&next) {
 					return false
 				}
+				// sandsh: stop rather than wrap around past the int64 range.
+				if (incr > 0 && n > math.MaxInt64-incr) || (incr < 0 && n < math.MinInt64-incr) {
+					break
+				}
 			}
 			return true
 		}
@@ -137,7 +151,7 @@ func bracesSeqRec(word *syntax.Word, yield func(*syntax.Word) bool) bool {
 		}
 		return true
 	}
-	return yield(&syntax.Word{Parts: left})
+	return yield(&syntax.Word{Parts: slices.Clone(left)})
 }
 
 func hasLeadingZeros(s string) bool {

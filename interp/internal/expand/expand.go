@@ -91,6 +91,11 @@ type Config struct {
 	// (sandsh); 0 means no bound.
 	MaxBytes int
 
+	// MaxFields bounds the fields one expansion may produce, and the
+	// words brace expansion may produce (sandsh); 0 means no bound.
+	MaxFields int
+	nfields   int
+
 	bufferAlloc strings.Builder
 	fieldAlloc  [4]fieldPart
 	fieldsAlloc [4][]fieldPart
@@ -651,9 +656,14 @@ func (cfg *Config) wordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
 	fields := cfg.fieldsAlloc[:0]
 	curField := cfg.fieldAlloc[:0]
 	allowEmpty := false
+	tooMany := false
 	flush := func() {
 		if len(curField) == 0 {
 			return
+		}
+		if cfg.MaxFields > 0 {
+			cfg.nfields++
+			tooMany = tooMany || cfg.nfields > cfg.MaxFields
 		}
 		fields = append(fields, curField)
 		curField = nil
@@ -661,6 +671,9 @@ func (cfg *Config) wordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
 	splitAdd := func(val string) {
 		fieldStart := -1
 		for i, r := range val {
+			if tooMany {
+				return
+			}
 			if cfg.ifsRune(r) {
 				if fieldStart >= 0 { // ending a field
 					curField = append(curField, fieldPart{val: val[fieldStart:i]})
@@ -678,6 +691,9 @@ func (cfg *Config) wordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
 		}
 	}
 	for i, wp := range wps {
+		if tooMany {
+			return nil, ErrTooManyFields
+		}
 		switch wp := wp.(type) {
 		case *syntax.Lit:
 			s := wp.Value
@@ -724,6 +740,9 @@ func (cfg *Config) wordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
 						if i > 0 {
 							flush()
 						}
+						if tooMany {
+							return nil, ErrTooManyFields
+						}
 						curField = append(curField, fieldPart{
 							quote: quoteDouble,
 							val:   elem,
@@ -749,6 +768,9 @@ func (cfg *Config) wordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
 				for j, elem := range elems {
 					if j > 0 {
 						flush()
+					}
+					if tooMany {
+						return nil, ErrTooManyFields
 					}
 					splitAdd(elem)
 				}
@@ -794,11 +816,18 @@ func (cfg *Config) wordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
 		}
 	}
 	flush()
+	if tooMany {
+		return nil, ErrTooManyFields
+	}
 	if allowEmpty && len(fields) == 0 {
 		fields = append(fields, curField)
 	}
 	return fields, nil
 }
+
+// ErrTooManyFields is returned when one expansion would produce more than
+// Config.MaxFields fields.
+var ErrTooManyFields = errors.New("expansion produces too many fields")
 
 // listElems returns the elements of a "*" or "@" expansion of a list, like
 // $@ or ${arr[*]}, with star set for the "*" forms which join into a single
