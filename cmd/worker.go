@@ -253,7 +253,7 @@ func workerMain() int {
 		return ExitInternal
 	}
 	errW := epipeWriter{errF}
-	// SIGQUIT (Ctrl-\\) ends the run as it would end bash, 128+3, without
+	// SIGQUIT (Ctrl-\) ends the run as it would end bash, 128+3, without
 	// the Go runtime's goroutine dump.
 	quit := make(chan os.Signal, 1)
 	signal.Notify(quit, syscall.SIGQUIT)

@@ -10,7 +10,10 @@
 //   - ${v@Q} quotes like bash (single quotes, $'..' for control characters)
 //     instead of panicking on a NUL byte;
 //   - ${#assoc[@]} counts elements, and ${m[@]} lists values in the order
-//     of the sorted keys so it pairs with ${!m[@]}.
+//     of the sorted keys so it pairs with ${!m[@]};
+//   - arithmetic assigns to array elements (a[i]++, m[$k]+=1), and a value
+//     that is not a number is evaluated as an expression, as in bash;
+//   - Config.MaxBytes bounds the string one replacement may build.
 //
 // The parser (mvdan.cc/sh/v3/syntax) and pattern package are used
 // unmodified from upstream.
