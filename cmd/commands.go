@@ -2,6 +2,8 @@ package cmd
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/spf13/cobra"
 
@@ -15,8 +17,16 @@ func newCommandsCmd(stdio IO) *cobra.Command {
 		Short:   "List the in-process commands scripts can run",
 		Args:    cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
+			lines := map[string]string{
+				// Served by the gateway itself rather than the registry.
+				"bash": "run a script or -c commands in a nested in-process shell",
+				"sh":   "run a script or -c commands in a nested in-process shell",
+			}
 			for _, c := range builtins.NewRegistry().Commands() {
-				fmt.Fprintf(stdio.Out, "%-12s %s\n", c.Name, c.Summary)
+				lines[c.Name] = c.Summary
+			}
+			for _, name := range slices.Sorted(maps.Keys(lines)) {
+				fmt.Fprintf(stdio.Out, "%-12s %s\n", name, lines[name])
 			}
 			return nil
 		},

@@ -221,12 +221,7 @@ func (re *Regexp) matchRecord(rec []byte) bool {
 	case re.isLit:
 		return bytes.Contains(rec, re.lit)
 	case re.goFirst != nil:
-		if d := re.getDFA(); d != nil {
-			if i, ok := d.find(rec); ok {
-				return i >= 0
-			}
-		}
-		return re.goFirst.Match(rec)
+		return re.goMatch(rec)
 	}
 	return re.btFind(rec, false) != nil
 }

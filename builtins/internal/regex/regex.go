@@ -79,10 +79,13 @@ type Regexp struct {
 	lines bool       // compiled for buffers of '\n'-separated lines
 	pf    *prefilter // literals every match contains
 
-	// A lazy DFA over goFirst's program, built on first use by FindLine.
-	goSrc   string
-	dfaOnce sync.Once
-	dfa     *dfa
+	// A lazy DFA over goFirst's program, built on first use by FindLine,
+	// and by Match when Go's engine has no literal prefix to skip to
+	// (otherwise Go's own scan is faster).
+	goSrc    string
+	dfaOnce  sync.Once
+	dfa      *dfa
+	dfaMatch bool
 
 	warnings []string
 
@@ -194,6 +197,8 @@ func (re *Regexp) buildGo(root *node, ignoreCase bool, mode emitter, whole Whole
 	}
 	re.goLong, re.goFirst = long, first
 	re.goSrc = first.String()
+	prefix, _ := first.LiteralPrefix()
+	re.dfaMatch = prefix == ""
 	return nil
 }
 
@@ -287,9 +292,21 @@ func (re *Regexp) Match(b []byte) bool {
 	case re.pf != nil && re.pf.index(b) < 0:
 		return false
 	case re.goFirst != nil:
-		return re.goFirst.Match(b)
+		return re.goMatch(b)
 	}
 	return re.btFind(b, false) != nil
+}
+
+// goMatch runs the DFA or Go's engine, whichever is faster here.
+func (re *Regexp) goMatch(b []byte) bool {
+	if re.dfaMatch {
+		if d := re.getDFA(); d != nil {
+			if i, ok := d.find(b); ok {
+				return i >= 0
+			}
+		}
+	}
+	return re.goFirst.Match(b)
 }
 
 // MatchString reports whether s contains a match.
@@ -297,7 +314,7 @@ func (re *Regexp) MatchString(s string) bool {
 	switch {
 	case re.isLit:
 		return bytes.Contains([]byte(s), re.lit)
-	case re.goFirst != nil && re.pf == nil:
+	case re.goFirst != nil && re.pf == nil && !re.dfaMatch:
 		return re.goFirst.MatchString(s)
 	}
 	return re.Match([]byte(s))
