@@ -2,9 +2,11 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"testing"
 
@@ -53,6 +55,18 @@ func TestAttackScriptsNowhere(t *testing.T) {
 	}))
 }
 
+// raceBuild reports whether this binary was built with -race.
+func raceBuild() bool {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range bi.Settings {
+			if s.Key == "-race" {
+				return s.Value == "true"
+			}
+		}
+	}
+	return false
+}
+
 func scriptParams(dir string, files []string, setup ...func(*testscript.Env) error) testscript.Params {
 	return testscript.Params{
 		Dir:   dir,
@@ -65,6 +79,14 @@ func scriptParams(dir string, files []string, setup ...func(*testscript.Env) err
 				}
 			}
 			return nil
+		},
+		// [race]: this test binary, and so the worker it starts, has the
+		// race detector, which multiplies memory use.
+		Condition: func(cond string) (bool, error) {
+			if cond == "race" {
+				return raceBuild(), nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			// status N cmd args... runs cmd and checks its exit status.

@@ -35,9 +35,9 @@ func grepBenchData() string {
 	return sb.String()
 }
 
-// benchCommand runs one command line on the bench data per iteration; run
+// grepBenchCommand runs one command line on the bench data per iteration; run
 // with -bench and compare with the GNU tool on the same data.
-func benchCommand(b *testing.B, args ...string) {
+func grepBenchCommand(b *testing.B, args ...string) {
 	data := grepBenchData()
 	env := testEnv(b, map[string]string{"big.txt": data})
 	b.SetBytes(int64(len(data)))
@@ -51,18 +51,18 @@ func benchCommand(b *testing.B, args ...string) {
 	}
 }
 
-func BenchmarkGrepLiteral(b *testing.B)      { benchCommand(b, "grep", "ERROR") }
-func BenchmarkGrepIgnoreCase(b *testing.B)   { benchCommand(b, "grep", "-i", "error") }
-func BenchmarkGrepCount(b *testing.B)        { benchCommand(b, "grep", "-c", "the") }
-func BenchmarkGrepInvert(b *testing.B)       { benchCommand(b, "grep", "-v", "e") }
-func BenchmarkGrepNoLiteral(b *testing.B)    { benchCommand(b, "grep", "-c", "[0-9][0-9]*") }
-func BenchmarkGrepAnchored(b *testing.B)     { benchCommand(b, "grep", "-c", "^a.*z$") }
-func BenchmarkGrepWord(b *testing.B)         { benchCommand(b, "grep", "-cw", "ab") }
-func BenchmarkGrepOnlyMatching(b *testing.B) { benchCommand(b, "grep", "-o", "[a-z]*ing") }
+func BenchmarkGrepLiteral(b *testing.B)      { grepBenchCommand(b, "grep", "ERROR") }
+func BenchmarkGrepIgnoreCase(b *testing.B)   { grepBenchCommand(b, "grep", "-i", "error") }
+func BenchmarkGrepCount(b *testing.B)        { grepBenchCommand(b, "grep", "-c", "the") }
+func BenchmarkGrepInvert(b *testing.B)       { grepBenchCommand(b, "grep", "-v", "e") }
+func BenchmarkGrepNoLiteral(b *testing.B)    { grepBenchCommand(b, "grep", "-c", "[0-9][0-9]*") }
+func BenchmarkGrepAnchored(b *testing.B)     { grepBenchCommand(b, "grep", "-c", "^a.*z$") }
+func BenchmarkGrepWord(b *testing.B)         { grepBenchCommand(b, "grep", "-cw", "ab") }
+func BenchmarkGrepOnlyMatching(b *testing.B) { grepBenchCommand(b, "grep", "-o", "[a-z]*ing") }
 func BenchmarkGrepFixedSet(b *testing.B) {
-	benchCommand(b, "grep", "-c", "-F", "-e", "foo", "-e", "bar")
+	grepBenchCommand(b, "grep", "-c", "-F", "-e", "foo", "-e", "bar")
 }
-func BenchmarkWc(b *testing.B)      { benchCommand(b, "wc") }
-func BenchmarkWcLines(b *testing.B) { benchCommand(b, "wc", "-l") }
-func BenchmarkTail(b *testing.B)    { benchCommand(b, "tail", "-n", "5") }
-func BenchmarkHead(b *testing.B)    { benchCommand(b, "head", "-n", "100000") }
+func BenchmarkWc(b *testing.B)      { grepBenchCommand(b, "wc") }
+func BenchmarkWcLines(b *testing.B) { grepBenchCommand(b, "wc", "-l") }
+func BenchmarkTail(b *testing.B)    { grepBenchCommand(b, "tail", "-n", "5") }
+func BenchmarkHead(b *testing.B)    { grepBenchCommand(b, "head", "-n", "100000") }

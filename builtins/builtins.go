@@ -201,7 +201,12 @@ func errnoText(e syscall.Errno) string {
 }
 
 // FileError prints "name: file: No such file or directory" and returns 1.
+// A read cut short by cancellation (timeout, interrupt) is not a file
+// error: it returns 130 quietly, like WriteError.
 func (e *Env) FileError(name, file string, err error) int {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return 130
+	}
 	fmt.Fprintf(e.Stderr, "%s: %s: %s\n", name, file, ErrText(err))
 	return 1
 }

@@ -2,7 +2,6 @@ package builtins
 
 import (
 	"bytes"
-	"context"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -10,7 +9,6 @@ import (
 	"sort"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/spf13/afero"
 
@@ -176,19 +174,6 @@ func runDataFSDiff(t *testing.T, cases []dataFSCase) {
 			}
 		})
 	}
-}
-
-// dataRunCtx runs a command with a context that is cancelled after d.
-func dataRunCtx(t *testing.T, env *Env, d time.Duration, stdin string, args ...string) (result, time.Duration) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	sub := env.Sub()
-	sub.Stdin, sub.Stdout, sub.Stderr = strings.NewReader(stdin), &out, &errb
-	ctx, cancel := context.WithTimeout(context.Background(), d)
-	defer cancel()
-	start := time.Now()
-	st := sub.Run(ctx, args)
-	return result{out.String(), errb.String(), st}, time.Since(start)
 }
 
 var _ = vfs.WorkDir

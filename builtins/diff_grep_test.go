@@ -307,6 +307,8 @@ func TestDiffGrepRecursive(t *testing.T) {
 		grepCase("", "grep", "-rn", "nothing", "dir"),
 		grepCase("", "grep", "-r", "again", "dir", "nofile"),
 		grepCase("", "grep", "-r", "--exclude-from=excl", "hello", "dir"),
+		grepCase("", "grep", "-r", "--include=[!ab]*", "hello", "dir"),
+		grepCase("", "grep", "-r", "--include=?.log", "hello", "dir"),
 		grepCase("", "grep", "-rL", "--include=*.log", "zzz", "dir"),
 		grepCase("", "grep", "-rlZ", "hello", "dir/sub"),
 		grepCase("", "grep", "-rn", "--include=*.txt", "--include=*.log", "hello", "dir/sub"),

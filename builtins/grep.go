@@ -144,14 +144,6 @@ type grepRun struct {
 	status   int // set to stop at once (write error)
 }
 
-func runEgrep(ctx context.Context, env *Env, args []string) int {
-	return runGrep(ctx, env, append([]string{"grep", "-E"}, args[1:]...))
-}
-
-func runFgrep(ctx context.Context, env *Env, args []string) int {
-	return runGrep(ctx, env, append([]string{"grep", "-F"}, args[1:]...))
-}
-
 func runGrep(ctx context.Context, env *Env, args []string) int {
 	const name = "grep"
 	opts, operands, err := grepGetopt.Parse(args[1:])
@@ -582,6 +574,8 @@ func (g *grepRun) dirExcluded(name string, cmdline bool) bool {
 }
 
 func grepGlobMatch(glob, name string, suffixes bool) bool {
+	// fnmatch writes a negated set [!...]; path.Match wants [^...].
+	glob = strings.ReplaceAll(glob, "[!", "[^")
 	if ok, _ := path.Match(glob, name); ok {
 		return true
 	}

@@ -104,7 +104,14 @@ func dataRunGzip(ctx context.Context, env *Env, args []string, decompress, toStd
 		env.Errorf(z.name, "invalid suffix ''")
 		return 1
 	}
-	z.out = dataWriter(env)
+	if z.decompress || z.list || z.test {
+		z.out = dataWriter(env)
+	} else {
+		// Compressed output reaches stdout in 16 KiB pieces, like GNU
+		// gzip's output buffer: with very compressible input a larger
+		// buffer means reading much more before a closed pipe is seen.
+		z.out = bufio.NewWriterSize(env.Stdout, dataGzipOutBuf)
+	}
 	defer z.out.Flush()
 	if len(files) == 0 {
 		files = []string{"-"}
@@ -140,6 +147,12 @@ func (z *dataGzip) warn(status int, format string, a ...any) {
 func (z *dataGzip) fail(format string, a ...any) {
 	if _, err := z.out.Write(nil); IsBrokenPipe(err) {
 		z.status = StatusBrokenPipe // the reader went away: quiet, like SIGPIPE
+		return
+	}
+	if z.ctx.Err() != nil {
+		// The run was cancelled (timeout, interrupt): the error is a
+		// consequence, not news. Quiet, like a tool killed by a signal.
+		z.status = 130
 		return
 	}
 	z.out.Flush()
@@ -225,10 +238,17 @@ func (z *dataGzip) deflate(r io.Reader, w io.Writer, name string, mtime time.Tim
 
 var errDataGzipGarbage = errors.New("trailing garbage")
 
-// inflate decompresses every gzip member of r into w.
+// dataGzipOutBuf is the size of gzip's output buffer when compressing.
+const dataGzipOutBuf = 16 << 10
+
+// inflate decompresses every gzip member of r into w. Like GNU gzip, it
+// writes out each member's data when the member ends, so that a stream
+// of small members flows (and a closed pipe is noticed) as it goes.
 func (z *dataGzip) inflate(r io.Reader, w io.Writer, name string) (int64, error) {
 	br := bufio.NewReaderSize(dataCtxReader{z.ctx, r}, dataBufSize)
 	var total int64
+	var zr *gzip.Reader
+	buf := make([]byte, dataBufSize)
 	first := true
 	for {
 		magic, err := br.Peek(2)
@@ -242,15 +262,26 @@ func (z *dataGzip) inflate(r io.Reader, w io.Writer, name string) (int64, error)
 			return total, errDataGzipGarbage
 		}
 		first = false
-		zr, err := gzip.NewReader(br)
+		// One reader serves every member: a stream of many small
+		// members must not cost a new decompressor each.
+		if zr == nil {
+			zr, err = gzip.NewReader(br)
+		} else {
+			err = zr.Reset(br)
+		}
 		if err != nil {
 			return total, err
 		}
 		zr.Multistream(false)
-		n, err := io.CopyBuffer(w, zr, make([]byte, dataBufSize))
+		n, err := io.CopyBuffer(w, zr, buf)
 		total += n
 		if err != nil {
 			return total, err
+		}
+		if bw, ok := w.(*bufio.Writer); ok {
+			if err := bw.Flush(); err != nil {
+				return total, err
+			}
 		}
 	}
 }

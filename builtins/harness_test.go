@@ -16,6 +16,27 @@ import (
 	"github.com/sandsh/sandsh/vfs"
 )
 
+// hangTimeout is how long a test waits for a command that must stop on
+// its own (cancelled, or its reader gone) before calling it hung. It is a
+// hang detector, not a speed check (benchmarks measure speed), so it is
+// generous enough for a loaded machine under the race detector.
+const hangTimeout = 60 * time.Second
+
+// runOrHang runs f, which must return on its own, and fails the test if
+// it is still running after hangTimeout.
+func runOrHang(t testing.TB, what string, f func() int) int {
+	t.Helper()
+	done := make(chan int, 1)
+	go func() { done <- f() }()
+	select {
+	case st := <-done:
+		return st
+	case <-time.After(hangTimeout):
+		t.Fatalf("%s: still running after %v", what, hangTimeout)
+		return -1
+	}
+}
+
 // result is what one command run produced.
 type result struct {
 	Stdout, Stderr string
@@ -70,7 +91,7 @@ func run(t testing.TB, env *Env, stdin string, args ...string) result {
 	var out, errb bytes.Buffer
 	sub := env.Sub()
 	sub.Stdin, sub.Stdout, sub.Stderr = strings.NewReader(stdin), &out, &errb
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), hangTimeout)
 	defer cancel()
 	st := sub.Run(ctx, args)
 	return result{out.String(), errb.String(), st}

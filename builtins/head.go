@@ -150,12 +150,33 @@ func runHead(ctx context.Context, env *Env, args []string) int {
 	headers := 0 // -1 never, 1 always
 	for _, o := range opts {
 		switch o.Name {
-		case "n", "c", "#":
+		case "#":
+			// Obsolete -N[bkm][cqvlz]: N lines, or bytes with a
+			// size letter or c, and single-letter options after.
+			digits := strings.TrimRight(o.Value, "bkmcqvlz")
+			n, ok := headCount(env, name, o.Value, digits, false)
+			if !ok {
+				return 1
+			}
+			spec = headSpec{n: n, delim: spec.delim}
+			for _, c := range o.Value[len(digits):] {
+				switch c {
+				case 'b', 'k', 'm':
+					m, _, _ := headSuffix(string(c))
+					spec.n, spec.bytes = int64(min(uint64(spec.n)*m, 1<<63-1)), true
+				case 'c':
+					spec.bytes = true
+				case 'q':
+					headers = -1
+				case 'v':
+					headers = 1
+				case 'z':
+					spec.delim = 0
+				}
+			}
+		case "n", "c":
 			v := o.Value
 			spec.bytes = o.Name == "c"
-			if o.Name == "#" && strings.HasSuffix(v, "c") {
-				v, spec.bytes = v[:len(v)-1], true
-			}
 			spec.allBut = strings.HasPrefix(v, "-")
 			if strings.HasPrefix(v, "-") || strings.HasPrefix(v, "+") {
 				v = v[1:]

@@ -75,7 +75,7 @@ func TestHeadEndless(t *testing.T) {
 			if st != 0 || out.Len() == 0 {
 				t.Errorf("%v: status %d, output %q", args, st, out.String())
 			}
-		case <-time.After(10 * time.Second):
+		case <-time.After(hangTimeout):
 			t.Fatalf("%v did not stop", args)
 		}
 	}

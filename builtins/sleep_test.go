@@ -24,11 +24,10 @@ func TestSleepCancel(t *testing.T) {
 	for _, d := range []string{"inf", "1d", "100"} {
 		env := testEnv(t, nil)
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
-		start := time.Now()
-		st := env.Run(ctx, []string{"sleep", d})
+		st := runOrHang(t, "sleep "+d+" cancelled", func() int { return env.Run(ctx, []string{"sleep", d}) })
 		cancel()
-		if st != 130 || time.Since(start) > 2*time.Second {
-			t.Fatalf("sleep %s: status %d after %v", d, st, time.Since(start))
+		if st != 130 {
+			t.Fatalf("sleep %s cancelled: status %d, want 130", d, st)
 		}
 	}
 }

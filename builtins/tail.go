@@ -67,8 +67,17 @@ func runTail(ctx context.Context, env *Env, args []string) int {
 		case "n", "c", "#":
 			v := o.Value
 			spec.bytes = o.Name == "c"
-			if o.Name == "#" && strings.HasSuffix(v, "c") {
-				v, spec.bytes = v[:len(v)-1], true
+			if o.Name == "#" {
+				// Obsolete -N[b|c|l][f]: follow is a no-op here, b
+				// counts 512-byte blocks.
+				v = strings.TrimSuffix(v, "f")
+				switch {
+				case strings.HasSuffix(v, "c"):
+					v, spec.bytes = v[:len(v)-1], true
+				case strings.HasSuffix(v, "b"):
+					spec.bytes = true
+				}
+				v = strings.TrimSuffix(v, "l")
 			}
 			spec.fromTop = strings.HasPrefix(v, "+")
 			if strings.HasPrefix(v, "-") || strings.HasPrefix(v, "+") {

@@ -103,7 +103,7 @@ func TestTextCancel(t *testing.T) {
 		go func() { done <- sub.Run(ctx, args) }()
 		select {
 		case <-done:
-		case <-time.After(5 * time.Second):
+		case <-time.After(hangTimeout):
 			t.Errorf("%v did not stop after cancellation", args)
 		}
 		cancel()

@@ -131,7 +131,7 @@ func TestXargsStopsOnEndlessInput(t *testing.T) {
 		if st != 124 || calls != 3 {
 			t.Fatalf("status %d after %d calls", st, calls)
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(hangTimeout):
 		t.Fatal("xargs did not stop")
 	}
 }

@@ -28,6 +28,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/sandsh/sandsh/builtins"
 	"github.com/sandsh/sandsh/interp"
 	"github.com/sandsh/sandsh/restrict"
 )
@@ -109,7 +110,7 @@ func runSupervised(o *Options) int {
 	}
 	p := workerPayload{HostEnv: map[string]string{}}
 	if o.Command == nil && len(o.Args) > 0 && o.Args[0] != "-" {
-		data, status, err := readScriptFile(o.Args[0])
+		data, status, err := readScriptCapped(o.Args[0], o.MaxScript)
 		if err != nil {
 			fmt.Fprintf(stdio.Err, "sandsh: %s\n", err)
 			return status
@@ -183,6 +184,30 @@ func runSupervised(o *Options) int {
 	return finalStatus(stdio.Err, 0, &interp.InternalError{Value: "worker crashed: " + res.Detail})
 }
 
+// readScriptCapped reads the script file for the worker, but never more
+// than one byte past --max-script-bytes: the parent is not under the
+// memory limit, and the worker reports the limit (`sandsh /dev/zero`
+// must not fill the parent's memory).
+func readScriptCapped(path, maxFlag string) ([]byte, int, error) {
+	limit, err := parseBytes(maxFlag)
+	if err != nil || limit <= 0 {
+		return readScriptFile(path)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return readScriptFile(path) // the same messages as in-process
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || fi.IsDir() {
+		return readScriptFile(path)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, ExitNotExec, fmt.Errorf("%s: %s", path, builtins.ErrText(err))
+	}
+	return data, 0, nil
+}
+
 func splitEnv(e string) (name, val string, ok bool) {
 	for i := 0; i < len(e); i++ {
 		if e[i] == '=' {
@@ -243,7 +268,7 @@ func (w epipeWriter) Write(p []byte) (int, error) {
 // run.
 func workerMain() int {
 	for _, fd := range []int{restrict.WorkerStdoutFD, restrict.WorkerStderrFD, restrict.WorkerPayloadFD} {
-		syscall.CloseOnExec(fd) // host programs (unrestricted mode) must not inherit them
+		restrict.CloseOnExec(fd) // host programs (unrestricted mode) must not inherit them
 	}
 	outF := os.NewFile(restrict.WorkerStdoutFD, "/dev/stdout")
 	errF := os.NewFile(restrict.WorkerStderrFD, "/dev/stderr")

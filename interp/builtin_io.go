@@ -131,6 +131,9 @@ func (r *Runner) biRead(ctx context.Context, args []string) int {
 			if !exact && c == delim {
 				return result{string(sb), false}
 			}
+			if c == 0 {
+				continue // like bash, which cannot hold NUL in a variable
+			}
 			if !raw && c == '\\' && !exact {
 				n, err := rd.Read(b[:])
 				if n == 0 || err != nil && n == 0 {
@@ -324,11 +327,15 @@ func (r *Runner) biMapfile(ctx context.Context, args []string) int {
 	rd := r.fds.reader(fd)
 	i := origin
 	read := 0
+	maxLine, total := -1, 0
+	if max := r.s.limits.MaxVarBytes; max > 0 {
+		maxLine = max + 1
+	}
 	for count < 0 || read < count {
 		if ctx.Err() != nil {
 			return 1
 		}
-		line, err := readLine(rd, delim, -1)
+		line, err := readLine(rd, delim, maxLine)
 		if err != nil && line == "" {
 			break
 		}
@@ -339,7 +346,11 @@ func (r *Runner) biMapfile(ctx context.Context, args []string) int {
 			skip--
 			continue
 		}
-		if err := r.checkSize(len(line)); err != nil {
+		if k := strings.IndexByte(line, 0); k >= 0 {
+			line = line[:k] // like bash, which keeps C strings
+		}
+		// The whole array counts against the variable size limit.
+		if total += len(line); r.checkSize(total) != nil || r.checkSize(len(line)) != nil {
 			return 1
 		}
 		v.List, v.Indexes = indexedSet(v.List, v.Indexes, i, line)

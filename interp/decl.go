@@ -470,10 +470,8 @@ func quoteAssocKey(k string) string {
 // quoteDeclValue quotes a value the way declare -p does: "..." unless it
 // has control characters, which need $'...'.
 func quoteDeclValue(s string) string {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == 0x7f {
-			return ansiCQuote(s)
-		}
+	if expand.NeedsANSIC(s) {
+		return ansiCQuote(s)
 	}
 	var sb strings.Builder
 	sb.WriteByte('"')
@@ -489,41 +487,7 @@ func quoteDeclValue(s string) string {
 }
 
 // ansiCQuote renders s as $'...'.
-func ansiCQuote(s string) string {
-	var sb strings.Builder
-	sb.WriteString("$'")
-	for _, c := range []byte(s) {
-		switch c {
-		case '\n':
-			sb.WriteString(`\n`)
-		case '\t':
-			sb.WriteString(`\t`)
-		case '\r':
-			sb.WriteString(`\r`)
-		case '\a':
-			sb.WriteString(`\a`)
-		case '\b':
-			sb.WriteString(`\b`)
-		case '\f':
-			sb.WriteString(`\f`)
-		case '\v':
-			sb.WriteString(`\v`)
-		case 0x1b:
-			sb.WriteString(`\E`)
-		case '\'', '\\':
-			sb.WriteByte('\\')
-			sb.WriteByte(c)
-		default:
-			if c < 0x20 || c == 0x7f {
-				fmt.Fprintf(&sb, `\%03o`, c)
-			} else {
-				sb.WriteByte(c)
-			}
-		}
-	}
-	sb.WriteByte('\'')
-	return sb.String()
-}
+func ansiCQuote(s string) string { return expand.ANSIC(s) }
 
 // printFunc prints a function definition like `declare -f`.
 func (r *Runner) printFunc(w io.Writer, name string, body *syntax.Stmt) {

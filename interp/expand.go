@@ -58,9 +58,16 @@ func (r *Runner) readDirForGlob(dir string) ([]fs.DirEntry, error) {
 // hostile word (e.g. a NUL byte quoted with ${x@Q}) cannot kill sandsh.
 func guard(err *error) {
 	if v := recover(); v != nil {
+		if panicHook != nil {
+			panicHook(v)
+		}
 		*err = fmt.Errorf("bad substitution (%v)", v)
 	}
 }
+
+// panicHook, set only by tests (the fuzz targets), sees every panic guard
+// recovers: each is a bug even though the script goes on.
+var panicHook func(v any)
 
 // tooBig turns an oversized expansion into the max-var-bytes limit (or
 // max-fields for too many fields).
@@ -160,6 +167,9 @@ func (r *Runner) arithString(s string) (int, error) {
 		return 0, nil
 	}
 	x, err := syntax.NewParser().Arithmetic(parseguard.String(nil, s))
+	if errors.Is(err, parseguard.ErrTooDeep) {
+		return 0, fmt.Errorf("%s: expression recursion level exceeded", s)
+	}
 	if err != nil {
 		return 0, fmt.Errorf("%s: syntax error in expression", s)
 	}

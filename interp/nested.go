@@ -42,6 +42,20 @@ func checkNesting(src []byte) error {
 	return nil
 }
 
+// binaryScript reports whether a script file looks binary the way bash
+// decides it: a NUL byte on its first line, within the first 80 bytes.
+func binaryScript(data []byte) bool {
+	for _, c := range data[:min(len(data), 80)] {
+		switch c {
+		case '\n':
+			return false
+		case 0:
+			return true
+		}
+	}
+	return false
+}
+
 // checkScriptSize enforces the limit on script text.
 func (r *Runner) checkScriptSize(n int) error {
 	if max := r.s.limits.MaxScript; max > 0 && int64(n) > max {
@@ -97,6 +111,11 @@ func (r *Runner) parseAndRun(ctx context.Context, src io.Reader, name string) er
 	}
 	if err := r.checkScriptSize(len(data)); err != nil {
 		return err
+	}
+	if r.scriptFile && binaryScript(data) {
+		fmt.Fprintf(r.fds.writer(2), "%s: %s: cannot execute binary file\n", r.prefix(), name)
+		r.exiting, r.exitCode = true, 126
+		return nil
 	}
 	if err := checkNesting(data); err != nil {
 		fmt.Fprintf(r.fds.writer(2), "%s: %v\n", r.prefix(), err)
@@ -370,6 +389,7 @@ func (r *Runner) nestedShell(ctx context.Context, env *builtins.Env, args []stri
 		src = bytes.NewReader(data)
 		c.arg0, c.params, srcName = path, rest[1:], path
 		c.source = path
+		c.scriptFile = true
 	default:
 		src = env.Stdin
 		c.params = rest

@@ -6,6 +6,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/sandsh/sandsh/interp/internal/expand"
 	"github.com/sandsh/sandsh/interp/internal/parseguard"
 )
 
@@ -80,10 +81,8 @@ func traceQuote(s string) string {
 	if plain {
 		return s
 	}
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == 0x7f {
-			return ansiCQuote(s)
-		}
+	if expand.NeedsANSIC(s) {
+		return ansiCQuote(s)
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -367,6 +367,13 @@ wait:
 			return res, nil
 		}
 	}
+	if sig := syscall.Signal(forwarded.Load()); sig == syscall.SIGQUIT && ws.Exited() && ws.ExitStatus() == 2 &&
+		strings.HasPrefix(res.CrashText, "SIGQUIT") {
+		// The Go runtime's answer to SIGQUIT: a goroutine dump (kept
+		// from the user) and exit status 2.
+		res.Death, res.Signal = DiedSignal, sig
+		return res, nil
+	}
 	crashed := ws.Signaled() || (ws.Exited() && ws.ExitStatus() == 2 && res.Detail != "")
 	if !crashed {
 		res.Death, res.Status = Exited, ws.ExitStatus()

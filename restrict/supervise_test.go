@@ -88,6 +88,26 @@ func testWorker(action string) int {
 	case "ready-sleep":
 		say("ready")
 		time.Sleep(time.Hour)
+	case "self-int":
+		// dies by SIGINT before the supervisor could see it arrive
+		syscall.Kill(os.Getpid(), syscall.SIGINT)
+		time.Sleep(time.Hour)
+	case "watchdog":
+		// the heap watchdog alone (no supervisor limit) ends a run
+		// that keeps what it allocates
+		StartHeapWatchdog(64<<20, 10*time.Millisecond, time.Second,
+			func() { say("limit"); os.Exit(3) },
+			func(orphaned bool) { say("exit %v", orphaned); os.Exit(4) })
+		var keep [][]byte
+		for range 1 << 12 {
+			b := make([]byte, 1<<20)
+			for i := range b {
+				b[i] = 1
+			}
+			keep = append(keep, b)
+			time.Sleep(time.Millisecond)
+		}
+		say("survived %d MiB", len(keep))
 	case "confine":
 		spec := ConfineSpec{Restricted: true, MaxMemory: 256 << 20}
 		if kind, dir, ok := strings.Cut(arg, ":"); ok {
@@ -251,12 +271,60 @@ func (s *signalOnWrite) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// TestWorkerForwardsSignals: a signal sent to sandsh reaches the worker
+// and ends the run as it would end bash (status 128+n, no message); the
+// Go runtime's SIGQUIT goroutine dump reaches no one.
 func TestWorkerForwardsSignals(t *testing.T) {
 	skipUnlessLinux(t)
-	res, _ := runTestWorker(t, "ready-sleep", "", WorkerSpec{
-		Timeout: 20 * time.Second, ForwardSignals: true, Stdout: &signalOnWrite{sig: syscall.SIGTERM}})
-	if res.Death != DiedSignal || res.Signal != syscall.SIGTERM {
-		t.Fatalf("got %+v, want DiedSignal SIGTERM", res)
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT} {
+		res, _ := runTestWorker(t, "ready-sleep", "", WorkerSpec{
+			Timeout: 20 * time.Second, ForwardSignals: true, Stdout: &signalOnWrite{sig: sig}})
+		if res.Death != DiedSignal || res.Signal != sig {
+			t.Errorf("%v: got %+v, want DiedSignal", sig, res)
+		}
+	}
+}
+
+// TestWorkerSignalDeath: a worker killed by SIGINT (Ctrl-C reaches the
+// whole process group) is a signal death even if the supervisor did not
+// forward anything, never an internal error.
+func TestWorkerSignalDeath(t *testing.T) {
+	skipUnlessLinux(t)
+	res, _ := runTestWorker(t, "self-int", "", WorkerSpec{Timeout: 20 * time.Second})
+	if res.Death != DiedSignal || res.Signal != syscall.SIGINT {
+		t.Fatalf("got %+v, want DiedSignal SIGINT", res)
+	}
+}
+
+// TestHeapWatchdog: inside the worker, the watchdog fails the run near
+// the memory limit before the supervisor has to kill it.
+func TestHeapWatchdog(t *testing.T) {
+	res, out := runTestWorker(t, "watchdog", "", WorkerSpec{Timeout: 20 * time.Second})
+	if res.Death != Exited || res.Status != 3 || out != "limit\n" {
+		t.Fatalf("got %+v, output %q; want exit 3 after \"limit\"", res, out)
+	}
+}
+
+// TestCommandPanic: an in-process command that panics is recovered by
+// the gateway: status 70 and one line naming it, no stack trace.
+func TestCommandPanic(t *testing.T) {
+	var stderr bytes.Buffer
+	var reported any
+	g := New(builtins.NewRegistry(), OnPanic(func(cmd string, v any, stack []byte) { reported = v }))
+	env := &builtins.Env{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: &stderr, Dir: "/"}
+	boom := &builtins.Command{Name: "boom", Run: func(context.Context, *builtins.Env, []string) int {
+		var m map[string]int
+		m["x"] = 1 // a nil map write: a runtime panic, as a bug would be
+		return 0
+	}}
+	if st := g.call(context.Background(), boom, env, []string{"boom"}); st != StatusCommandPanic {
+		t.Errorf("status %d, want %d", st, StatusCommandPanic)
+	}
+	if got, want := stderr.String(), "sandsh: boom: internal error: assignment to entry in nil map\n"; got != want {
+		t.Errorf("stderr %q, want %q", got, want)
+	}
+	if reported == nil {
+		t.Error("OnPanic was not called")
 	}
 }
 

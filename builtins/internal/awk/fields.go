@@ -280,6 +280,7 @@ func (p *interp) setRecord(s string) {
 	p.record = s
 	p.recordOK = true
 	p.fieldsOK = false
+	p.partial = false
 }
 
 // getRecord returns $0, rebuilding it if fields were assigned.
@@ -294,17 +295,52 @@ func (p *interp) ensureFields() {
 	if p.fieldsOK {
 		return
 	}
-	p.fields = p.split.splitInto(p.fields[:0], p.record, nil)
+	if p.partial {
+		// Finish what getField began (the splitter cannot have changed:
+		// assigning FS splits the current record first).
+		p.fields = splitSpaces(p.fields, p.record[p.partPos:], nil)
+		p.partial = false
+	} else {
+		p.fields = p.split.splitInto(p.fields[:0], p.record, nil)
+	}
 	p.nf = len(p.fields)
 	p.fieldsOK = true
 }
 
+// getField returns $i. With the default FS, a record is split only as far
+// as the fields the program reads ({ s += $1 } does not split the rest of
+// each line); NF and everything else that needs all fields finish it.
 func (p *interp) getField(i int) value {
 	if i == 0 {
 		return value{s: p.getRecord(), k: kStrNum}
 	}
 	if i < 0 {
 		p.fatalf("attempt to access field %d", i)
+	}
+	if !p.fieldsOK && p.split.mode == splitSpace {
+		if !p.partial {
+			p.fields, p.partPos, p.partial = p.fields[:0], 0, true
+		}
+		s := p.record
+		for len(p.fields) < i {
+			j := p.partPos
+			for j < len(s) && (s[j] == ' ' || s[j] == '\t' || s[j] == '\n') {
+				j++
+			}
+			if j == len(s) {
+				p.nf, p.fieldsOK, p.partial = len(p.fields), true, false
+				break
+			}
+			k := j
+			for k < len(s) && s[k] != ' ' && s[k] != '\t' && s[k] != '\n' {
+				k++
+			}
+			p.fields = append(p.fields, value{s: s[j:k], k: kStrNum})
+			p.partPos = k
+		}
+		if p.partial {
+			return p.fields[i-1]
+		}
 	}
 	p.ensureFields()
 	if i > p.nf {

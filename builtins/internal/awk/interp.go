@@ -139,6 +139,8 @@ type interp struct {
 	fields   []value
 	fieldsOK bool
 	nf       int
+	partial  bool // fields holds the first fields only, partPos is where the rest starts (getField)
+	partPos  int
 
 	// Main input.
 	argIdx     int

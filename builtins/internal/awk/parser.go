@@ -21,7 +21,11 @@ func Parse(srcs ...Source) (*Program, error) {
 	for _, src := range srcs {
 		toks, warnings, err := lexWarn(src.Text, src.Name)
 		if err != nil {
-			p.errs = append(p.errs, withLine(err.(*SyntaxError), src.Text))
+			var se *SyntaxError
+			if !errors.As(err, &se) {
+				return nil, err
+			}
+			p.errs = append(p.errs, withLine(se, src.Text))
 			return nil, p.parseErr()
 		}
 		p.prog.Warnings = append(p.prog.Warnings, warnings...)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -21,6 +22,11 @@ type decoder struct {
 	col   int
 	buf   []byte
 	depth int
+	// Objects of one input usually share their keys: keys interns the
+	// key strings and lastKeys is the key order of the last object, so
+	// that a million records hold one copy of each instead of a million.
+	keys     map[string]string
+	lastKeys []string
 }
 
 // parseError is a malformed-input error, reported by jq as
@@ -110,7 +116,7 @@ func (d *decoder) value(c byte) (any, error) {
 	case '[':
 		return d.array()
 	case '"':
-		s, err := d.str()
+		s, err := d.str(false)
 		return s, err
 	case ']':
 		return nil, d.fail("Unmatched ']'")
@@ -223,7 +229,7 @@ func (d *decoder) object() (any, error) {
 		if c != '"' {
 			return nil, d.fail("Object keys must be strings")
 		}
-		k, err := d.str()
+		k, err := d.str(true)
 		if err != nil {
 			return nil, d.eofErr(err)
 		}
@@ -249,7 +255,11 @@ func (d *decoder) object() (any, error) {
 		}
 		switch c {
 		case '}':
-			d.order.set(obj, keys)
+			if !slices.Equal(keys, d.lastKeys) {
+				// Clipped: an append to a shared order must copy.
+				d.lastKeys = slices.Clip(slices.Clone(keys))
+			}
+			d.order.set(obj, d.lastKeys)
 			return obj, nil
 		case ',':
 		default:
@@ -261,8 +271,24 @@ func (d *decoder) object() (any, error) {
 	}
 }
 
-// str reads a string body after its opening quote.
-func (d *decoder) str() (string, error) {
+// intern returns b as a string, the same one for the same short keys.
+func (d *decoder) intern(b []byte) string {
+	if s, ok := d.keys[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	if len(b) <= 64 && len(d.keys) < 4096 {
+		if d.keys == nil {
+			d.keys = make(map[string]string)
+		}
+		d.keys[s] = s
+	}
+	return s
+}
+
+// str reads a string body after its opening quote; an object key (key
+// true) is interned.
+func (d *decoder) str(key bool) (string, error) {
 	b := d.buf[:0]
 	ascii := true
 	for {
@@ -294,6 +320,9 @@ func (d *decoder) str() (string, error) {
 			d.buf = b
 			if !ascii && !utf8.Valid(b) {
 				return string(ToValidUTF8(b)), nil
+			}
+			if key {
+				return d.intern(b), nil
 			}
 			return string(b), nil
 		case '\\':

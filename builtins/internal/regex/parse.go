@@ -126,8 +126,6 @@ func decodeLit(s string) (*node, int) {
 
 func lit(r rune) *node { return &node{op: opLit, r: r} }
 
-func (p *parser) ere() bool { return p.syn != BRE }
-
 func (p *parser) peek() byte {
 	if p.pos < len(p.src) {
 		return p.src[p.pos]
@@ -907,15 +905,6 @@ func (c *charClass) remove(r rune) {
 		}
 	}
 	c.ranges = out
-}
-
-func (c *charClass) contains(r rune) bool {
-	for i := 0; i < len(c.ranges); i += 2 {
-		if r >= c.ranges[i] && r <= c.ranges[i+1] {
-			return true
-		}
-	}
-	return false
 }
 
 // onlyWord reports whether every rune the class matches is a word

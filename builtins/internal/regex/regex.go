@@ -6,7 +6,13 @@
 // Matching is leftmost-longest, as POSIX requires. Expressions Go's engine
 // cannot run (back-references, and \< \> that are not simply \b) go to
 // github.com/dlclark/regexp2, a backtracking engine, with a per-match time
-// limit; a timeout is reported by Err.
+// limit; a timeout is reported by Err. That engine matches leftmost-first,
+// so with it the longest match is not always chosen.
+//
+// For grep, CompileList joins several patterns, adds -w and -x, and
+// FindLine finds matching lines in big buffers: literals every match must
+// contain are searched with bytes.Index, and a lazy DFA (dfa.go) scans
+// where there are none.
 //
 // Input is bytes. Both engines decode UTF-8: a valid multi-byte sequence
 // is one character (so . matches all of "é"), and each byte that is not

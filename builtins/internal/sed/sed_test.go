@@ -388,15 +388,24 @@ func TestStopsPromptly(t *testing.T) {
 	if !errors.Is(err, syscall.EPIPE) {
 		t.Errorf("broken pipe: %v", err)
 	}
-	// An endless loop and an endless input stop when cancelled.
+	// An endless loop and an endless input stop when cancelled. Only a
+	// generous hang detector bounds the wait: no timed assertions.
 	for _, s := range []string{":a;ba", "d"} {
 		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
-		start := time.Now()
-		_, err = compile(s).Run(ctx, nil, sio(io.Discard))
-		cancel()
-		if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 2*time.Second {
-			t.Errorf("%s: %v after %v", s, err, time.Since(start))
+		done := make(chan error, 1)
+		go func() {
+			_, err := compile(s).Run(ctx, nil, sio(io.Discard))
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if !errors.Is(err, context.DeadlineExceeded) {
+				t.Errorf("%s cancelled: %v", s, err)
+			}
+		case <-time.After(60 * time.Second):
+			t.Errorf("%s: still running 60s after being cancelled", s)
 		}
+		cancel()
 	}
 }
 

@@ -4,6 +4,7 @@
 package expand
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -439,6 +440,9 @@ func (cfg *Config) arithText(s string) (int, error) {
 		return 0, fmt.Errorf("%s: expression recursion level exceeded", s)
 	}
 	x, err := syntax.NewParser().Arithmetic(parseguard.String(nil, s))
+	if errors.Is(err, parseguard.ErrTooDeep) {
+		return 0, fmt.Errorf("%s: expression recursion level exceeded", s)
+	}
 	if err != nil {
 		return 0, fmt.Errorf("%s: syntax error in expression", s)
 	}

@@ -638,19 +638,57 @@ func assocValues(m map[string]string) []string {
 // BashQuote quotes s the way bash's ${v@Q} and printf %q-free contexts
 // do: single quotes, or $'...' when s has control characters.
 func BashQuote(s string) string {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == 0x7f {
-			return ansiC(s)
-		}
+	if NeedsANSIC(s) {
+		return ANSIC(s)
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-func ansiC(s string) string {
+// NeedsANSIC reports whether bash quotes s as $'...' (in a UTF-8 locale):
+// s has control characters, or bytes that are not valid UTF-8.
+func NeedsANSIC(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 || c == 0x7f {
+			return true
+		}
+		if c >= utf8.RuneSelf {
+			size, bad := nonASCII(s[i:])
+			if bad {
+				return true
+			}
+			i += size - 1
+		}
+	}
+	return false
+}
+
+// nonASCII measures the character that starts s (not ASCII) and reports
+// whether bash escapes it as octal bytes: an invalid UTF-8 byte or a C1
+// control character.
+func nonASCII(s string) (size int, bad bool) {
+	r, size := utf8.DecodeRuneInString(s)
+	return size, r == utf8.RuneError && size == 1 || r >= 0x80 && r <= 0x9f
+}
+
+// ANSIC renders s as $'...'.
+func ANSIC(s string) string {
 	var sb strings.Builder
 	sb.WriteString("$'")
 	for i := 0; i < len(s); i++ {
 		c := s[i]
+		if c >= utf8.RuneSelf {
+			size, bad := nonASCII(s[i:])
+			for _, b := range []byte(s[i : i+size]) {
+				if bad {
+					fmt.Fprintf(&sb, `\%03o`, b)
+				} else {
+					sb.WriteByte(b)
+				}
+			}
+			i += size - 1
+			continue
+		}
 		switch c {
 		case '\n':
 			sb.WriteString(`\n`)

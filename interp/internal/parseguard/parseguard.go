@@ -8,9 +8,8 @@
 // here-documents and the many recursive constructs would all have to be
 // lexed exactly as the parser does), so Reader measures the real depth:
 // the parser reads its input 1 KiB at a time from the goroutine that is
-// parsing, so each Read checks how many frames the parser has stacked up
-// since it started and fails once they pass MaxFrames. The parser then
-// stops with that error.
+// parsing, so each Read counts the parser's frames on the stack and fails
+// once they pass MaxFrames. The parser then stops with that error.
 //
 // The same Read also stops the parse when the run is cancelled (a
 // timeout), so a huge script cannot hold the run past its time limit.
@@ -23,12 +22,13 @@ import (
 	"reflect"
 	"runtime"
 	"strings"
+	"sync"
 )
 
-// MaxFrames bounds the stack frames a parse may add. A bracket nests about
-// a dozen frames deep in the parser, so this leaves room for the
-// maxNesting (2000) levels the runner's own pre-check allows, and stays
-// far below the Go stack limit: a few tens of MiB of stack.
+// MaxFrames bounds the parser's stack frames. A bracket nests about a
+// dozen frames deep in the parser, so this leaves room for the 2000
+// levels the runner's own pre-check (checkNesting) allows, and stays far
+// below the Go stack limit: a few tens of MiB of stack.
 const MaxFrames = 60_000
 
 // ErrTooDeep is the error a parse stopped by Reader returns.
@@ -36,15 +36,13 @@ var ErrTooDeep = errors.New("script nests too deeply")
 
 // Reader wraps the parser's input.
 type Reader struct {
-	r    io.Reader
-	ctx  context.Context
-	base int // frames on the stack when the parse started
+	r   io.Reader
+	ctx context.Context
 }
 
-// New returns a Reader for a parse about to start on this goroutine; ctx
-// may be nil.
+// New returns a Reader for the input of one parse; ctx may be nil.
 func New(ctx context.Context, r io.Reader) *Reader {
-	return &Reader{r: r, ctx: ctx, base: frames()}
+	return &Reader{r: r, ctx: ctx}
 }
 
 // String is New for text held in a string.
@@ -59,25 +57,65 @@ func (g *Reader) Read(p []byte) (int, error) {
 		}
 		return 0, g.ctx.Err()
 	}
-	var pc [1]uintptr
-	// Callers walks at most base+MaxFrames frames: cheap at the shallow
-	// depths of ordinary scripts.
-	if runtime.Callers(g.base+MaxFrames, pc[:]) > 0 {
+	if parserTooDeep() {
 		return 0, ErrTooDeep
 	}
 	return g.r.Read(p)
 }
 
-// frames counts the frames on the current goroutine's stack.
-func frames() int {
-	pc := make([]uintptr, 256)
+// parserTooDeep counts the frames above Read up to the first frame of
+// sandsh's own code, the caller of the parse: the parser's frames (with
+// the library code it calls). Counting only those keeps the check cheap
+// and independent of how deep the runner itself is when it parses, say,
+// an eval string deep in a recursion.
+func parserTooDeep() bool {
+	var small [64]uintptr
+	pcs := small[:]
+	skip := 3 // runtime.Callers, parserTooDeep, Read
+	depth := 0
 	for {
-		n := runtime.Callers(0, pc)
-		if n < len(pc) {
-			return n
+		n := runtime.Callers(skip, pcs)
+		for _, pc := range pcs[:n] {
+			if ours(pc) {
+				return false
+			}
+			if depth++; depth > MaxFrames {
+				return true
+			}
 		}
-		pc = make([]uintptr, 2*len(pc))
+		if n < len(pcs) {
+			return false
+		}
+		skip += n
+		pcs = make([]uintptr, 2*len(pcs))
 	}
+}
+
+// modulePrefix starts the names of sandsh's functions.
+const modulePrefix = "github.com/sandsh/sandsh/"
+
+// oursCache remembers, per return address, whether ours is true.
+var oursCache sync.Map // uintptr -> bool
+
+// ours reports whether pc is in sandsh's code (or has sandsh code inlined
+// there).
+func ours(pc uintptr) bool {
+	if v, ok := oursCache.Load(pc); ok {
+		return v.(bool)
+	}
+	found := false
+	frames := runtime.CallersFrames([]uintptr{pc})
+	for {
+		fr, more := frames.Next()
+		if strings.HasPrefix(fr.Function, modulePrefix) {
+			found = true
+		}
+		if !more {
+			break
+		}
+	}
+	oursCache.Store(pc, found)
+	return found
 }
 
 // MaxDepth bounds how many syntax nodes deep a parsed script may nest.
