@@ -299,7 +299,7 @@ func (r *Runner) assignArray(ctx context.Context, name string, arr *syntax.Array
 	}
 	var list []string
 	var indexes []int
-	next := 0
+	next, nfields := 0, 0
 	if appendVal && v.Kind == expand.Indexed {
 		list, indexes = v.List, v.Indexes
 		next = indexedMax(list, indexes) + 1
@@ -324,6 +324,11 @@ func (r *Runner) assignArray(ctx context.Context, name string, arr *syntax.Array
 		vals, err := r.fields(ctx, el.Value)
 		if err != nil {
 			return err
+		}
+		// The elements are expanded one by one, but like a command's
+		// words they count against the field limit together.
+		if nfields += len(vals); r.tooManyFields(nfields) {
+			return r.s.fatalErr()
 		}
 		for _, val := range vals {
 			list, indexes = indexedSet(list, indexes, next, r.transform(v, val))

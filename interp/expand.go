@@ -69,6 +69,16 @@ func guard(err *error) {
 // recovers: each is a bug even though the script goes on.
 var panicHook func(v any)
 
+// tooManyFields reports whether n fields are past the max-fields limit,
+// failing the run if so.
+func (r *Runner) tooManyFields(n int) bool {
+	if max := r.s.limits.MaxFields; max > 0 && n > max {
+		r.limitHit("max-fields", fmt.Sprint(max))
+		return true
+	}
+	return false
+}
+
 // tooBig turns an oversized expansion into the max-var-bytes limit (or
 // max-fields for too many fields).
 func (r *Runner) tooBig(err error) error {
@@ -170,7 +180,7 @@ func (r *Runner) arithString(s string) (int, error) {
 	if errors.Is(err, parseguard.ErrTooDeep) {
 		return 0, fmt.Errorf("%s: expression recursion level exceeded", s)
 	}
-	if err != nil {
+	if err != nil || x == nil { // nil: only a comment, as in a[#]
 		return 0, fmt.Errorf("%s: syntax error in expression", s)
 	}
 	return r.arith(context.Background(), x)

@@ -126,10 +126,10 @@ func (r *Runner) parseAndRun(ctx context.Context, src io.Reader, name string) er
 		data = append(data, '\n')
 	}
 	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
-	var runErr, tooDeep error
+	var runErr, tooDeep, perr error
 	// Like bash, parse a whole line (with its here-documents) before
 	// running it, and run each line before parsing the next.
-	perr := p.Interactive(parseguard.New(ctx, bytes.NewReader(data)), func(stmts []*syntax.Stmt) bool {
+	run := func(stmts []*syntax.Stmt) bool {
 		if p.Incomplete() {
 			return true
 		}
@@ -144,7 +144,21 @@ func (r *Runner) parseAndRun(ctx context.Context, src io.Reader, name string) er
 			r.stmt(ctx, st)
 		}
 		return !r.stop(ctx)
-	})
+	}
+	// The loop never breaks: mvdan's iterator panics ("range function
+	// continued iteration") when its caller stops while the parser still
+	// has an error to report, as on "0&0\xff". To stop, the input ends.
+	in := parseguard.New(ctx, bytes.NewReader(data))
+	for stmts, err := range p.InteractiveSeq(in) {
+		switch {
+		case in.Stopped():
+		case err != nil:
+			perr = err
+			in.Stop()
+		case !run(stmts):
+			in.Stop()
+		}
+	}
 	if tooDeep != nil {
 		perr = tooDeep
 	}

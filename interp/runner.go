@@ -320,6 +320,16 @@ func (r *Runner) cmd(ctx context.Context, cmd syntax.Command) {
 	case *syntax.CaseClause:
 		r.caseClause(ctx, cmd)
 	case *syntax.FuncDecl:
+		if cmd.Name == nil {
+			// The parser takes "() cmd" for a zsh anonymous function;
+			// bash: syntax error near unexpected token `)'.
+			r.errf("syntax error near unexpected token `)'")
+			r.lastStatus = 2
+			if !r.interactive {
+				r.exiting, r.exitCode = true, 2
+			}
+			return
+		}
 		name := cmd.Name.Value
 		if specialBuiltins[name] {
 			r.errf("`%s': is a special builtin", name)

@@ -228,7 +228,13 @@ func atoi(s string) int64 {
 	if base > 36 {
 		n = atoiLargeBase(s, base)
 	} else {
-		n, _ = strconv.ParseInt(s, int(base), 64)
+		var err error
+		n, err = strconv.ParseInt(s, int(base), 64)
+		if errors.Is(err, strconv.ErrRange) {
+			// sandsh: like bash, wrap around instead of saturating:
+			// $((9223372036854775808)) is -9223372036854775808.
+			n = atoiLargeBase(strings.ToLower(s), base)
+		}
 	}
 	if neg {
 		n = -n
@@ -301,9 +307,9 @@ func (cfg *Config) assgnArit(b *syntax.BinaryArithm) (int, error) {
 	case syntax.XorAssgn:
 		val ^= arg
 	case syntax.ShlAssgn:
-		val <<= uint(arg)
+		val <<= uint(arg) & 63
 	case syntax.ShrAssgn:
-		val >>= uint(arg)
+		val >>= uint(arg) & 63
 	}
 	if err := cfg.envSet(name, strconv.FormatInt(val, 10)); err != nil {
 		return 0, err
@@ -365,9 +371,11 @@ func binArit(op syntax.BinAritOperator, x, y int) (int, error) {
 	case syntax.Xor:
 		return x ^ y, nil
 	case syntax.Shr:
-		return x >> uint(y), nil
+		// sandsh: the count is taken mod 64, as bash gets it from the
+		// CPU: $((1<<64)) is 1, $((1<<-1)) is the sign bit.
+		return x >> (uint(y) & 63), nil
 	case syntax.Shl:
-		return x << uint(y), nil
+		return x << (uint(y) & 63), nil
 	case syntax.Comma:
 		// x is executed but its result discarded
 		return y, nil
@@ -443,7 +451,7 @@ func (cfg *Config) arithText(s string) (int, error) {
 	if errors.Is(err, parseguard.ErrTooDeep) {
 		return 0, fmt.Errorf("%s: expression recursion level exceeded", s)
 	}
-	if err != nil {
+	if err != nil || x == nil { // nil: only a comment, as in a[#]
 		return 0, fmt.Errorf("%s: syntax error in expression", s)
 	}
 	cfg.arithDepth++

@@ -36,9 +36,16 @@ var ErrTooDeep = errors.New("script nests too deeply")
 
 // Reader wraps the parser's input.
 type Reader struct {
-	r   io.Reader
-	ctx context.Context
+	r       io.Reader
+	ctx     context.Context
+	stopped bool
 }
+
+// Stop makes the input end here: the parser sees EOF from now on.
+func (g *Reader) Stop() { g.stopped = true }
+
+// Stopped reports whether Stop was called.
+func (g *Reader) Stopped() bool { return g.stopped }
 
 // New returns a Reader for the input of one parse; ctx may be nil.
 func New(ctx context.Context, r io.Reader) *Reader {
@@ -51,6 +58,9 @@ func String(ctx context.Context, s string) *Reader {
 }
 
 func (g *Reader) Read(p []byte) (int, error) {
+	if g.stopped {
+		return 0, io.EOF
+	}
 	if g.ctx != nil && g.ctx.Err() != nil {
 		if cause := context.Cause(g.ctx); cause != nil {
 			return 0, cause
