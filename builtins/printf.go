@@ -93,6 +93,9 @@ func (p *shellPrinter) fail(format string, a ...any) {
 	p.stopped = true
 }
 
+// maxPrintfOutput bounds what one printf call builds in memory.
+const maxPrintfOutput = 64 << 20
+
 // run interprets format, reusing it while arguments remain, like both
 // bash and coreutils do.
 func (p *shellPrinter) run(format string) {
@@ -100,6 +103,14 @@ func (p *shellPrinter) run(format string) {
 		start := p.argi
 		p.once(format)
 		if p.stopped || p.argi >= len(p.args) {
+			break
+		}
+		if len(p.out) > maxPrintfOutput {
+			// Reusing the format could build gigabytes in memory before
+			// anything is written (printf '%999999d' {1..4000}).
+			p.warn("output too large (more than %d bytes)", maxPrintfOutput)
+			p.out = p.out[:maxPrintfOutput]
+			p.status = 1
 			break
 		}
 		if p.argi == start {

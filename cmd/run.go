@@ -335,7 +335,14 @@ func newSession(o *Options, stdout, stderr io.Writer, stdin io.Reader, arg0 stri
 		shellOpts = append(shellOpts, "nounset")
 	}
 	var runner *interp.Runner
-	gw := restrict.New(builtins.NewRegistry(), restrict.Restricted(restricted))
+	// A crashing in-process command is a bug in sandsh: report it as an
+	// internal error of the whole run rather than carry on.
+	gw := restrict.New(builtins.NewRegistry(), restrict.Restricted(restricted),
+		restrict.OnPanic(func(cmd string, v any, stack []byte) {
+			if runner != nil {
+				runner.Abort(&interp.InternalError{Value: fmt.Sprintf("%s: %v", cmd, v), Stack: string(stack)})
+			}
+		}))
 	runner, err = interp.New(append([]interp.Option{
 		interp.WithFS(fsys),
 		interp.WithGateway(gw),
@@ -429,6 +436,9 @@ func runMain(o *Options) int {
 	return finalStatus(stdio.Err, status, err)
 }
 
+// maxScriptRead caps how much of a script file is read from the host.
+const maxScriptRead = 1<<30 + 1
+
 // readScriptFile reads a script named on the command line from the host.
 func readScriptFile(path string) ([]byte, int, error) {
 	fi, err := os.Stat(path)
@@ -441,7 +451,15 @@ func readScriptFile(path string) ([]byte, int, error) {
 	if fi.IsDir() {
 		return nil, ExitNotExec, fmt.Errorf("%s: Is a directory", path)
 	}
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, ExitNotExec, fmt.Errorf("%s: %s", path, builtins.ErrText(err))
+	}
+	defer f.Close()
+	// Read at most one byte more than any script limit allows, so a huge
+	// (or endless, like /dev/zero) file cannot fill memory: the runner
+	// reports the max-script-bytes limit on what it got.
+	data, err := io.ReadAll(io.LimitReader(f, maxScriptRead))
 	if err != nil {
 		return nil, ExitNotExec, fmt.Errorf("%s: %s", path, builtins.ErrText(err))
 	}

@@ -246,6 +246,10 @@ func (r *Runner) Reset() {
 	r.exiting, r.breakN, r.contN, r.returning, r.abortLine = false, 0, 0, false, false
 }
 
+// Abort ends the run with err (reported by Run as its error), stopping
+// every goroutine of the run.
+func (r *Runner) Abort(err error) { r.s.fail(err) }
+
 // SetStatus sets $?, e.g. to 2 after a syntax error or 130 after Ctrl-C
 // at an interactive prompt.
 func (r *Runner) SetStatus(n int) { r.lastStatus = n & 0xff }

@@ -171,7 +171,7 @@ func (r *Runner) callFunc(ctx context.Context, name string, body *syntax.Stmt, a
 		return
 	}
 	defer func() { r.callDepth-- }()
-	if nest := r.getVar("FUNCNEST").String(); nest != "" {
+	if nest := r.funcNest(); nest != "" {
 		var n int
 		if _, err := fmt.Sscan(nest, &n); err == nil && n > 0 && len(r.frames) >= n {
 			r.errf("%s: maximum function nesting level exceeded (%d)", name, n)
@@ -196,6 +196,15 @@ func (r *Runner) callFunc(ctx context.Context, name string, body *syntax.Stmt, a
 	r.frames = r.frames[:len(r.frames)-1]
 	r.scopes = r.scopes[:len(r.scopes)-1]
 	r.params = oldParams
+}
+
+// funcNest is $FUNCNEST, looked up in the global scope only so that a
+// deep recursion does not search every scope on every call.
+func (r *Runner) funcNest() string {
+	if v := r.scopes[0].vars["FUNCNEST"]; v != nil && v.Set {
+		return v.Str
+	}
+	return ""
 }
 
 // enterCall counts one level of call depth; at the limit it fails the run.

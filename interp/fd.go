@@ -1,7 +1,7 @@
 package interp
 
 import (
-	"errors"
+	"fmt"
 	"io"
 	"sync"
 	"sync/atomic"
@@ -134,7 +134,10 @@ type limitWriter struct {
 	mu  *sync.Mutex
 }
 
-var errOutputLimit = errors.New("output limit exceeded")
+// errOutputLimit is what writes fail with once an output limit is hit. It
+// wraps io.ErrClosedPipe so commands stop quietly, as on a broken pipe:
+// sandsh itself reports the limit.
+var errOutputLimit = fmt.Errorf("output limit exceeded: %w", io.ErrClosedPipe)
 
 func (l *limitWriter) Write(b []byte) (int, error) {
 	if l.max > 0 {

@@ -23,9 +23,9 @@ type hostileCase struct {
 	// (a clean error where bash would crash or take forever) or on a
 	// detail beside the point here.
 	anyStatus bool
-	stdout string               // wanted standard output, unless anyOut
-	anyOut bool
-	stderr string // wanted in standard error
+	stdout    string // wanted standard output, unless anyOut
+	anyOut    bool
+	stderr    string // wanted in standard error
 }
 
 // rep is strings.Repeat, short for the tables.
@@ -161,9 +161,9 @@ func TestHostileInput(t *testing.T) {
 		{name: "trap (", script: double("(", 18) + `trap "$s" EXIT`, stderr: "nests deeper"},
 		// (bash ends the script on a bad subscript; let and declare -i go
 		// on in sandsh, see the README's differences)
-		{name: "subscript ?:", script: double("1?1:", 15) + `a[${s}1]=1; echo rc=$?`, anyStatus: true, anyOut: true, stderr: "recursion level exceeded"},
-		{name: "let ?:", script: double("1?1:", 15) + `let "${s}1"; echo rc=$?`, anyStatus: true, anyOut: true, stderr: "recursion level exceeded"},
-		{name: "declare -i ?:", script: double("1?1:", 15) + `declare -i i; i=${s}1; echo "rc=$? $i"`, anyStatus: true, anyOut: true},
+		{name: "subscript ?:", script: double("1?1:", 17) + `a[${s}1]=1; echo rc=$?`, anyStatus: true, anyOut: true, stderr: "recursion level exceeded"},
+		{name: "let ?:", script: double("1?1:", 17) + `let "${s}1"; echo rc=$?`, anyStatus: true, anyOut: true, stderr: "recursion level exceeded"},
+		{name: "declare -i ?:", script: double("1?1:", 17) + `declare -i i; i=${s}1; echo "rc=$? $i"`, anyStatus: true, anyOut: true},
 		{name: "PS4", script: double("$(", 18) + `PS4=$s; set -x; echo hi`, stdout: "hi\n", anyOut: true},
 		// huge expansions
 		{name: "printf width", script: `printf '%999999999d' 1; echo " rc=$?"`, stdout: " rc=1\n", stderr: "too large"},

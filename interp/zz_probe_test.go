@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -43,4 +44,38 @@ func TestZZProbe(t *testing.T) {
 	start := time.Now()
 	st, err := r.RunReader(context.Background(), bytes.NewReader(data), "probe")
 	t.Logf("status %d err %v in %v\nstdout %.300q\nstderr %.300q", st, err, time.Since(start), out.String(), errb.String())
+}
+
+func TestZZCorpusTimes(t *testing.T) {
+	dir := os.Getenv("PROBE_CORPUS")
+	if dir == "" {
+		t.Skip()
+	}
+	ents, _ := os.ReadDir(dir)
+	type tm struct {
+		name string
+		d    time.Duration
+	}
+	var worst []tm
+	n := 0
+	defer func() { t.Logf("%d inputs", n) }()
+	for _, e := range ents {
+		data, _ := os.ReadFile(dir + "/" + e.Name())
+		lines := strings.SplitN(string(data), "\n", 3)
+		if len(lines) < 2 {
+			continue
+		}
+		lit := strings.TrimSuffix(strings.TrimPrefix(lines[1], "[]byte("), ")")
+		s, err := strconv.Unquote(lit)
+		if err != nil {
+			continue
+		}
+		lim := fuzzLimits()
+		res := runHostile(t, []byte(s), lim, "line one\nline two\n")
+		n++
+		if res.elapsed > 300*time.Millisecond {
+			worst = append(worst, tm{e.Name(), res.elapsed})
+			t.Logf("%v %s %q", res.elapsed, e.Name(), s)
+		}
+	}
 }

@@ -445,11 +445,11 @@ const maxArithDepth = 1024
 // arithText evaluates text found in a variable as an expression.
 func (cfg *Config) arithText(s string) (int, error) {
 	if cfg.arithDepth >= maxArithDepth {
-		return 0, fmt.Errorf("%s: expression recursion level exceeded", s)
+		return 0, fmt.Errorf("%s: expression recursion level exceeded", shorten(s))
 	}
 	x, err := syntax.NewParser().Arithmetic(parseguard.String(nil, s))
 	if errors.Is(err, parseguard.ErrTooDeep) {
-		return 0, fmt.Errorf("%s: expression recursion level exceeded", s)
+		return 0, fmt.Errorf("%s: expression recursion level exceeded", shorten(s))
 	}
 	if err != nil || x == nil { // nil: only a comment, as in a[#]
 		return 0, fmt.Errorf("%s: syntax error in expression", s)
@@ -457,4 +457,12 @@ func (cfg *Config) arithText(s string) (int, error) {
 	cfg.arithDepth++
 	defer func() { cfg.arithDepth-- }()
 	return Arithm(cfg, x)
+}
+
+// shorten keeps error messages one readable line.
+func shorten(s string) string {
+	if len(s) > 60 {
+		return s[:57] + "..."
+	}
+	return s
 }
