@@ -55,6 +55,7 @@ type Options struct {
 	MaxVarBytes  string
 	MaxCapture   string
 	MaxScript    string
+	MaxFields    int
 
 	NoWorker bool         // run in this process, without a supervised worker (worker.go)
 	worker   *workerState // set in the worker process
@@ -88,6 +89,7 @@ func addRunFlags(fl *pflag.FlagSet, o *Options) {
 	fl.StringVar(&o.MaxVarBytes, "max-var-bytes", interp.FormatBytes(int64(d.MaxVarBytes)), "limit on the size of one variable")
 	fl.StringVar(&o.MaxCapture, "max-capture", interp.FormatBytes(d.MaxCapture), "limit on bytes one $(...) may capture")
 	fl.StringVar(&o.MaxScript, "max-script-bytes", interp.FormatBytes(d.MaxScript), "limit on script, eval and source text")
+	fl.IntVar(&o.MaxFields, "max-fields", d.MaxFields, "limit on the fields one command's words expand to (0 = none)")
 	fl.BoolVar(&o.NoWorker, "no-worker", false, "run the script in this process instead of a supervised, confined worker (debugging)")
 }
 
@@ -140,6 +142,7 @@ func (o *Options) limits() (interp.Limits, error) {
 	l.MaxLoopIters = o.MaxLoopIters
 	l.MaxCallDepth = o.MaxCallDepth
 	l.MaxJobs = o.MaxJobs
+	l.MaxFields = o.MaxFields
 	for _, b := range []struct {
 		flag string
 		val  string
@@ -156,7 +159,7 @@ func (o *Options) limits() (interp.Limits, error) {
 		return l, usagef("--max-var-bytes: %v", err)
 	}
 	l.MaxVarBytes = int(n)
-	if l.Timeout < 0 || l.MaxCommands < 0 || l.MaxLoopIters < 0 || l.MaxCallDepth < 0 || l.MaxJobs < 0 {
+	if l.Timeout < 0 || l.MaxCommands < 0 || l.MaxLoopIters < 0 || l.MaxCallDepth < 0 || l.MaxJobs < 0 || l.MaxFields < 0 {
 		return l, usagef("limits must not be negative")
 	}
 	return l, nil

@@ -8,6 +8,7 @@ import (
 	"maps"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -364,9 +365,14 @@ func (r *Runner) cmd(ctx context.Context, cmd syntax.Command) {
 			r.stmt(ctx, cmd.Stmt)
 		}
 		el := r.s.sys.Now().Sub(start)
-		if cmd.PosixFormat {
+		switch tf := r.getVar("TIMEFORMAT"); {
+		case cmd.PosixFormat:
 			fmt.Fprintf(r.fds.writer(2), "real %.2f\nuser 0.00\nsys 0.00\n", el.Seconds())
-		} else {
+		case tf.IsSet():
+			if f := timeFormat(tf.String(), el); f != "" {
+				fmt.Fprintln(r.fds.writer(2), f)
+			}
+		default:
 			fmt.Fprintf(r.fds.writer(2), "\nreal\t%dm%.3fs\nuser\t0m0.000s\nsys\t0m0.000s\n", int(el.Minutes()), el.Seconds()-60*float64(int(el.Minutes())))
 		}
 	case *syntax.CoprocClause:
@@ -376,6 +382,54 @@ func (r *Runner) cmd(ctx context.Context, cmd syntax.Command) {
 		r.errf("unsupported command node %T", cmd)
 		r.lastStatus = 2
 	}
+}
+
+// timeFormat expands bash's TIMEFORMAT: %[p][l]R, U, S, P and %%.
+// In-process commands have no CPU accounting, so user and system are 0.
+func timeFormat(f string, real time.Duration) string {
+	var sb strings.Builder
+	for i := 0; i < len(f); i++ {
+		if f[i] != '%' || i+1 >= len(f) {
+			sb.WriteByte(f[i])
+			continue
+		}
+		i++
+		prec, long := 3, false
+		if f[i] >= '0' && f[i] <= '9' {
+			prec = min(int(f[i]-'0'), 3)
+			i++
+		}
+		if i < len(f) && f[i] == 'l' {
+			long = true
+			i++
+		}
+		if i >= len(f) {
+			break
+		}
+		var secs float64
+		switch f[i] {
+		case '%':
+			sb.WriteByte('%')
+			continue
+		case 'R':
+			secs = real.Seconds()
+		case 'U', 'S':
+		case 'P':
+			sb.WriteString(strconv.FormatFloat(0, 'f', prec, 64))
+			continue
+		default:
+			sb.WriteByte('%')
+			sb.WriteByte(f[i])
+			continue
+		}
+		if long {
+			m := int(secs / 60)
+			fmt.Fprintf(&sb, "%dm%.*fs", m, prec, secs-float64(m*60))
+		} else {
+			sb.WriteString(strconv.FormatFloat(secs, 'f', prec, 64))
+		}
+	}
+	return sb.String()
 }
 
 func oneIfZero(n int) int {
