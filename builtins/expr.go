@@ -89,9 +89,14 @@ type exprError struct {
 // exprParser evaluates the argument list by recursive descent, exactly as
 // coreutils' expr.c does (including which side is evaluated).
 type exprParser struct {
-	args []string
-	pos  int
+	args  []string
+	pos   int
+	depth int // nested unary operands: ( ... ), length length ...
 }
+
+// exprMaxDepth bounds the parser's recursion: a Go stack overflow would
+// kill sandsh (expr $(printf '( %.0s' {1..500000}) 1 did).
+const exprMaxDepth = 10_000
 
 func runExpr(ctx context.Context, env *Env, args []string) (status int) {
 	name := args[0]
@@ -294,6 +299,10 @@ func (p *exprParser) colon(eval bool) exprValue {
 }
 
 func (p *exprParser) unary(eval bool) exprValue {
+	if p.depth++; p.depth > exprMaxDepth {
+		p.fail("expression nests too deeply")
+	}
+	defer func() { p.depth-- }()
 	switch {
 	case p.next("+"):
 		if p.pos >= len(p.args) {

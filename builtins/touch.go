@@ -184,16 +184,19 @@ func touchOne(env *Env, name string, atime, mtime time.Time, setA, setM, noCreat
 			return err
 		}
 	}
-	if noDeref && filesIsLink(fi) {
-		// Symlink timestamps cannot be set on this filesystem.
-		return nil
-	}
 	m := vfs.MetaOf(fi)
 	if !setA {
 		atime = m.Atime
 	}
 	if !setM {
 		mtime = fi.ModTime()
+	}
+	if noDeref && filesIsLink(fi) {
+		if lc, ok := env.FS.(vfs.LinkChtimer); ok {
+			return lc.LchtimesIfPossible(abs, atime, mtime)
+		}
+		// Symlink timestamps cannot be set on this filesystem.
+		return nil
 	}
 	return env.FS.Chtimes(abs, atime, mtime)
 }

@@ -301,7 +301,9 @@ func parseLine(src string) (*syntax.File, error) {
 			}
 		}
 	}
-	return syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	// The runner's parse, guarded against the parser's other recursions
+	// (keywords, [[ a && b ... ]], ?:) and over-long chains.
+	return interp.ParseText(src, "")
 }
 
 // continuesLine reports whether line ends in an unquoted backslash, which

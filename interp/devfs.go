@@ -178,3 +178,46 @@ func (r randReader) Read(b []byte) (int, error) {
 	}
 	return len(b), nil
 }
+
+// The optional capabilities of the sandbox filesystem pass through the
+// device layer, so in-process commands see them (ln, touch -h, df, umask).
+
+// LinkIfPossible makes a hard link when the filesystem supports them.
+func (d *devFS) LinkIfPossible(oldname, newname string) error {
+	if hl, ok := d.FS.(vfs.HardLinker); ok {
+		return hl.LinkIfPossible(oldname, newname)
+	}
+	return &os.LinkError{Op: "link", Old: oldname, New: newname, Err: syscall.ENOTSUP}
+}
+
+// LchtimesIfPossible sets a symlink's own times when supported.
+func (d *devFS) LchtimesIfPossible(name string, atime, mtime time.Time) error {
+	if lc, ok := d.FS.(vfs.LinkChtimer); ok {
+		return lc.LchtimesIfPossible(name, atime, mtime)
+	}
+	return nil
+}
+
+// Usage reports the bytes and files stored, when the filesystem counts.
+func (d *devFS) Usage() (int64, int) {
+	if u, ok := d.FS.(interface{ Usage() (int64, int) }); ok {
+		return u.Usage()
+	}
+	return 0, 0
+}
+
+// Limits reports the filesystem's byte and file limits, when it has any.
+func (d *devFS) Limits() (int64, int) {
+	if l, ok := d.FS.(interface{ Limits() (int64, int) }); ok {
+		return l.Limits()
+	}
+	return 0, 0
+}
+
+// Cred is the identity and umask the filesystem acts with.
+func (d *devFS) Cred() vfs.Cred {
+	if c, ok := d.FS.(interface{ Cred() vfs.Cred }); ok {
+		return c.Cred()
+	}
+	return vfs.Cred{UID: vfs.DefaultUID, GID: vfs.DefaultGID, Umask: 0o022}
+}

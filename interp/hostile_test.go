@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"mvdan.cc/sh/v3/syntax"
+
 	"github.com/sandsh/sandsh/interp"
 )
 
@@ -27,6 +29,9 @@ type hostileCase struct {
 	anyOut    bool
 	stderr    string // wanted in standard error
 }
+
+// fields sets the max-fields limit.
+func fields(n int) func(*interp.Limits) { return func(l *interp.Limits) { l.MaxFields = n } }
 
 // rep is strings.Repeat, short for the tables.
 func rep(s string, n int) string { return strings.Repeat(s, n) }
@@ -86,6 +91,10 @@ func TestHostileCrashes(t *testing.T) {
 		// arithmetic text that is only a comment parses to nothing.
 		{name: "fuzz: comment as subscript", script: "0;${PIPESTATUS[#]}\necho no", status: 1, stderr: "syntax error"},
 		{name: "comment as arithmetic", script: "x='#'; echo $((x))\necho no", status: 1, stderr: "syntax error"},
+		// a pattern with a byte that is not UTF-8 made regexp.MustCompile
+		// panic (turned into "bad substitution" by guard)
+		{name: "fuzz: invalid UTF-8 in a pattern", script: `x=$'\xff0'; p=$'\xff'; echo "${x#$p}" "${x/$p/Z}" "${x%0}"; case $x in $p*) echo match;; esac; [[ $x == $p? ]] && echo m2`,
+			stdout: "0 Z0 \xff\nmatch\nm2\n"},
 		// a Go stack overflow is fatal: every way to nest deeply must end
 		// in a clean error instead.
 		{name: "and-or chain", script: "true" + rep(" &&true", 300_000) + "; echo no", status: 2, stderr: "nests too deeply"},
@@ -107,13 +116,15 @@ func TestHostileCrashes(t *testing.T) {
 		// brace expansion: the old fixed cap (16Ki words) broke ordinary
 		// loops, and {a,b}x30 took tens of seconds to reach it.
 		{name: "brace loop", script: "for i in {1..100000}; do :; done; echo $i", stdout: "100000\n"},
-		{name: "brace range", script: "echo {1..100000000}", limit: "max-fields"},
-		{name: "brace product", script: "echo " + rep("{a,b}", 30), limit: "max-fields"},
-		{name: "brace empties", script: "echo " + rep("{,}", 30), limit: "max-fields"},
+		{name: "brace range", script: "echo {1..100000000}", set: fields(100_000), limit: "max-fields"},
+		{name: "brace product", script: "echo " + rep("{a,b}", 30), set: fields(100_000), limit: "max-fields"},
+		{name: "brace empties", script: "echo " + rep("{,}", 30), set: fields(100_000), limit: "max-fields"},
 		{name: "brace overflow", script: "echo {1..9223372036854775807..9223372036854775807} {9223372036854775806..9223372036854775807} {-9223372036854775807..-9223372036854775808}",
 			stdout: "1 9223372036854775806 9223372036854775807 -9223372036854775807 -9223372036854775808\n"},
 		{name: "split fields", script: "x=$(yes a | head -n 5000 | tr '\\n' ' '); set -- $x; echo $#", set: func(l *interp.Limits) { l.MaxFields = 1000 }, limit: "max-fields"},
 		{name: "array fields", script: "a=({1..600}); b=(\"${a[@]}\" \"${a[@]}\")", set: func(l *interp.Limits) { l.MaxFields = 1000 }, limit: "max-fields"},
+		// the parse of a huge script could not be interrupted
+		{name: "timeout while parsing", script: rep(":;", 5_000_000), set: func(l *interp.Limits) { l.Timeout = 200 * time.Millisecond }, limit: "timeout"},
 		// mapfile read lines and arrays without bound.
 		{name: "mapfile of an endless stream", script: "yes | mapfile -t a", set: func(l *interp.Limits) { l.MaxVarBytes = 1 << 20 }, limit: "max-var-bytes"},
 		{name: "mapfile of one endless line", script: "yes | tr -d '\\n' | mapfile -t a", set: func(l *interp.Limits) { l.MaxVarBytes = 1 << 20 }, limit: "max-var-bytes"},
@@ -210,4 +221,26 @@ func TestHostileInput(t *testing.T) {
 			stdout: "127\n127\n127\n", stderr: "not found"},
 		{name: "ulimit games", script: `ulimit -n 1; ulimit -v 1; ulimit -s unlimited; ulimit -u 0; exec 3>f; echo ok >&3; cat f`, stdout: "ok\n", anyOut: true},
 	})
+}
+
+// TestParseTextGuards checks the parse the REPL uses: deep text is an
+// error, incomplete text is still recognised as incomplete.
+func TestParseTextGuards(t *testing.T) {
+	for _, src := range []string{
+		rep("(", 1<<20),
+		"[[ a" + rep(" && a", 1_000_000) + " ]]",
+		"echo $((1" + rep("?1:1", 1_000_000) + "))",
+		"echo " + rep(`$(echo ")" `, 300_000),
+		"true" + rep(" && true", 100_000),
+	} {
+		if _, err := interp.ParseText(src, ""); err == nil {
+			t.Errorf("no error for %.40q...", src)
+		}
+	}
+	if _, err := interp.ParseText("echo 'open", ""); !syntax.IsIncomplete(err) {
+		t.Errorf("err = %v, want an incomplete-input error", err)
+	}
+	if f, err := interp.ParseText("echo ok", ""); err != nil || len(f.Stmts) != 1 {
+		t.Errorf("f = %v, err = %v", f, err)
+	}
 }

@@ -219,7 +219,7 @@ func (r *Runner) stmt(ctx context.Context, st *syntax.Stmt) {
 
 // maxNest bounds how deeply statements may run inside one another, each
 // level costing a few stack frames.
-const maxNest = 50_000
+const maxNest = 20_000
 
 // isBareExec reports whether st is `exec` with only redirections.
 func isBareExec(st *syntax.Stmt) bool {

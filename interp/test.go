@@ -22,7 +22,7 @@ func compileCached(s *session, expr string) (*regexp.Regexp, error) {
 	if rx, ok := s.rxCache[expr]; ok {
 		return rx, nil
 	}
-	rx, err := regexp.Compile(expr)
+	rx, err := regexp.Compile(expand.ValidRegexp(expr))
 	if err != nil {
 		return nil, err
 	}

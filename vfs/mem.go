@@ -1103,6 +1103,32 @@ func (m *MemFS) Chtimes(name string, atime, mtime time.Time) error {
 	return nil
 }
 
+// LchtimesIfPossible sets the times of name itself, not following a
+// final symlink (touch -h).
+func (m *MemFS) LchtimesIfPossible(name string, atime, mtime time.Time) error {
+	m.t.mu.Lock()
+	defer m.t.mu.Unlock()
+	lk, err := m.resolve(name, false)
+	if err == nil && lk.node == nil {
+		err = syscall.ENOENT
+	}
+	if err == nil && m.cred.UID != 0 && m.cred.UID != lk.node.uid {
+		err = syscall.EPERM
+	}
+	if err != nil {
+		return pathErr("lchtimes", name, err)
+	}
+	n := lk.node
+	if !atime.IsZero() {
+		n.atime = atime
+	}
+	if !mtime.IsZero() {
+		n.mtime = mtime
+	}
+	n.ctime = m.t.cfg.now()
+	return nil
+}
+
 // target resolves name, following symlinks, to an existing inode.
 func (m *MemFS) target(name string) (*inode, error) {
 	lk, err := m.resolve(name, true)

@@ -39,6 +39,12 @@ type FS interface {
 	afero.LinkReader
 }
 
+// LinkChtimer is implemented by filesystems that can set a symlink's own
+// times (touch -h).
+type LinkChtimer interface {
+	LchtimesIfPossible(name string, atime, mtime time.Time) error
+}
+
 // HardLinker is implemented by filesystems that support hard links.
 type HardLinker interface {
 	LinkIfPossible(oldname, newname string) error

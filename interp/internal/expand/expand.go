@@ -1012,7 +1012,7 @@ func findAllIndex(pat, name string, n int) [][]int {
 	if err != nil {
 		return nil
 	}
-	rx := regexp.MustCompile(expr)
+	rx := regexp.MustCompile(ValidRegexp(expr))
 	return rx.FindAllStringIndex(name, n)
 }
 

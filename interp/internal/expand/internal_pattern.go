@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/pattern"
 )
@@ -33,7 +34,7 @@ func ExtendedPatternMatcher(pat string, mode pattern.Mode) (func(string) bool, e
 		}
 		return extNegatedMatcher(pat, negErr.Groups)
 	}
-	rx := regexp.MustCompile(expr)
+	rx := regexp.MustCompile(ValidRegexp(expr))
 	return rx.MatchString, nil
 }
 
@@ -57,7 +58,7 @@ func extNegatedMatcher(pat string, groups []pattern.NegExtGlobGroup) (func(strin
 	if err != nil {
 		return nil, err
 	}
-	rx := regexp.MustCompile(expr)
+	rx := regexp.MustCompile(ValidRegexp(expr))
 
 	return func(name string) bool {
 		if !strings.HasPrefix(name, prefix) {
@@ -74,4 +75,26 @@ func extNegatedMatcher(pat string, groups []pattern.NegExtGlobGroup) (func(strin
 
 		return !rx.MatchString(middle)
 	}, nil
+}
+
+// ValidRegexp makes a regular expression built from shell text valid
+// UTF-8, which package regexp requires (sandsh: a pattern with a byte such
+// as $'\xff' made MustCompile panic). Each invalid byte becomes U+FFFD,
+// which is how the matcher reads an invalid byte of the subject, so it
+// still matches one such byte.
+func ValidRegexp(expr string) string {
+	if utf8.ValidString(expr) {
+		return expr
+	}
+	var sb strings.Builder
+	for i := 0; i < len(expr); {
+		r, size := utf8.DecodeRuneInString(expr[i:])
+		if r == utf8.RuneError && size == 1 {
+			sb.WriteRune(utf8.RuneError)
+		} else {
+			sb.WriteString(expr[i : i+size])
+		}
+		i += size
+	}
+	return sb.String()
 }

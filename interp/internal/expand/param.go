@@ -338,7 +338,7 @@ func removePattern(str, pat string, fromEnd, shortest bool) string {
 		expr = "^(" + expr + ")"
 	}
 	// no need to check error as Translate returns one
-	rx := regexp.MustCompile(expr)
+	rx := regexp.MustCompile(ValidRegexp(expr))
 	if loc := rx.FindStringSubmatchIndex(str); loc != nil {
 		// remove the original pattern (the submatch)
 		str = str[:loc[2]] + str[loc[3]:]
@@ -444,7 +444,7 @@ func (cfg *Config) caseConvElems(op syntax.ParExpOperator, arg string, elems []s
 	if err != nil {
 		return elems
 	}
-	rx := regexp.MustCompile(expr)
+	rx := regexp.MustCompile(ValidRegexp(expr))
 
 	out := make([]string, len(elems))
 	for i, elem := range elems {
@@ -608,7 +608,7 @@ func (cfg *Config) replaceAnchored(repl *syntax.Replace, orig string, anchor byt
 	} else {
 		expr = "(?:" + expr + ")$"
 	}
-	rx, err := regexp.Compile(expr)
+	rx, err := regexp.Compile(ValidRegexp(expr))
 	if err != nil {
 		return elems, nil
 	}

@@ -136,3 +136,7 @@ s=abcdef; t=${s#*c}; echo $t
 unset arr; echo ${arr[@]:-empty}
 ### numeric string compare pitfalls
 [[ 10 < 9 ]] && echo lexical; (( 10 < 9 )) || echo numeric
+### hard link through the shell
+echo x > a; ln a b; echo y >> b; cat a; ls -i a b | awk '{print $1}' | uniq | wc -l; stat -c %h a
+### touch -h on a symlink
+echo x > t; ln -s t l; touch -h -d '2001-02-03 04:05' l; ls -l --time-style=+%Y l | awk '{print $6}'; ls -l --time-style=+%Y t | awk '{print ($6 > 2001)}'
