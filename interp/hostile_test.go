@@ -123,6 +123,8 @@ func TestHostileCrashes(t *testing.T) {
 			stdout: "1 9223372036854775806 9223372036854775807 -9223372036854775807 -9223372036854775808\n"},
 		{name: "split fields", script: "x=$(yes a | head -n 5000 | tr '\\n' ' '); set -- $x; echo $#", set: func(l *interp.Limits) { l.MaxFields = 1000 }, limit: "max-fields"},
 		{name: "array fields", script: "a=({1..600}); b=(\"${a[@]}\" \"${a[@]}\")", set: func(l *interp.Limits) { l.MaxFields = 1000 }, limit: "max-fields"},
+		// expr's parser recursed once per parenthesis
+		{name: "expr nesting", script: `expr $(printf '( %.0s' {1..300000}) 1; echo rc=$?`, stdout: "rc=2\n", stderr: "nests too deeply"},
 		// the parse of a huge script could not be interrupted
 		{name: "timeout while parsing", script: rep(":;", 5_000_000), set: func(l *interp.Limits) { l.Timeout = 200 * time.Millisecond }, limit: "timeout"},
 		// mapfile read lines and arrays without bound.
