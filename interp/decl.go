@@ -512,7 +512,7 @@ func (r *Runner) letClause(ctx context.Context, lc *syntax.LetClause) {
 				}
 				n, err = r.arithString(s)
 				if err != nil {
-					r.expandError(err)
+					r.letError(err)
 					return
 				}
 				continue
@@ -520,9 +520,20 @@ func (r *Runner) letClause(ctx context.Context, lc *syntax.LetClause) {
 		}
 		n, err = r.arith(ctx, x)
 		if err != nil {
-			r.expandError(err)
+			r.letError(err)
 			return
 		}
 	}
 	r.lastStatus = oneIfZero(n)
+}
+
+// letError reports a failed let expression. Unlike other expansion errors
+// it does not end the shell: bash's let just returns 1.
+func (r *Runner) letError(err error) {
+	if r.s.fatalErr() != nil {
+		r.expandError(err)
+		return
+	}
+	r.builtinErr("let", "%v", err)
+	r.lastStatus = 1
 }

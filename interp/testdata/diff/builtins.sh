@@ -207,3 +207,5 @@ echo ${BASH_VERSINFO[0]}
 printf '%q\n' "$IFS"
 ### OPTIND default
 echo $OPTIND
+### let error returns 1 and continues
+let "1/0"; echo "after $?"
