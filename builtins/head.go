@@ -199,6 +199,15 @@ func runHead(ctx context.Context, env *Env, args []string) int {
 			spec.delim = 0
 		}
 	}
+	return headEach(ctx, env, name, operands, headers, func(w *bufio.Writer, r io.Reader, file string) error {
+		return headCopy(r, w, spec)
+	})
+}
+
+// headEach runs body on every operand of head or tail ("-" when there is
+// none), with GNU's headers (headers > 0 always, < 0 never, 0 when there
+// are several files), and returns the exit status.
+func headEach(ctx context.Context, env *Env, name string, operands []string, headers int, body func(w *bufio.Writer, r io.Reader, file string) error) int {
 	if len(operands) == 0 {
 		operands = []string{"-"}
 	}
@@ -211,7 +220,7 @@ func runHead(ctx context.Context, env *Env, args []string) int {
 			return 130
 		}
 		st := headOne(env, w, name, file, show, &first, func(r io.Reader) error {
-			return headCopy(r, w, spec)
+			return body(w, r, file)
 		})
 		if st == StatusBrokenPipe || st > 1 {
 			return st

@@ -96,29 +96,9 @@ func runTail(ctx context.Context, env *Env, args []string) int {
 			spec.delim = 0
 		}
 	}
-	if len(operands) == 0 {
-		operands = []string{"-"}
-	}
-	show := headers > 0 || headers == 0 && len(operands) > 1
-	w := bufio.NewWriterSize(env.Stdout, 64<<10)
-	status := 0
-	first := true
-	for _, file := range operands {
-		if err := ctx.Err(); err != nil {
-			return 130
-		}
-		st := headOne(env, w, name, file, show, &first, func(r io.Reader) error {
-			return tailCopy(ctx, r, w, spec, file != "-")
-		})
-		if st == StatusBrokenPipe || st > 1 {
-			return st
-		}
-		status = max(status, st)
-	}
-	if err := w.Flush(); err != nil {
-		return env.WriteError(name, err)
-	}
-	return status
+	return headEach(ctx, env, name, operands, headers, func(w *bufio.Writer, r io.Reader, file string) error {
+		return tailCopy(ctx, r, w, spec, file != "-")
+	})
 }
 
 // tailObsoletePlus recognizes "+N", "+Nc" and "+Nl".
