@@ -26,3 +26,5 @@ require (
 	golang.org/x/tools v0.38.0 // indirect
 	kernel.org/pub/linux/libs/security/libcap/psx v1.2.77 // indirect
 )
+
+replace mvdan.cc/sh/v3 => ./third_party/mvdan-sh

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Runs the Oils spec corpus (../shared/conformance) on sandsh.
+#
+#   scripts/conformance.sh [host|sandbox] [harness args...]
+#
+# host (default): unrestricted on the host disk with the host environment
+# passed through (the corpus's helper programs need it), as an
+# unprivileged user when run as root, since a case gone wrong writes at
+# absolute paths. sandbox: the default restricted in-memory sandbox.
+# Options go to spec_harness.py (--show-failures, --json FILE, ...); other
+# words name spec files (word-split, var-op-*). Without names it runs the
+# files of SUBSET.txt.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+conf=${CONFORMANCE_DIR:-$top/../shared/conformance}
+if [ ! -d "$conf/oils/spec" ]; then
+	echo "conformance: $conf not found; skipping" >&2
+	exit 0
+fi
+mode=host
+case ${1:-} in host | sandbox) mode=$1; shift ;; esac
+
+bin=$(mktemp -d /tmp/sandsh-conf.XXXXXX)
+trap 'rm -rf "$bin"' EXIT
+(cd "$top" && go build -o "$bin/sandsh" .)
+cat >"$bin/sandsh-host" <<'WRAP'
+#!/bin/bash
+args=()
+while IFS= read -r -d '' kv; do
+  n=${kv%%=*}; case $n in _|SHLVL|PWD|OLDPWD) continue;; esac; args+=(--env "$n")
+done < <(env -0)
+exec "$(dirname "$0")/sandsh" --fs disk "${args[@]}" "$@"
+WRAP
+chmod -R a+rX "$bin"
+chmod +x "$bin/sandsh-host"
+
+opts=() names=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	--json | --timeout | --jobs | --baseline | --env | --label | --repo-root | --subset | --sh-name)
+		opts+=("$1" "$2"); shift 2 ;;
+	-*) opts+=("$1"); shift ;;
+	*) names+=("$1"); shift ;;
+	esac
+done
+subset=()
+[ ${#names[@]} -eq 0 ] && subset=(--subset "$conf/SUBSET.txt")
+
+if [ "$mode" = host ]; then
+	run=(python3 "$conf/spec_harness.py" --shell "$bin/sandsh-host" --sh "$bin/sandsh-host"
+		"${subset[@]}" --jobs "${JOBS:-2}" --baseline "$conf/bash-baseline.json" "${opts[@]}" "$conf/oils/spec" "${names[@]}")
+	if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+		cd /tmp
+		setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/tmp "${run[@]}"
+	else
+		"${run[@]}"
+	fi
+else
+	python3 "$conf/spec_harness.py" --shell "$bin/sandsh run {file}" --sh "$bin/sandsh" \
+		"${subset[@]}" --jobs "${JOBS:-2}" "${opts[@]}" "$conf/oils/spec" "${names[@]}"
+fi
