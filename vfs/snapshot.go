@@ -1,0 +1,402 @@
+package vfs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Snapshot is the contents of a MemFS tree (or of the part of an overlay
+// the sandbox sees) as plain data: every directory, regular file and
+// symlink with its mode, owner and times, and hard links as references
+// to the first path of the same file. Entries are in walk order, a
+// directory before what it holds, so Restore can create them in order.
+type Snapshot struct {
+	Entries []SnapEntry `json:"entries"`
+}
+
+// SnapEntry is one path of a Snapshot. Type is "dir", "file", "symlink"
+// or "link" (a hard link: Target names an earlier "file" entry). Mode is
+// the Unix permission word (0o7777: permissions, setuid, setgid, sticky).
+type SnapEntry struct {
+	Path   string    `json:"path"`
+	Type   string    `json:"type"`
+	Mode   uint32    `json:"mode,omitempty"`
+	UID    int       `json:"uid"`
+	GID    int       `json:"gid"`
+	Mtime  time.Time `json:"mtime"`
+	Atime  time.Time `json:"atime"`
+	Data   []byte    `json:"data,omitempty"`
+	Target string    `json:"target,omitempty"`
+}
+
+// SnapLimits bound what a snapshot may hold, so that a state file can
+// never put more into a sandbox than its filesystem limits allow. Zero
+// means no limit.
+type SnapLimits struct {
+	MaxBytes    int64 // total file contents
+	MaxFiles    int   // entries below the root
+	MaxFileSize int64 // one file
+}
+
+// TakeSnapshot copies the tree of fsys, which must be a *MemFS (the
+// memory or overlay filesystem), into a Snapshot. It reads as root so
+// that no permission bit hides a file, and fails (rather than cut the
+// tree short) when the tree is bigger than lim.
+func TakeSnapshot(ctx context.Context, fsys FS, lim SnapLimits) (*Snapshot, error) {
+	m, ok := fsys.(*MemFS)
+	if !ok {
+		return nil, errors.New("snapshot: only the memory and overlay filesystems can be saved")
+	}
+	root := m.As(Cred{UID: 0, GID: 0, Umask: 0o022})
+	s := &Snapshot{}
+	var bytes int64
+	inodes := map[uint64]string{}
+	var walk func(p string) error
+	walk = func(p string) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		fi, err := Lstat(root, p)
+		if err != nil {
+			return fmt.Errorf("snapshot: %w", err)
+		}
+		if p != "/" && lim.MaxFiles > 0 && len(s.Entries) > lim.MaxFiles {
+			return fmt.Errorf("snapshot: more than %d files", lim.MaxFiles)
+		}
+		meta := MetaOf(fi)
+		e := SnapEntry{Path: p, Mode: unixPerm(fi.Mode()), UID: meta.UID, GID: meta.GID, Mtime: fi.ModTime(), Atime: meta.Atime}
+		switch {
+		case fi.IsDir():
+			e.Type = "dir"
+			s.Entries = append(s.Entries, e)
+			f, err := root.Open(p)
+			if err != nil {
+				return fmt.Errorf("snapshot: %w", err)
+			}
+			names, err := f.Readdirnames(-1)
+			f.Close()
+			if err != nil {
+				return fmt.Errorf("snapshot: %w", err)
+			}
+			slices.Sort(names)
+			for _, n := range names {
+				if err := walk(path.Join(p, n)); err != nil {
+					return err
+				}
+			}
+			return nil
+		case fi.Mode()&fs.ModeSymlink != 0:
+			e.Type, e.Mode = "symlink", 0
+			e.Target, err = root.ReadlinkIfPossible(p)
+			if err != nil {
+				return fmt.Errorf("snapshot: %w", err)
+			}
+		case fi.Mode().IsRegular():
+			if meta.Nlink > 1 && meta.Ino != 0 {
+				if first, ok := inodes[meta.Ino]; ok {
+					s.Entries = append(s.Entries, SnapEntry{Path: p, Type: "link", Target: first})
+					return nil
+				}
+				inodes[meta.Ino] = p
+			}
+			e.Type = "file"
+			if lim.MaxFileSize > 0 && fi.Size() > lim.MaxFileSize {
+				return fmt.Errorf("snapshot: %s: file bigger than %d bytes", p, lim.MaxFileSize)
+			}
+			bytes += fi.Size()
+			if lim.MaxBytes > 0 && bytes > lim.MaxBytes {
+				return fmt.Errorf("snapshot: files hold more than %d bytes", lim.MaxBytes)
+			}
+			f, err := root.Open(p)
+			if err != nil {
+				return fmt.Errorf("snapshot: %w", err)
+			}
+			e.Data, err = io.ReadAll(io.LimitReader(f, fi.Size()))
+			f.Close()
+			if err != nil {
+				return fmt.Errorf("snapshot: %w", err)
+			}
+		default:
+			return nil // nothing else can be made in a MemFS
+		}
+		s.Entries = append(s.Entries, e)
+		return nil
+	}
+	if err := walk("/"); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Check validates a snapshot that came from outside (a state file)
+// against lim: clean absolute paths, each once, every parent a directory
+// listed before, known types, hard links to earlier files, sizes within
+// the limits. Restore runs it first.
+func (s *Snapshot) Check(lim SnapLimits) error {
+	if s == nil || len(s.Entries) == 0 || s.Entries[0].Path != "/" || s.Entries[0].Type != "dir" {
+		return errors.New("snapshot: no root directory")
+	}
+	if lim.MaxFiles > 0 && len(s.Entries)-1 > lim.MaxFiles {
+		return fmt.Errorf("snapshot: more than %d files", lim.MaxFiles)
+	}
+	types := make(map[string]string, len(s.Entries))
+	var bytes int64
+	for i, e := range s.Entries {
+		if len(e.Path) > maxPathLen || len(e.Target) > maxPathLen || !strings.HasPrefix(e.Path, "/") || path.Clean(e.Path) != e.Path ||
+			strings.ContainsRune(e.Path, 0) || strings.ContainsRune(e.Target, 0) {
+			return fmt.Errorf("snapshot: bad path %q", e.Path)
+		}
+		if _, dup := types[e.Path]; dup {
+			return fmt.Errorf("snapshot: %s twice", e.Path)
+		}
+		if i > 0 && types[path.Dir(e.Path)] != "dir" {
+			return fmt.Errorf("snapshot: %s: parent is not a directory listed before it", e.Path)
+		}
+		if e.Mode > 0o7777 {
+			return fmt.Errorf("snapshot: %s: bad mode %o", e.Path, e.Mode)
+		}
+		if e.UID < 0 || e.GID < 0 || e.UID > 1<<31-1 || e.GID > 1<<31-1 {
+			return fmt.Errorf("snapshot: %s: bad owner", e.Path)
+		}
+		switch e.Type {
+		case "dir":
+		case "file":
+			if lim.MaxFileSize > 0 && int64(len(e.Data)) > lim.MaxFileSize {
+				return fmt.Errorf("snapshot: %s: file bigger than %d bytes", e.Path, lim.MaxFileSize)
+			}
+			bytes += int64(len(e.Data))
+		case "symlink":
+			if e.Target == "" {
+				return fmt.Errorf("snapshot: %s: empty symlink", e.Path)
+			}
+		case "link":
+			if types[e.Target] != "file" {
+				return fmt.Errorf("snapshot: %s: hard link to %q, not an earlier file", e.Path, e.Target)
+			}
+		default:
+			return fmt.Errorf("snapshot: %s: unknown type %q", e.Path, e.Type)
+		}
+		if e.Type != "file" && len(e.Data) > 0 {
+			return fmt.Errorf("snapshot: %s: data on a %s", e.Path, e.Type)
+		}
+		types[e.Path] = e.Type
+	}
+	if lim.MaxBytes > 0 && bytes > lim.MaxBytes {
+		return fmt.Errorf("snapshot: files hold more than %d bytes", lim.MaxBytes)
+	}
+	return nil
+}
+
+// Restore makes the tree of fsys (a *MemFS) equal to s: paths s does not
+// hold are removed (on an overlay the base entries are hidden, as a
+// delete would), the rest are created or rewritten with their modes,
+// owners and times. s is checked against lim first; the filesystem's own
+// limits apply as well. On an error the tree is left partly restored: a
+// caller that must not half-load a state restores into a fresh
+// filesystem and drops it on failure.
+func Restore(ctx context.Context, fsys FS, s *Snapshot, lim SnapLimits) error {
+	if err := s.Check(lim); err != nil {
+		return err
+	}
+	m, ok := fsys.(*MemFS)
+	if !ok {
+		return errors.New("restore: only the memory and overlay filesystems can be restored")
+	}
+	root := m.As(Cred{UID: 0, GID: 0, Umask: 0})
+	want := make(map[string]*SnapEntry, len(s.Entries))
+	for i := range s.Entries {
+		want[s.Entries[i].Path] = &s.Entries[i]
+	}
+	// Remove what s does not hold, or holds as another type.
+	var prune func(p string) error
+	prune = func(p string) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		fi, err := Lstat(root, p)
+		if err != nil {
+			return nil
+		}
+		e := want[p]
+		if e == nil || snapType(fi) != e.Type && !(e.Type == "link" && fi.Mode().IsRegular()) {
+			return root.RemoveAll(p)
+		}
+		if !fi.IsDir() {
+			return nil
+		}
+		f, err := root.Open(p)
+		if err != nil {
+			return err
+		}
+		names, err := f.Readdirnames(-1)
+		f.Close()
+		if err != nil {
+			return err
+		}
+		for _, n := range names {
+			if err := prune(path.Join(p, n)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := prune("/"); err != nil {
+		return fmt.Errorf("restore: %w", err)
+	}
+	for i := range s.Entries {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		e := &s.Entries[i]
+		if err := restoreEntry(root, e); err != nil {
+			return fmt.Errorf("restore: %w", err)
+		}
+	}
+	// Modes and times last, deepest first, so creating the entries of a
+	// directory does not change its mtime afterwards.
+	for i := len(s.Entries) - 1; i >= 0; i-- {
+		e := &s.Entries[i]
+		switch e.Type {
+		case "dir", "file":
+			if err := root.Chmod(e.Path, fileMode(e.Mode)); err != nil {
+				return fmt.Errorf("restore: %w", err)
+			}
+			if err := root.Chtimes(e.Path, e.Atime, e.Mtime); err != nil {
+				return fmt.Errorf("restore: %w", err)
+			}
+		case "symlink":
+			if err := root.LchtimesIfPossible(e.Path, e.Atime, e.Mtime); err != nil {
+				return fmt.Errorf("restore: %w", err)
+			}
+		}
+	}
+	return nil
+}
+
+func restoreEntry(root *MemFS, e *SnapEntry) error {
+	switch e.Type {
+	case "dir":
+		if _, err := Lstat(root, e.Path); err != nil {
+			if err := root.Mkdir(e.Path, 0o700); err != nil {
+				return err
+			}
+		}
+	case "file":
+		if same, _ := sameContent(root, e.Path, e.Data); !same {
+			f, err := root.OpenFile(e.Path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+			if err != nil {
+				return err
+			}
+			_, err = f.Write(e.Data)
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+			if err != nil {
+				return err
+			}
+		}
+	case "symlink":
+		if t, err := root.ReadlinkIfPossible(e.Path); err == nil && t == e.Target {
+			break
+		}
+		root.RemoveAll(e.Path)
+		if err := root.SymlinkIfPossible(e.Target, e.Path); err != nil {
+			return err
+		}
+	case "link":
+		root.RemoveAll(e.Path)
+		return root.LinkIfPossible(e.Target, e.Path)
+	}
+	return root.lchown(e.Path, e.UID, e.GID)
+}
+
+// sameContent reports whether the file at p holds data already, so that
+// restoring over an overlay does not copy unchanged base files up.
+func sameContent(fsys FS, p string, data []byte) (bool, error) {
+	fi, err := Lstat(fsys, p)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() != int64(len(data)) {
+		return false, err
+	}
+	f, err := fsys.Open(p)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	buf := make([]byte, 32<<10)
+	for off := 0; off < len(data); {
+		n, err := f.Read(buf)
+		if n > 0 {
+			if off+n > len(data) || string(buf[:n]) != string(data[off:off+n]) {
+				return false, nil
+			}
+			off += n
+		}
+		if err != nil {
+			return off == len(data), nil
+		}
+	}
+	return true, nil
+}
+
+// lchown sets the owner of name itself, symlink or not.
+func (m *MemFS) lchown(name string, uid, gid int) error {
+	m.t.mu.Lock()
+	defer m.t.mu.Unlock()
+	lk, err := m.resolve(name, false)
+	if err != nil {
+		return pathErr("lchown", name, err)
+	}
+	if lk.node == nil {
+		return pathErr("lchown", name, fs.ErrNotExist)
+	}
+	lk.node.uid, lk.node.gid = uid, gid
+	return nil
+}
+
+func snapType(fi fs.FileInfo) string {
+	switch {
+	case fi.IsDir():
+		return "dir"
+	case fi.Mode()&fs.ModeSymlink != 0:
+		return "symlink"
+	case fi.Mode().IsRegular():
+		return "file"
+	}
+	return "other"
+}
+
+func unixPerm(m fs.FileMode) uint32 {
+	p := uint32(m.Perm())
+	if m&fs.ModeSetuid != 0 {
+		p |= 0o4000
+	}
+	if m&fs.ModeSetgid != 0 {
+		p |= 0o2000
+	}
+	if m&fs.ModeSticky != 0 {
+		p |= 0o1000
+	}
+	return p
+}
+
+func fileMode(p uint32) fs.FileMode {
+	m := fs.FileMode(p & 0o777)
+	if p&0o4000 != 0 {
+		m |= fs.ModeSetuid
+	}
+	if p&0o2000 != 0 {
+		m |= fs.ModeSetgid
+	}
+	if p&0o1000 != 0 {
+		m |= fs.ModeSticky
+	}
+	return m
+}
