@@ -311,9 +311,15 @@ func newSession(o *Options, stdout, stderr io.Writer, stdin io.Reader, arg0 stri
 		if err != nil {
 			return nil, fmt.Errorf("set up the disk filesystem: %w", err)
 		}
+		if o.Root == "" && restricted {
+			d = vfs.NewRestrictedDisk()
+		}
 		fsys = d
 		desc = "disk"
 		if o.Root != "" {
+			// Only what the run adds counts: the operator's files in DIR
+			// were there before and are not the script's doing.
+			fsys = vfs.Limit(d, vfs.WithMaxBytes(fsBytes), vfs.WithMaxFiles(o.MaxFiles), vfs.WithMaxFileSize(fileSize))
 			desc = "disk confined to " + o.Root
 		}
 	default:

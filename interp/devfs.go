@@ -4,6 +4,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"strconv"
 	"strings"
 	"sync"
@@ -28,8 +29,18 @@ func (r *Runner) devFS() *devFS { return &devFS{FS: r.s.fs, r: r} }
 
 // device returns the device file for a /dev path, or ok=false.
 func (d *devFS) device(name string, flag int) (afero.File, bool, error) {
-	if !strings.HasPrefix(name, "/dev/") && !strings.HasPrefix(name, "/proc/self/fd/") {
+	if !strings.HasPrefix(name, "/dev/") && !strings.HasPrefix(name, "/proc/") {
 		return nil, false, nil
+	}
+	// Every spelling of a device path means the device: callers pass
+	// absolute paths, but "/dev/./fd/1", "/dev//stdout" or
+	// "/proc/self/../thread-self/fd/1" must not slip past to the
+	// filesystem below, which on a host disk would reach sandsh's own
+	// descriptors. The kernel's name for the current thread's fd table
+	// is the shell's too.
+	name = path.Clean(name)
+	if rest, ok := strings.CutPrefix(name, "/proc/thread-self/fd/"); ok {
+		name = "/proc/self/fd/" + rest
 	}
 	switch name {
 	case "/dev/null":

@@ -42,15 +42,29 @@ func NewDisk(root string) (FS, error) {
 	if root == "" {
 		return hostFS{}, nil
 	}
+	return newRoot(root)
+}
+
+// NewRestrictedDisk is the whole host disk for a restricted run (--fs
+// disk -r): NewDisk("") except that opens never follow /proc's magic
+// links and refuse /proc's per-process directories, so that no path
+// reaches sandsh's own descriptors, memory or pids (see openGuarded).
+func NewRestrictedDisk() FS { return hostFS{guard: true} }
+
+func newRoot(root string) (FS, error) {
 	r, err := os.OpenRoot(root)
 	if err != nil {
 		return nil, fmt.Errorf("vfs: opening sandbox root: %w", err)
 	}
-	return &RootFS{r: r}, nil
+	return &RootFS{r: r, uid: os.Geteuid(), gid: os.Getegid(),
+		inos: map[fileID]uint64{}, owned: map[fileID]bool{}}, nil
 }
 
 // hostFS is the unconfined host filesystem.
-type hostFS struct{ afero.OsFs }
+type hostFS struct {
+	afero.OsFs
+	guard bool // see NewRestrictedDisk
+}
 
 func (hostFS) Name() string { return "HostFS" }
 
@@ -60,8 +74,12 @@ func (h hostFS) Create(name string) (afero.File, error) {
 
 func (h hostFS) Open(name string) (afero.File, error) { return h.OpenFile(name, os.O_RDONLY, 0) }
 
-func (hostFS) OpenFile(name string, flag int, perm fs.FileMode) (afero.File, error) {
-	f, err := os.OpenFile(name, flag, sysPerm(perm))
+func (h hostFS) OpenFile(name string, flag int, perm fs.FileMode) (afero.File, error) {
+	open := os.OpenFile
+	if h.guard {
+		open = openGuarded
+	}
+	f, err := open(name, flag, sysPerm(perm))
 	if err != nil {
 		return nil, err
 	}
@@ -95,9 +113,37 @@ func sysPerm(m fs.FileMode) fs.FileMode { return m.Type() | normPerm(m) }
 
 // RootFS is a host directory seen as the whole sandbox filesystem.
 // See NewDisk.
+//
+// It shows the sandbox's virtual identity, not the host's: files owned by
+// the user sandsh runs as belong to the sandbox user (DefaultUID and
+// DefaultGID), every other owner is shown as root, and inode numbers are
+// small numbers handed out in the order files are first seen, so that no
+// host uid, gid or inode number reaches the script.
+//
+// Hard links: a regular file with more than one link may share its inode
+// with a name outside the root (an operator's package store or object
+// cache), and nothing tells where its other names are. Such a file is
+// never changed in place: opening it for writing, truncating it, chmod,
+// chown and touch first break the link (the file is copied next to
+// itself and the copy renamed over the name, so the outside name keeps
+// the old inode and contents). Inodes whose every name is known to lie
+// inside the root (created by this run, or linked by it while they had a
+// single name) are written in place, so `ln a b; echo x >> b` behaves as
+// on any disk. Breaking was chosen over refusing because scripts that
+// edit files in a tree handed to them must keep working; the cost is a
+// copy of the file on its first change.
 type RootFS struct {
-	r *os.Root
+	r        *os.Root
+	uid, gid int // host ids shown as the sandbox user
+
+	mu    sync.Mutex
+	inos  map[fileID]uint64 // host file -> virtual inode number
+	owned map[fileID]bool   // inodes with every name inside the root
+	tmpN  uint64            // names for link-breaking copies
 }
+
+// fileID names a host inode.
+type fileID struct{ dev, ino uint64 }
 
 // Name implements afero.Fs.
 func (d *RootFS) Name() string { return "RootFS" }
@@ -273,6 +319,11 @@ func (d *RootFS) OpenFile(name string, flag int, perm fs.FileMode) (afero.File, 
 				return syscall.ELOOP
 			}
 		}
+		if flag&(os.O_WRONLY|os.O_RDWR|os.O_TRUNC) != 0 {
+			if err := d.unshare(rel); err != nil {
+				return err
+			}
+		}
 		f, err = d.r.OpenFile(rel, flag, perm.Perm())
 		if err == nil && creat && normPerm(perm)&^fs.ModePerm != 0 {
 			err = d.addSpecial(rel, perm)
@@ -285,7 +336,7 @@ func (d *RootFS) OpenFile(name string, flag int, perm fs.FileMode) (afero.File, 
 	lstat := func(entry string) (fs.FileInfo, error) {
 		return d.r.Lstat(strings.TrimSuffix(dirRel, "/") + "/" + entry)
 	}
-	return &diskFile{File: f, name: name, lstat: lstat}, nil
+	return &diskFile{File: f, name: name, lstat: lstat, meta: d.virtual}, nil
 }
 
 // Mkdir implements afero.Fs.
@@ -478,8 +529,16 @@ func (d *RootFS) LinkIfPossible(oldname, newname string) error {
 	if err == nil {
 		err = d.trailingCreate(n)
 	}
+	var before fs.FileInfo
 	if err == nil {
+		before, _ = d.r.Lstat(o)
 		err = d.r.Link(o, n)
+	}
+	if err == nil && before != nil && before.Mode().IsRegular() {
+		// A file that had one name, inside the root, now has two there.
+		if m := metaFromSys(before); m != nil && m.Nlink == 1 {
+			d.own(before)
+		}
 	}
 	return linkErr("link", oldname, newname, rootErrnoOrNil(existsIfTrailing(err)))
 }
@@ -555,7 +614,7 @@ func (d *RootFS) Stat(name string) (fs.FileInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	return withMeta(fi, baseName(name)), nil
+	return d.virtual(fi, baseName(name)), nil
 }
 
 // LstatIfPossible implements afero.Lstater.
@@ -568,22 +627,170 @@ func (d *RootFS) LstatIfPossible(name string) (fs.FileInfo, bool, error) {
 	if err != nil {
 		return nil, true, err
 	}
-	return withMeta(fi, baseName(name)), true, nil
+	return d.virtual(fi, baseName(name)), true, nil
 }
 
 // Chmod implements afero.Fs.
 func (d *RootFS) Chmod(name string, mode fs.FileMode) error {
-	return d.do("chmod", name, true, func(rel string) error { return d.r.Chmod(rel, normPerm(mode)) })
+	return d.do("chmod", name, true, func(rel string) error {
+		if err := d.unshare(rel); err != nil {
+			return err
+		}
+		return d.r.Chmod(rel, normPerm(mode))
+	})
 }
 
-// Chown implements afero.Fs.
+// Chown implements afero.Fs. Sandbox ids map back to the host's: the
+// sandbox user is the user sandsh runs as.
 func (d *RootFS) Chown(name string, uid, gid int) error {
-	return d.do("chown", name, true, func(rel string) error { return d.r.Chown(rel, uid, gid) })
+	if uid == DefaultUID {
+		uid = d.uid
+	}
+	if gid == DefaultGID {
+		gid = d.gid
+	}
+	return d.do("chown", name, true, func(rel string) error {
+		if err := d.unshare(rel); err != nil {
+			return err
+		}
+		return d.r.Chown(rel, uid, gid)
+	})
 }
 
 // Chtimes implements afero.Fs.
 func (d *RootFS) Chtimes(name string, atime, mtime time.Time) error {
-	return d.do("chtimes", name, true, func(rel string) error { return d.r.Chtimes(rel, atime, mtime) })
+	return d.do("chtimes", name, true, func(rel string) error {
+		if err := d.unshare(rel); err != nil {
+			return err
+		}
+		return d.r.Chtimes(rel, atime, mtime)
+	})
+}
+
+// own records that every name of fi's inode is inside the root.
+func (d *RootFS) own(fi fs.FileInfo) {
+	dev, ino, ok := hostID(fi)
+	if !ok {
+		return
+	}
+	d.mu.Lock()
+	d.owned[fileID{dev, ino}] = true
+	d.mu.Unlock()
+}
+
+// shared reports whether fi is a regular file that may have a name
+// outside the root.
+func (d *RootFS) shared(fi fs.FileInfo) bool {
+	m := metaFromSys(fi)
+	if !fi.Mode().IsRegular() || m == nil || m.Nlink <= 1 {
+		return false
+	}
+	dev, ino, _ := hostID(fi)
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return !d.owned[fileID{dev, ino}]
+}
+
+// unshare breaks the hard link at rel (symlink-free) when its inode may
+// be shared with a name outside the root: the contents, mode and times
+// are copied to a new file in the same directory, which then replaces
+// rel by rename(2). Writing to rel afterwards changes only the copy.
+// The change the caller is about to make must be one the kernel would
+// allow on the original, so write permission is checked first (without
+// changing anything), and an unreadable file cannot be copied: both fail
+// with EACCES, like the change itself would.
+func (d *RootFS) unshare(rel string) error {
+	fi, err := d.r.Lstat(strings.TrimSuffix(rel, "/"))
+	if err != nil || !d.shared(fi) {
+		return nil // the operation itself reports a missing file
+	}
+	rel = strings.TrimSuffix(rel, "/")
+	w, err := d.r.OpenFile(rel, os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	w.Close()
+	src, err := d.r.Open(rel)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	dir, base := ".", rel
+	if i := strings.LastIndexByte(rel, '/'); i >= 0 {
+		dir, base = rel[:i], rel[i+1:]
+	}
+	d.mu.Lock()
+	d.tmpN++
+	tmp := fmt.Sprintf("%s/.%s.sandsh-unlink-%d-%d", dir, truncName(base, 180), os.Getpid(), d.tmpN)
+	d.mu.Unlock()
+	dst, err := d.r.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(dst, src)
+	if err == nil {
+		err = dst.Chmod(fi.Mode().Perm() | fi.Mode()&(fs.ModeSetuid|fs.ModeSetgid|fs.ModeSticky))
+	}
+	var copied fs.FileInfo
+	if err == nil {
+		copied, err = dst.Stat()
+	}
+	if cerr := dst.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		m := MetaOf(withMeta(fi, ""))
+		err = d.r.Chtimes(tmp, m.Atime, fi.ModTime())
+	}
+	if err == nil {
+		err = d.renameAt(tmp, rel)
+	}
+	if err != nil {
+		d.r.Remove(tmp)
+		return err
+	}
+	d.own(copied)
+	return nil
+}
+
+// truncName shortens a file name to at most n bytes.
+func truncName(s string, n int) string {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
+}
+
+// virtual is withMeta with the sandbox's identity: see RootFS.
+func (d *RootFS) virtual(fi fs.FileInfo, name string) fs.FileInfo {
+	if fi == nil {
+		return nil
+	}
+	out := withMeta(fi, name)
+	mi := out.(*metaInfo)
+	m := *mi.meta
+	m.UID, m.GID = 0, 0
+	if host := metaFromSys(fi); host != nil {
+		if host.UID == d.uid {
+			m.UID = DefaultUID
+		}
+		if host.GID == d.gid {
+			m.GID = DefaultGID
+		}
+	}
+	m.Ino = 0
+	if dev, ino, ok := hostID(fi); ok {
+		d.mu.Lock()
+		v, seen := d.inos[fileID{dev, ino}]
+		if !seen {
+			v = uint64(len(d.inos)) + 1
+			d.inos[fileID{dev, ino}] = v
+		}
+		d.mu.Unlock()
+		m.Ino = v
+	}
+	mi.meta = &m
+	return mi
 }
 
 // diskFile is a host file that reports its sandbox name and *Meta infos.
@@ -591,6 +798,7 @@ type diskFile struct {
 	*os.File
 	name  string
 	lstat func(entry string) (fs.FileInfo, error) // lstat of an entry of this directory
+	meta  func(fi fs.FileInfo, name string) fs.FileInfo
 
 	mu    sync.Mutex
 	names []string // sorted directory listing, read on first use
@@ -604,7 +812,15 @@ func (f *diskFile) Stat() (fs.FileInfo, error) {
 	if err != nil {
 		return nil, f.fix(err)
 	}
-	return withMeta(fi, baseName(f.name)), nil
+	return f.withMeta(fi, baseName(f.name)), nil
+}
+
+// withMeta is the filesystem's view of a host FileInfo.
+func (f *diskFile) withMeta(fi fs.FileInfo, name string) fs.FileInfo {
+	if f.meta != nil {
+		return f.meta(fi, name)
+	}
+	return withMeta(fi, name)
 }
 
 // Readdir lists like MemFS: sorted by name, with *Meta infos. Like
@@ -624,7 +840,7 @@ func (f *diskFile) Readdir(n int) ([]fs.FileInfo, error) {
 		if err != nil {
 			return infos, pathErr("lstat", joinPath(f.name, name), rootErrno(err))
 		}
-		infos = append(infos, withMeta(fi, ""))
+		infos = append(infos, f.withMeta(fi, ""))
 	}
 	return infos, nil
 }

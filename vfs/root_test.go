@@ -253,3 +253,97 @@ func TestHostFS(t *testing.T) {
 		t.Fatal("no name")
 	}
 }
+
+// TestRootHardLinkOutside: a file in the root that shares its inode with
+// a name outside is never changed through that inode (issue 11).
+func TestRootHardLinkOutside(t *testing.T) {
+	top := t.TempDir()
+	root, out := filepath.Join(top, "root"), filepath.Join(top, "out")
+	os.Mkdir(root, 0o755)
+	os.Mkdir(out, 0o755)
+	shared := filepath.Join(out, "shared")
+	if err := os.WriteFile(shared, []byte("outside\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []string{"w", "a", "t", "m", "c"} {
+		if err := os.Link(shared, filepath.Join(root, n)); err != nil {
+			t.Skip("no hard links here:", err)
+		}
+	}
+	fsys, err := NewDisk(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fsys.(*RootFS).Close()
+	mustWrite(t, fsys, "/w", "new")
+	f, err := fsys.OpenFile("/a", os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write([]byte("more\n"))
+	f.Close()
+	if f, err := fsys.OpenFile("/t", os.O_RDONLY|os.O_TRUNC, 0); err == nil {
+		f.Close()
+	}
+	if err := fsys.Chmod("/m", 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := fsys.Chtimes("/c", time.Unix(0, 0), time.Unix(0, 0)); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(shared)
+	fi, _ := os.Stat(shared)
+	if string(got) != "outside\n" || fi.Mode().Perm() != 0o644 || fi.ModTime().Unix() == 0 {
+		t.Fatalf("outside file changed: %q %v %v", got, fi.Mode(), fi.ModTime())
+	}
+	if b, _ := os.ReadFile(filepath.Join(root, "a")); string(b) != "outside\nmore\n" {
+		t.Errorf("/a = %q", b)
+	}
+	runScript(t, fsys, "read /w => new")
+	ents, _ := os.ReadDir(root)
+	if len(ents) != 5 {
+		t.Errorf("left-over copies in the root: %v", ents)
+	}
+	// Links made inside the root by the run itself stay links.
+	mustWrite(t, fsys, "/own", "a")
+	if err := fsys.(HardLinker).LinkIfPossible("/own", "/own2"); err != nil {
+		t.Fatal(err)
+	}
+	mustWrite(t, fsys, "/own2", "b")
+	runScript(t, fsys, "read /own => b")
+}
+
+// TestRootIdentity: no host uid, gid or inode number shows through.
+func TestRootIdentity(t *testing.T) {
+	root := t.TempDir()
+	fsys, err := NewDisk(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fsys.(*RootFS).Close()
+	mustWrite(t, fsys, "/f", "x")
+	seen := map[uint64]string{}
+	for _, p := range []string{"/", "/f", "/", "/f"} {
+		fi, err := fsys.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := MetaOf(fi)
+		if m.UID != DefaultUID || m.GID != DefaultGID {
+			t.Errorf("%s: uid %d gid %d, want the sandbox user", p, m.UID, m.GID)
+		}
+		if m.Ino == 0 || m.Ino > 2 {
+			t.Errorf("%s: inode %d, want a small virtual number", p, m.Ino)
+		}
+		if q, ok := seen[m.Ino]; ok && q != p {
+			t.Errorf("%s and %s share inode %d", p, q, m.Ino)
+		}
+		seen[m.Ino] = p
+	}
+	f, _ := fsys.Open("/")
+	infos, _ := f.Readdir(-1)
+	f.Close()
+	if len(infos) != 1 || MetaOf(infos[0]).Ino != 2 {
+		t.Errorf("listing: %v", infos)
+	}
+}

@@ -24,3 +24,12 @@ func metaFromSys(fi fs.FileInfo) *Meta {
 		Ctime: time.Unix(st.Ctim.Unix()),
 	}
 }
+
+// hostID returns the device and inode numbers of the host file behind fi.
+func hostID(fi fs.FileInfo) (dev, ino uint64, ok bool) {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok || st == nil {
+		return 0, 0, false
+	}
+	return uint64(st.Dev), st.Ino, true
+}

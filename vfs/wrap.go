@@ -112,6 +112,25 @@ func (l *limitFS) Usage() (bytes int64, files int) {
 	return l.bytes, l.files
 }
 
+// Limits reports the byte and file limits (0: none), for df.
+func (l *limitFS) Limits() (int64, int) { return l.cfg.maxBytes, l.cfg.maxFiles }
+
+// LchtimesIfPossible passes touch -h through when the filesystem has it.
+func (l *limitFS) LchtimesIfPossible(name string, atime, mtime time.Time) error {
+	if lc, ok := l.FS.(LinkChtimer); ok {
+		return lc.LchtimesIfPossible(name, atime, mtime)
+	}
+	return nil // like the device layer: symlink times are not kept here
+}
+
+// Close closes the filesystem below when it has a Close.
+func (l *limitFS) Close() error {
+	if c, ok := l.FS.(io.Closer); ok {
+		return c.Close()
+	}
+	return nil
+}
+
 // room returns how far a file of size may be written, up to end, and the
 // error for falling short. Called with l.mu held.
 func (l *limitFS) room(size, end int64) (int64, error) {
