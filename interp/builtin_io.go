@@ -365,24 +365,18 @@ func (r *Runner) biMapfile(ctx context.Context, args []string) int {
 
 // biTrap implements trap.
 func (r *Runner) biTrap(_ context.Context, args []string) int {
-	args = args[1:]
+	opts, args, ok := r.parseOpts(args, "lp")
+	if !ok {
+		return 2
+	}
+	list, display := false, false
+	for _, o := range opts {
+		list = list || o.c == 'l'
+		display = display || o.c == 'p'
+	}
 	w := r.out()
-	printTraps := func(sigs []string) {
-		if len(sigs) == 0 {
-			sigs = slices.Sorted(maps.Keys(r.traps))
-		}
-		for _, sig := range sigs {
-			if cmd, ok := r.traps[sig]; ok {
-				fmt.Fprintf(w, "trap -- %s %s\n", aliasQuote(cmd), sig)
-			}
-		}
-	}
-	if len(args) == 0 {
-		printTraps(nil)
-		return 0
-	}
-	switch args[0] {
-	case "-l":
+	if list {
+		// bash 5.2 lists every signal whatever the operands.
 		for i := 1; i < len(signalNames); i++ {
 			fmt.Fprintf(w, "%2d) SIG%s", i, signalNames[i])
 			if i%5 == 0 || i == len(signalNames)-1 {
@@ -392,35 +386,52 @@ func (r *Runner) biTrap(_ context.Context, args []string) int {
 			}
 		}
 		return 0
-	case "-p", "-P":
-		var sigs []string
-		for _, s := range args[1:] {
-			n, ok := signalNumber(s)
-			if !ok {
-				r.builtinErr("trap", "%s: invalid signal specification", s)
-				return 1
-			}
-			sigs = append(sigs, trapKey(s, n))
+	}
+	if display || len(args) == 0 {
+		traps := r.traps
+		if r.parentTraps != nil {
+			// A subshell shows the traps it inherited but does not run,
+			// until it sets one itself (bash: `saved=$(trap -p)`).
+			traps = r.parentTraps
 		}
-		printTraps(sigs)
+		keys := slices.Collect(maps.Keys(traps))
+		if len(args) > 0 {
+			keys = keys[:0]
+			for _, a := range args {
+				n, ok := signalNumber(a)
+				if !ok {
+					r.builtinErr("trap", "%s: invalid signal specification", a)
+					return 1
+				}
+				keys = append(keys, trapKey(a, n))
+			}
+		} else {
+			slices.SortFunc(keys, func(a, b string) int { return trapOrder(a) - trapOrder(b) })
+		}
+		for _, k := range keys {
+			if cmd, ok := traps[k]; ok {
+				fmt.Fprintf(w, "trap -- %s %s\n", aliasQuote(cmd), trapDisplayName(k))
+			}
+		}
 		return 0
-	case "--":
-		args = args[1:]
 	}
-	if len(args) == 0 {
-		printTraps(nil)
-		return 0
-	}
-	cmd := args[0]
+	// As in bash: a first word that is a signal number, or a lone signal
+	// name, resets; "-" resets; "" ignores; anything else is the handler.
+	first := args[0]
 	sigs := args[1:]
-	reset := cmd == "-"
-	if _, err := strconv.Atoi(cmd); err == nil && len(args) >= 1 {
-		// `trap 0 1` style: a number first means reset those signals.
+	reset := false
+	if n, ok := signalNumber(first); ok && n >= 0 && allDigits(first) {
 		reset, sigs = true, args
-	}
-	if len(sigs) == 0 {
-		r.builtinErr("trap", "usage: trap [-lp] [[arg] signal_spec ...]")
+	} else if ok && len(args) == 1 && !r.opts.posix {
+		reset, sigs = true, args
+	} else if len(sigs) == 0 {
+		r.usageErr("trap")
 		return 2
+	} else if first == "-" {
+		reset = true
+	}
+	if r.parentTraps != nil {
+		r.parentTraps = nil
 	}
 	status := 0
 	for _, s := range sigs {
@@ -431,17 +442,62 @@ func (r *Runner) biTrap(_ context.Context, args []string) int {
 			continue
 		}
 		key := trapKey(s, n)
-		if key == "KILL" || key == "STOP" {
-			r.builtinErr("trap", "%s: cannot trap", s)
-			continue
-		}
 		if reset {
 			delete(r.traps, key)
 		} else {
-			r.traps[key] = cmd
+			r.traps[key] = first
 		}
 	}
 	return status
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// trapOrder sorts trap keys as bash lists them: by signal number, then
+// DEBUG, ERR and RETURN.
+func trapOrder(key string) int {
+	switch key {
+	case "DEBUG":
+		return 1000
+	case "ERR":
+		return 1001
+	case "RETURN":
+		return 1002
+	}
+	n, _ := signalNumber(key)
+	return n
+}
+
+// trapDisplayName is how `trap -p` names a trap: SIGINT, EXIT, DEBUG,
+// SIGRTMIN+3.
+func trapDisplayName(key string) string {
+	switch key {
+	case "EXIT", "DEBUG", "ERR", "RETURN":
+		return key
+	}
+	n, ok := signalNumber(key)
+	switch {
+	case !ok || n < 0:
+		return key
+	case n == 34:
+		return "SIGRTMIN"
+	case n == 64:
+		return "SIGRTMAX"
+	case n > 34 && n <= 49:
+		return fmt.Sprintf("SIGRTMIN+%d", n-34)
+	case n > 49 && n < 64:
+		return fmt.Sprintf("SIGRTMAX-%d", 64-n)
+	case n < len(signalNames):
+		return "SIG" + signalNames[n]
+	}
+	return key
 }
 
 func trapKey(s string, n int) string {

@@ -25,8 +25,8 @@ func (r *Runner) call(ctx context.Context, ce *syntax.CallExpr) {
 			return
 		}
 	}
-	if cmd, ok := r.traps["DEBUG"]; ok && cmd != "" && r.inTrap == "" && (len(r.scopes) == 1 || r.opts.functrace) {
-		r.runTrap(ctx, "DEBUG", cmd)
+	if !r.debugTrap(ctx) {
+		return
 	}
 	r.substStatus = -1
 	fields, err := r.fields(ctx, ce.Args...)
@@ -97,6 +97,19 @@ func (r *Runner) call(ctx context.Context, ce *syntax.CallExpr) {
 	r.trace(ctx, fields...)
 	r.runCommand(ctx, fields, extraEnv, false)
 	r.lastArg = fields[len(fields)-1]
+}
+
+// debugTrap runs the DEBUG trap, as bash does before each simple command,
+// [[ ]], (( )), for and case (and each part of an arithmetic for). It is
+// not inherited by functions without functrace and does not run inside
+// itself. It reports false when the trap ended the shell (exit, set -e).
+func (r *Runner) debugTrap(ctx context.Context) bool {
+	cmd, ok := r.traps["DEBUG"]
+	if !ok || cmd == "" || r.trapRunning("DEBUG") {
+		return true
+	}
+	r.runTrap(ctx, "DEBUG", cmd)
+	return !r.exiting
 }
 
 func (r *Runner) assignError(err error) {
@@ -184,18 +197,40 @@ func (r *Runner) callFunc(ctx context.Context, name string, body *syntax.Stmt, a
 	r.params = args[1:]
 	r.scopes = append(r.scopes, &scope{vars: map[string]*variable{}, funcName: name})
 	r.frames = append(r.frames, frame{funcName: name, source: r.source, callLine: r.line})
-	r.stmt(ctx, body)
+	callLine := r.line
+	// Like bash, a function that is not traced (functrace) runs without
+	// the DEBUG and RETURN traps; one it sets itself stays set after it.
+	var hidden map[string]string
+	if !r.opts.functrace {
+		for _, sig := range [...]string{"DEBUG", "RETURN"} {
+			if cmd, ok := r.traps[sig]; ok {
+				if hidden == nil {
+					hidden = map[string]string{}
+				}
+				hidden[sig] = cmd
+				delete(r.traps, sig)
+			}
+		}
+	}
+	// A traced function runs the DEBUG trap once as it starts.
+	r.line = body.Pos().Line()
+	if r.debugTrap(ctx) {
+		r.stmt(ctx, body)
+	}
 	if r.returning {
 		r.returning = false
 	}
-	if cmd, ok := r.traps["RETURN"]; ok && cmd != "" && r.inTrap == "" {
-		st := r.lastStatus
-		r.runTrap(ctx, "RETURN", cmd)
-		r.lastStatus = st
+	r.runReturnTrap(ctx)
+	for sig, cmd := range hidden {
+		if _, set := r.traps[sig]; !set {
+			r.traps[sig] = cmd
+		}
 	}
 	r.frames = r.frames[:len(r.frames)-1]
 	r.scopes = r.scopes[:len(r.scopes)-1]
 	r.params = oldParams
+	// The caller's $LINENO (and its ERR trap) see the line of the call.
+	r.line = callLine
 }
 
 // funcNest is $FUNCNEST, looked up in the global scope only so that a

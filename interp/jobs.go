@@ -3,6 +3,7 @@ package interp
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -173,10 +174,16 @@ func (r *Runner) runTrap(ctx context.Context, sig, cmd string) {
 		return
 	}
 	defer func() { r.callDepth-- }()
-	prev := r.inTrap
-	r.inTrap = sig
-	defer func() { r.inTrap = prev }()
-	f, err := r.parse(cmd, "trap")
+	r.inTrap = append(r.inTrap, sig)
+	defer func() { r.inTrap = r.inTrap[:len(r.inTrap)-1] }()
+	// bash numbers the lines of an ERR, DEBUG or RETURN handler from the
+	// line of the command that set it off; EXIT and signal handlers from 1.
+	line := uint(1)
+	switch sig {
+	case "ERR", "DEBUG", "RETURN":
+		line = max(r.line, 1)
+	}
+	f, err := r.parseAt(nil, cmd, "trap", line)
 	if err != nil {
 		r.errf("%v", err)
 		return
@@ -185,6 +192,20 @@ func (r *Runner) runTrap(ctx context.Context, sig, cmd string) {
 	r.stmts(ctx, f.Stmts)
 	if sig != "EXIT" && !r.exiting {
 		r.lastStatus = status
+	}
+}
+
+// trapRunning reports whether the handler of sig is running, at any depth.
+func (r *Runner) trapRunning(sig string) bool {
+	return slices.Contains(r.inTrap, sig)
+}
+
+// runReturnTrap runs the RETURN trap as a function or sourced file ends.
+func (r *Runner) runReturnTrap(ctx context.Context) {
+	if cmd, ok := r.traps["RETURN"]; ok && cmd != "" && !r.trapRunning("RETURN") {
+		st := r.lastStatus
+		r.runTrap(ctx, "RETURN", cmd)
+		r.lastStatus = st
 	}
 }
 

@@ -73,13 +73,19 @@ func (r *Runner) parse(src, name string) (*syntax.File, error) {
 
 // parseCtx is parse that stops when ctx (if not nil) is cancelled.
 func (r *Runner) parseCtx(ctx context.Context, src, name string) (*syntax.File, error) {
+	return r.parseAt(ctx, src, name, 1)
+}
+
+// parseAt is parseCtx numbering the first line of src line, for code
+// that counts $LINENO from the command that runs it (trap handlers).
+func (r *Runner) parseAt(ctx context.Context, src, name string, line uint) (*syntax.File, error) {
 	if err := r.checkScriptSize(len(src)); err != nil {
 		return nil, err
 	}
 	if err := checkNesting([]byte(src)); err != nil {
 		return nil, err
 	}
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(parseguard.String(ctx, src), name)
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.StartLine(line)).Parse(parseguard.String(ctx, src), name)
 	if err == nil {
 		err = parseguard.Check(f, len(src))
 	}
@@ -225,6 +231,10 @@ func (r *Runner) sourceFile(ctx context.Context, name string, args []string) int
 	r.frames = append(r.frames, frame{funcName: "source", source: r.source, callLine: r.line})
 	r.source = name
 	r.evalString(ctx, string(data), name)
+	if r.returning {
+		r.returning = false
+	}
+	r.runReturnTrap(ctx)
 	r.source = oldSource
 	r.frames = r.frames[:len(r.frames)-1]
 	if len(args) > 0 {

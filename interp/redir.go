@@ -464,6 +464,20 @@ func (r *Runner) pipeline(ctx context.Context, bc *syntax.BinaryCmd) {
 			statuses[i] = r.lastStatus
 			break
 		}
+		if _, simple := st.Cmd.(*syntax.CallExpr); simple {
+			// bash runs the DEBUG trap in the shell itself before it
+			// starts each simple command of a pipeline.
+			r.line = st.Pos().Line()
+			if !r.debugTrap(ctx) {
+				if next != nil {
+					next.release()
+				}
+				if in != nil {
+					in.release()
+				}
+				break
+			}
+		}
 		c := r.subshell()
 		if in != nil {
 			c.fds.set(0, in)

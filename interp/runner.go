@@ -32,6 +32,10 @@ type Runner struct {
 	traps   map[string]string
 	jobs    *jobTable
 
+	// parentTraps are the traps a subshell inherited: not run, but shown
+	// by `trap`/`trap -p` until the subshell sets a trap of its own.
+	parentTraps map[string]string
+
 	lastStatus  int
 	substStatus int // status of the last $( ) in the current command, or -1
 	pipeStatus  []int
@@ -52,8 +56,8 @@ type Runner struct {
 	callDepth   int
 	substDepth  int
 	loopDepth   int
-	nest        int // statements being run inside one another
-	inTrap      string
+	nest        int      // statements being run inside one another
+	inTrap      []string // the traps running, innermost last
 	frames      []frame
 
 	subshellLevel  int
@@ -106,13 +110,21 @@ func (r *Runner) subshell() *Runner {
 	c.params = slices.Clone(r.params)
 	c.fds = r.fds.clone()
 	c.traps = map[string]string{}
+	if r.parentTraps == nil && len(r.traps) > 0 {
+		c.parentTraps = maps.Clone(r.traps)
+	}
 	for sig, cmd := range r.traps {
-		if cmd == "" { // ignored signals stay ignored in subshells
+		switch {
+		case cmd == "": // ignored signals stay ignored in subshells
 			c.traps[sig] = ""
+		case sig == "ERR" && r.opts.errtrace,
+			(sig == "DEBUG" || sig == "RETURN") && r.opts.functrace:
+			c.traps[sig] = cmd
 		}
 	}
 	c.jobs = r.jobs.copyForSubshell()
 	c.frames = slices.Clone(r.frames)
+	c.inTrap = slices.Clone(r.inTrap)
 	c.dirStack = slices.Clone(r.dirStack)
 	c.pid = r.s.newPID()
 	c.subshellLevel++
@@ -195,6 +207,9 @@ func (r *Runner) stmt(ctx context.Context, st *syntax.Stmt) {
 	} else {
 		r.lastStatus = 1
 	}
+	// A failed redirection fails the command itself, whatever its kind:
+	// set -e and the ERR trap see it even on { } or a loop.
+	redirFailed := !ok
 	restore()
 	r.finishProcSubst()
 	r.procWaits = savedWaits
@@ -212,7 +227,7 @@ func (r *Runner) stmt(ctx context.Context, st *syntax.Stmt) {
 		}
 		return
 	}
-	if r.lastStatus != 0 && r.noErrExit == 0 && !r.exiting && !r.returning && failureCounts(st.Cmd) {
+	if r.lastStatus != 0 && r.noErrExit == 0 && !r.exiting && !r.returning && (redirFailed || failureCounts(st.Cmd)) {
 		r.onFailure(ctx)
 	}
 }
@@ -254,7 +269,7 @@ func failureCounts(cmd syntax.Command) bool {
 func (r *Runner) onFailure(ctx context.Context) {
 	status := r.lastStatus
 	inFunc := len(r.scopes) > 1
-	if cmd, ok := r.traps["ERR"]; ok && cmd != "" && r.inTrap != "ERR" && (!inFunc || r.opts.errtrace) {
+	if cmd, ok := r.traps["ERR"]; ok && cmd != "" && !r.trapRunning("ERR") && (!inFunc || r.opts.errtrace) {
 		r.runTrap(ctx, "ERR", cmd)
 		r.lastStatus = status
 	}
@@ -340,6 +355,9 @@ func (r *Runner) cmd(ctx context.Context, cmd syntax.Command) {
 		r.funcs[name] = cmd.Body
 		r.lastStatus = 0
 	case *syntax.ArithmCmd:
+		if !r.debugTrap(ctx) {
+			return
+		}
 		r.trace(ctx, "((", r.printNode(cmd.X), "))")
 		n, err := r.arith(ctx, cmd.X)
 		if err != nil {
@@ -348,6 +366,9 @@ func (r *Runner) cmd(ctx context.Context, cmd syntax.Command) {
 		}
 		r.lastStatus = oneIfZero(n)
 	case *syntax.TestClause:
+		if !r.debugTrap(ctx) {
+			return
+		}
 		r.trace(ctx, "[[", r.printNode(cmd.X), "]]")
 		ok, err := r.testExpr(ctx, cmd.X)
 		if err != nil {
@@ -356,8 +377,14 @@ func (r *Runner) cmd(ctx context.Context, cmd syntax.Command) {
 		}
 		r.lastStatus = oneIfFalse(ok)
 	case *syntax.DeclClause:
+		if !r.debugTrap(ctx) {
+			return
+		}
 		r.declClause(ctx, cmd)
 	case *syntax.LetClause:
+		if !r.debugTrap(ctx) {
+			return
+		}
 		r.letClause(ctx, cmd)
 	case *syntax.TimeClause:
 		start := r.s.sys.Now()
@@ -563,6 +590,10 @@ func (r *Runner) forClause(ctx context.Context, fc *syntax.ForClause) {
 			if r.loopIter(&iters) {
 				return
 			}
+			r.line = fc.Pos().Line()
+			if !r.debugTrap(ctx) {
+				return
+			}
 			if err := r.setString(name, item, false); err != nil {
 				r.errf("%v", err)
 				r.lastStatus = 1
@@ -575,6 +606,14 @@ func (r *Runner) forClause(ctx context.Context, fc *syntax.ForClause) {
 			}
 		}
 	case *syntax.CStyleLoop:
+		// bash runs the DEBUG trap before the init, each test and each step.
+		debug := func() bool {
+			r.line = fc.Pos().Line()
+			return r.debugTrap(ctx)
+		}
+		if !debug() {
+			return
+		}
 		if loop.Init != nil {
 			if _, err := r.arith(ctx, loop.Init); err != nil {
 				r.expandError(err)
@@ -584,6 +623,9 @@ func (r *Runner) forClause(ctx context.Context, fc *syntax.ForClause) {
 		status := 0
 		for {
 			if r.loopIter(&iters) {
+				return
+			}
+			if !debug() {
 				return
 			}
 			if loop.Cond != nil {
@@ -599,6 +641,9 @@ func (r *Runner) forClause(ctx context.Context, fc *syntax.ForClause) {
 			r.stmts(ctx, fc.Do)
 			status = r.lastStatus
 			if r.afterBody() || r.stop(ctx) {
+				return
+			}
+			if !debug() {
 				return
 			}
 			if loop.Post != nil {
@@ -647,6 +692,9 @@ func (r *Runner) selectLoop(ctx context.Context, name string, items []string, bo
 }
 
 func (r *Runner) caseClause(ctx context.Context, cc *syntax.CaseClause) {
+	if !r.debugTrap(ctx) {
+		return
+	}
 	word, err := r.literal(ctx, cc.Word)
 	if err != nil {
 		r.expandError(err)

@@ -223,6 +223,16 @@ func RecoverErrors(maximum int) ParserOption {
 	return func(p *Parser) { p.recoverErrorsMax = maximum }
 }
 
+// StartLine makes the parser number the first line of its input n
+// instead of 1 (0 means 1).
+//
+// sandsh: code that bash runs from inside a script (trap handlers, eval)
+// counts $LINENO from the line of the command that runs it, so its nodes
+// must carry those lines.
+func StartLine(n uint) ParserOption {
+	return func(p *Parser) { p.startLine = int64(n) }
+}
+
 // NewParser allocates a new [Parser] and applies any number of options.
 func NewParser(options ...ParserOption) *Parser {
 	p := &Parser{
@@ -512,6 +522,8 @@ type Parser struct {
 
 	forbidNested bool
 
+	startLine int64 // sandsh: see [StartLine]
+
 	// list of pending heredoc bodies
 	buriedHdocs int
 	heredocs    []*Redirect
@@ -564,7 +576,7 @@ func (p *Parser) reset() {
 	p.tok, p.val = illegalTok, ""
 	p.eqlOffs = 0
 	p.bs, p.bsp = nil, 0
-	p.offs, p.line, p.col = 0, 1, 1
+	p.offs, p.line, p.col = 0, max(p.startLine, 1), 1 // sandsh: StartLine
 	p.r, p.w = 0, 0
 	p.err, p.readErr, p.readEOF = nil, nil, false
 	p.quote, p.forbidNested = noState, false
