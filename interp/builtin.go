@@ -1099,9 +1099,9 @@ func (r *Runner) biUnset(_ context.Context, args []string) int {
 			switch v.Kind {
 			case expand.Associative:
 				if idx == "@" || idx == "*" {
-					v.Map = map[string]string{}
+					v.Map = expand.NewAssoc(v.Map.Buckets())
 				} else {
-					delete(v.Map, idx)
+					v.Map.Delete(idx)
 				}
 			case expand.Indexed:
 				if idx == "@" || idx == "*" {

@@ -277,12 +277,13 @@ func (r *Runner) assign(ctx context.Context, as *syntax.Assign, _ bool) error {
 				return err
 			}
 			if v.Map == nil {
-				v.Map = map[string]string{}
+				v.Map = expand.NewAssoc(expand.AssocBuckets)
 			}
 			if as.Append {
-				val = v.Map[key] + val
+				cur, _ := v.Map.Get(key)
+				val = cur + val
 			}
-			v.Map[key] = r.transform(v, val)
+			v.Map.Set(key, r.transform(v, val))
 			v.Set = true
 			return nil
 		}
@@ -296,11 +297,13 @@ func (r *Runner) assign(ctx context.Context, as *syntax.Assign, _ bool) error {
 }
 
 // assocKey expands an associative array subscript.
-func (r *Runner) assocKey(ctx context.Context, idx syntax.ArithmExpr) (string, error) {
-	if w, ok := idx.(*syntax.Word); ok {
-		return r.literal(ctx, w)
+func (r *Runner) assocKey(ctx context.Context, idx syntax.ArithmExpr) (key string, err error) {
+	defer guard(&err)
+	key, err = r.ecfg(ctx).AssocKey(idx)
+	if err == nil && r.s.fatalErr() != nil {
+		err = r.s.fatalErr()
 	}
-	return r.printNode(idx), nil
+	return key, err
 }
 
 // assignArray assigns a=(...) or a+=(...); kind forces the array kind
@@ -316,7 +319,8 @@ func (r *Runner) assignArray(ctx context.Context, name string, arr *syntax.Array
 	}
 	if v.Kind == expand.Associative {
 		if !appendVal || v.Map == nil {
-			v.Map = map[string]string{}
+			// bash builds the new table with the old one's size.
+			v.Map = expand.NewAssoc(v.Map.Buckets())
 		}
 		for _, el := range arr.Elems {
 			if el.Index == nil {
@@ -336,7 +340,7 @@ func (r *Runner) assignArray(ctx context.Context, name string, arr *syntax.Array
 			if err != nil {
 				return err
 			}
-			v.Map[key] = r.transform(v, val)
+			v.Map.Set(key, r.transform(v, val))
 		}
 		v.Set = true
 		return nil

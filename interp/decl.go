@@ -282,9 +282,12 @@ func (r *Runner) declVar(name string, local bool, a *declAttrs) (*variable, erro
 				return v, fmt.Errorf("%s: cannot convert indexed to associative array", name)
 			}
 			if v.Kind != expand.Associative {
-				v.Map = map[string]string{}
 				if v.Set && v.Kind == expand.String {
-					v.Map["0"] = v.Str
+					// convert_var_to_assoc: a smaller table.
+					v.Map = expand.NewAssoc(expand.AssocBucketsConverted)
+					v.Map.Set("0", v.Str)
+				} else {
+					v.Map = expand.NewAssoc(expand.AssocBuckets)
 				}
 				v.Kind, v.Str = expand.Associative, ""
 			}
@@ -443,12 +446,13 @@ func (r *Runner) printDecl(w io.Writer, name string, v *variable) {
 			val = sb.String()
 		}
 	case expand.Associative:
-		if v.Set || len(v.Map) > 0 {
+		if v.Set || v.Map.Len() > 0 {
 			var sb strings.Builder
 			sb.WriteString("=(")
-			for _, k := range slices.Sorted(maps.Keys(v.Map)) {
-				fmt.Fprintf(&sb, "[%s]=%s ", quoteAssocKey(k), quoteDeclValue(v.Map[k]))
-			}
+			v.Map.Each(func(k, val string) bool {
+				fmt.Fprintf(&sb, "[%s]=%s ", quoteAssocKey(k), quoteDeclValue(val))
+				return true
+			})
 			sb.WriteString(")")
 			val = sb.String()
 		}

@@ -244,7 +244,7 @@ func (r *Runner) varIsSet(s string) bool {
 	v := r.getVar(name)
 	switch v.Kind {
 	case expand.Associative:
-		_, ok := v.Map[idx]
+		_, ok := v.Map.Get(idx)
 		return ok
 	case expand.Indexed:
 		if idx == "@" || idx == "*" {

@@ -2,7 +2,6 @@ package interp
 
 import (
 	"fmt"
-	"maps"
 	"math/rand/v2"
 	"slices"
 	"sort"
@@ -28,7 +27,7 @@ func (v *variable) clone() *variable {
 	c := *v
 	c.List = slices.Clone(v.List)
 	c.Indexes = slices.Clone(v.Indexes)
-	c.Map = maps.Clone(v.Map)
+	c.Map = v.Map.Clone()
 	return &c
 }
 
@@ -151,7 +150,7 @@ func (r *Runner) getElem(name, idx string) expand.Variable {
 	v := r.getVar(r.resolveRef(name))
 	switch v.Kind {
 	case expand.Associative:
-		if s, ok := v.Map[idx]; ok {
+		if s, ok := v.Map.Get(idx); ok {
 			return strVar(s)
 		}
 	case expand.Indexed:
@@ -367,12 +366,13 @@ func (r *Runner) setString(name, val string, appendVal bool) error {
 		v.List, v.Indexes = indexedSet(v.List, v.Indexes, 0, val)
 	case expand.Associative:
 		if appendVal {
-			val = v.Map["0"] + val
+			cur, _ := v.Map.Get("0")
+			val = cur + val
 		}
 		if v.Map == nil {
-			v.Map = map[string]string{}
+			v.Map = expand.NewAssoc(expand.AssocBuckets)
 		}
-		v.Map["0"] = val
+		v.Map.Set("0", val)
 	default:
 		if appendVal && v.Set {
 			if err := r.checkSize(len(v.Str) + len(val)); err != nil {
@@ -400,12 +400,13 @@ func (r *Runner) setElemString(name, idx, val string, appendVal bool) error {
 	}
 	if v.Kind == expand.Associative {
 		if v.Map == nil {
-			v.Map = map[string]string{}
+			v.Map = expand.NewAssoc(expand.AssocBuckets)
 		}
 		if appendVal {
-			val = v.Map[idx] + val
+			cur, _ := v.Map.Get(idx)
+			val = cur + val
 		}
-		v.Map[idx] = r.transform(v, val)
+		v.Map.Set(idx, r.transform(v, val))
 		v.Set = true
 		return nil
 	}

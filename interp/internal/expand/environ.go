@@ -101,7 +101,7 @@ type Variable struct {
 
 	Str  string            // Used when Kind is String or NameRef.
 	List []string          // Used when Kind is Indexed.
-	Map  map[string]string // Used when Kind is Associative.
+	Map  *Assoc            // Used when Kind is Associative.
 
 	// Indexes records the index of each [Variable.List] element when an
 	// indexed array is sparse, such as `a=([2]=x [5]=y)`. The indices

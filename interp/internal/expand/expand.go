@@ -10,7 +10,6 @@ import (
 	"io"
 	"io/fs"
 	"iter"
-	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -846,7 +845,7 @@ func (cfg *Config) listElems(pe *syntax.ParamExp) (elems []string, star, ok bool
 		case Indexed:
 			return cfg.sliceElems(pe, vr.List, vr.Indexes, false), lit == "*", true
 		case Associative:
-			return assocValues(vr.Map), lit == "*", true
+			return cfg.sliceList(pe, vr.Map.Values(), nil, false, true), lit == "*", true
 		}
 	}
 	return nil, false, false
@@ -883,7 +882,7 @@ func (cfg *Config) quotedElemFields(pe *syntax.ParamExp) ([]string, error) {
 			case Indexed:
 				return vr.indexedKeys(), nil
 			case Associative:
-				return slices.Collect(maps.Keys(vr.Map)), nil
+				return vr.Map.Keys(), nil
 			}
 		}
 		return nil, nil
@@ -914,6 +913,10 @@ func (cfg *Config) quotedElemFields(pe *syntax.ParamExp) ([]string, error) {
 // A non-nil indexes records the index of each element in a sparse array;
 // see [Variable.Indexes].
 func (cfg *Config) sliceElems(pe *syntax.ParamExp, elems []string, indexes []int, positional bool) []string {
+	return cfg.sliceList(pe, elems, indexes, positional, false)
+}
+
+func (cfg *Config) sliceList(pe *syntax.ParamExp, elems []string, indexes []int, positional, assoc bool) []string {
 	if pe.Slice == nil {
 		return elems
 	}
@@ -936,7 +939,19 @@ func (cfg *Config) sliceElems(pe *syntax.ParamExp, elems []string, indexes []int
 		if err != nil {
 			return elems
 		}
-		if len(indexes) > 0 {
+		if assoc {
+			// bash's assoc_subrange counts from 1 (0 also means the
+			// first element) and a negative offset from n+1.
+			if offset < 0 {
+				offset += len(elems) + 1
+			}
+			switch {
+			case offset < 0:
+				elems = nil
+			case offset > 0:
+				elems = elems[min(offset-1, len(elems)):]
+			}
+		} else if len(indexes) > 0 {
 			// Sparse arrays slice by index: a negative offset counts
 			// from one past the maximum index, and the result begins
 			// with the first element whose index is at least the offset.

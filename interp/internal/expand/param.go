@@ -5,7 +5,6 @@ package expand
 
 import (
 	"fmt"
-	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -135,7 +134,7 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			// sandsh: ${#m[@]} counts the elements, ${m[@]:1} slices them.
 			indexAllElements = true
 			callVarInd = false
-			elems = cfg.sliceElems(pe, assocValues(vr.Map), nil, false)
+			elems = cfg.sliceList(pe, vr.Map.Values(), nil, false, true)
 			str = join(elems)
 		}
 	}
@@ -169,7 +168,7 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 		case pe.Index != nil && vr.Kind == Indexed:
 			strs = vr.indexedKeys()
 		case pe.Index != nil && vr.Kind == Associative:
-			strs = slices.Sorted(maps.Keys(vr.Map))
+			strs = vr.Map.Keys()
 		case !vr.IsSet():
 			return "", fmt.Errorf("invalid indirect expansion")
 		case str == "":
@@ -473,7 +472,7 @@ func (cfg *Config) varInd(vr Variable, idx syntax.ArithmExpr) (string, bool, err
 			str, ok := vr.indexedVal(0)
 			return str, ok, nil
 		case Associative:
-			str, ok := vr.Map["0"]
+			str, ok := vr.Map.Get("0")
 			return str, ok, nil
 		}
 		return vr.String(), vr.IsSet(), nil
@@ -508,17 +507,17 @@ func (cfg *Config) varInd(vr Variable, idx syntax.ArithmExpr) (string, bool, err
 	case Associative:
 		switch lit := nodeLit(idx); lit {
 		case "@", "*":
-			strs := assocValues(vr.Map)
+			strs := vr.Map.Values()
 			if lit == "*" {
 				return cfg.ifsJoin(strs), vr.IsSet(), nil
 			}
 			return strings.Join(strs, " "), vr.IsSet(), nil
 		}
-		val, err := Literal(cfg, idx.(*syntax.Word))
+		val, err := cfg.AssocKey(idx)
 		if err != nil {
 			return "", false, err
 		}
-		str, ok := vr.Map[val]
+		str, ok := vr.Map.Get(val)
 		return str, ok, nil
 	}
 	return "", false, nil
@@ -548,15 +547,16 @@ func (cfg *Config) assignElem(name string, vr Variable, idx syntax.ArithmExpr, v
 		key := "0"
 		if idx != nil {
 			var err error
-			if key, err = Literal(cfg, idx.(*syntax.Word)); err != nil {
+			if key, err = cfg.AssocKey(idx); err != nil {
 				return err
 			}
 		}
-		vr.Map = maps.Clone(vr.Map)
 		if vr.Map == nil {
-			vr.Map = make(map[string]string, 1)
+			vr.Map = NewAssoc(AssocBuckets)
+		} else {
+			vr.Map = vr.Map.Clone()
 		}
-		vr.Map[key] = val
+		vr.Map.Set(key, val)
 	default: // assign a single indexed element
 		i := 0
 		if idx != nil {
@@ -622,17 +622,6 @@ func (cfg *Config) replaceAnchored(repl *syntax.Replace, orig string, anchor byt
 		out[i] = elem[:loc[0]] + with + elem[loc[1]:]
 	}
 	return out, nil
-}
-
-// assocValues lists an associative array's values in the order of its
-// sorted keys, so ${m[@]} and ${!m[@]} pair up.
-func assocValues(m map[string]string) []string {
-	keys := slices.Sorted(maps.Keys(m))
-	vals := make([]string, len(keys))
-	for i, k := range keys {
-		vals[i] = m[k]
-	}
-	return vals
 }
 
 // BashQuote quotes s the way bash's ${v@Q} and printf %q-free contexts

@@ -1,0 +1,24 @@
+### assoc keys in bash's hash order
+declare -A m=([b]=y [a]=x [zeta]=1 [alpha]=2 [10]=t [9]=n)
+echo "${!m[@]}"; echo "${m[@]}"
+for k in "${!m[@]}"; do printf '%s=%s ' "$k" "${m[$k]}"; done; echo
+declare -p m
+### assoc order after unset and re-add
+declare -A m; for k in one two three four five six seven; do m[$k]=$k; done
+unset 'm[three]'; m[three]=3; m[one]=uno
+echo "${!m[@]}"; echo "${m[*]}"
+### assoc order of a converted variable
+m=first; declare -A m; m[k]=v; m[other]=o; m[x]=1; declare -p m
+### assoc order after growth past 2048 keys
+declare -A m; for ((i=0; i<2100; i++)); do m[k$i]=$i; done
+s=; for k in "${!m[@]}"; do s+=$k,; done; echo "${#m[@]}" "${s:0:200}" "${s: -100}"
+### assoc copy keeps order
+declare -A m=([q]=1 [w]=2 [e]=3 [r]=4); f() { local -A c; for k in "${!m[@]}"; do c[$k]=${m[$k]}; done; echo "${!c[@]}"; }; f
+### assoc slice
+declare -A A=([1]=1 [2]=2 [3]=3 [4]=4 [5]=5)
+echo "${A[@]}|${A[@]:0:2}|${A[@]:1:2}|${A[@]:2}|${A[@]: -2}|${A[@]: -6}|${A[@]: -7}|${A[*]:9}"
+### assoc subscript that parses as arithmetic
+declare -A as; i=1
+as[i+1]=a; as["i + 1"]=b; as[$i+1]=c; as[i*2]=d
+for k in "${!as[@]}"; do echo "$k=${as[$k]}"; done
+echo "${as[i+1]} ${as[i + 1]} ${as[1+1]} ${as[i*2]}"
