@@ -34,19 +34,24 @@ type State struct {
 // "assoc" or "nameref" (whose Value is the name it refers to); a variable
 // declared but never assigned (declare x) has Unset set.
 type StateVar struct {
-	Name     string            `json:"name"`
-	Kind     string            `json:"kind"`
-	Value    string            `json:"value,omitempty"`
-	List     []string          `json:"list,omitempty"`
-	Indexes  []int             `json:"indexes,omitempty"` // sparse indexed arrays: the index of each List element
-	Map      map[string]string `json:"map,omitempty"`
-	Unset    bool              `json:"unset,omitempty"`
-	Exported bool              `json:"exported,omitempty"`
-	ReadOnly bool              `json:"readonly,omitempty"`
-	Integer  bool              `json:"integer,omitempty"`
-	Lower    bool              `json:"lower,omitempty"`
-	Upper    bool              `json:"upper,omitempty"`
-	Trace    bool              `json:"trace,omitempty"`
+	Name    string            `json:"name"`
+	Kind    string            `json:"kind"`
+	Value   string            `json:"value,omitempty"`
+	List    []string          `json:"list,omitempty"`
+	Indexes []int             `json:"indexes,omitempty"` // sparse indexed arrays: the index of each List element
+	Map     map[string]string `json:"map,omitempty"`
+	// Keys and Buckets keep an associative array's iteration order
+	// (bash's hash-table layout); a state without them restores the
+	// keys in sorted order.
+	Keys     []string `json:"keys,omitempty"`
+	Buckets  int      `json:"buckets,omitempty"`
+	Unset    bool     `json:"unset,omitempty"`
+	Exported bool     `json:"exported,omitempty"`
+	ReadOnly bool     `json:"readonly,omitempty"`
+	Integer  bool     `json:"integer,omitempty"`
+	Lower    bool     `json:"lower,omitempty"`
+	Upper    bool     `json:"upper,omitempty"`
+	Trace    bool     `json:"trace,omitempty"`
 }
 
 // StateFunc is a function; Body is its body statement printed by the
@@ -82,10 +87,7 @@ func (r *Runner) ExportState() *State {
 				sv.List = []string{}
 			}
 		case expand.Associative:
-			sv.Kind, sv.Map = "assoc", maps.Clone(v.Map)
-			if sv.Map == nil {
-				sv.Map = map[string]string{}
-			}
+			sv.Kind, sv.Map, sv.Keys, sv.Buckets = "assoc", v.Map.Map(), v.Map.Keys(), v.Map.Buckets()
 		case expand.NameRef:
 			sv.Kind, sv.Value = "nameref", v.Str
 		default:
@@ -193,10 +195,7 @@ func (r *Runner) ImportState(st *State) error {
 					return fmt.Errorf("state: variable %s: %v", sv.Name, r.varLimitErr())
 				}
 			}
-			v.Kind, v.Map = expand.Associative, maps.Clone(sv.Map)
-			if v.Map == nil {
-				v.Map = map[string]string{}
-			}
+			v.Kind, v.Map = expand.Associative, expand.AssocRestore(sv.Buckets, sv.Keys, sv.Map)
 		default:
 			return fmt.Errorf("state: variable %s: unknown kind %q", sv.Name, sv.Kind)
 		}
@@ -204,7 +203,7 @@ func (r *Runner) ImportState(st *State) error {
 	}
 	if max := r.s.limits.MaxFields; max > 0 {
 		for name, v := range vars {
-			if len(v.List) > max || len(v.Map) > max {
+			if len(v.List) > max || v.Map.Len() > max {
 				return fmt.Errorf("state: variable %s: more than %d elements", name, max)
 			}
 		}
@@ -309,10 +308,7 @@ func (r *Runner) SetIndexed(name string, list []string) error {
 
 // SetAssoc assigns a global associative array.
 func (r *Runner) SetAssoc(name string, m map[string]string) error {
-	c := maps.Clone(m)
-	if c == nil {
-		c = map[string]string{}
-	}
+	c := expand.AssocRestore(expand.AssocBuckets, nil, m)
 	return r.setGlobal(name, &variable{Variable: expand.Variable{Set: true, Kind: expand.Associative, Map: c}})
 }
 
@@ -327,13 +323,14 @@ func (r *Runner) setGlobal(name string, nv *variable) error {
 	for _, s := range nv.List {
 		size = max(size, len(s))
 	}
-	for _, s := range nv.Map {
+	nv.Map.Each(func(_, s string) bool {
 		size = max(size, len(s))
-	}
+		return true
+	})
 	if max := r.s.limits.MaxVarBytes; max > 0 && size > max {
 		return r.varLimitErr()
 	}
-	if max := r.s.limits.MaxFields; max > 0 && (len(nv.List) > max || len(nv.Map) > max) {
+	if max := r.s.limits.MaxFields; max > 0 && (len(nv.List) > max || nv.Map.Len() > max) {
 		return fmt.Errorf("%s: more than %d elements", name, max)
 	}
 	old := r.scopes[0].vars[name]
@@ -366,7 +363,7 @@ func (r *Runner) Var(name string) (value any, ok bool) {
 	case expand.Indexed:
 		return slices.Clone(v.List), true
 	case expand.Associative:
-		return maps.Clone(v.Map), true
+		return v.Map.Map(), true
 	case expand.NameRef:
 		target := r.resolveRef(name)
 		if t, _ := r.lookup(target); target == name || t == nil || t.Kind == expand.NameRef {

@@ -59,7 +59,7 @@ pwd; dirs; umask; trap -p USR1; n+=1; echo $n; low=XYZ; echo $low; RO=2 2>/dev/n
 	if outB.String() != outC.String() || errB.String() != errC.String() {
 		t.Errorf("restored shell differs:\n--- restored\n%s%s\n--- original\n%s%s", outB, errB, outC, errC)
 	}
-	for _, want := range []string{`declare -a arr=([0]="x" [1]="y z" [2]="")`, `declare -A m=(["k 1"]="v1" ["q'x"]="v2" )`, "F:Q", "sub 14", "trapped"} {
+	for _, want := range []string{`declare -a arr=([0]="x" [1]="y z" [2]="")`, `declare -A m=(["q'x"]="v2" ["k 1"]="v1" )`, "F:Q", "sub 14", "trapped"} {
 		if !strings.Contains(outB.String(), want) {
 			t.Errorf("restored output lacks %q:\n%s", want, outB)
 		}

@@ -1,5 +1,10 @@
 package expand
 
+import (
+	"maps"
+	"slices"
+)
+
 // Assoc is the value of an associative array. It reproduces the layout of
 // bash 5.2's hash tables (hashlib.c) because scripts observe that layout:
 // it is the order of "${!m[@]}", "${m[@]}", `for k in "${!m[@]}"` and
@@ -205,4 +210,48 @@ func (a *Assoc) Clone() *Assoc {
 		}
 	}
 	return c
+}
+
+// Map returns the keys and values as a Go map.
+func (a *Assoc) Map() map[string]string {
+	m := make(map[string]string, a.Len())
+	a.Each(func(k, v string) bool {
+		m[k] = v
+		return true
+	})
+	return m
+}
+
+// AssocRestore rebuilds a table from m whose iteration order was keys
+// (as Keys returned it) with nbuckets buckets, so that a saved table comes
+// back in the same order. Keys of m missing from keys, or a keys list that
+// does not match m, fall back to sorted insertion. nbuckets is bounded by
+// the number of keys, since it may come from a forged saved state.
+func AssocRestore(nbuckets int, keys []string, m map[string]string) *Assoc {
+	if nbuckets < AssocBucketsConverted || nbuckets > 8*len(m)+AssocBuckets || nbuckets&(nbuckets-1) != 0 || len(m) > 2*nbuckets {
+		nbuckets = AssocBuckets
+		for len(m) > 2*nbuckets {
+			nbuckets *= 4
+		}
+	}
+	a := NewAssoc(nbuckets)
+	ok := len(keys) == len(m)
+	seen := make(map[string]bool, len(keys))
+	for _, k := range keys {
+		if _, in := m[k]; !in || seen[k] {
+			ok = false
+			break
+		}
+		seen[k] = true
+	}
+	if !ok {
+		keys = slices.Sorted(maps.Keys(m))
+		slices.Reverse(keys)
+	}
+	// Adding the keys in reverse iteration order puts each one back at
+	// the head of its chain last, which is where it was.
+	for i := len(keys) - 1; i >= 0; i-- {
+		a.Set(keys[i], m[keys[i]])
+	}
+	return a
 }

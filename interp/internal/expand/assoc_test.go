@@ -90,3 +90,20 @@ func TestAssocOrderBash(t *testing.T) {
 func bashQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
+
+func TestAssocRestore(t *testing.T) {
+	a := NewAssoc(AssocBucketsConverted)
+	for i := 0; i < 700; i++ {
+		a.Set(fmt.Sprint("k", i*7%1000), fmt.Sprint(i))
+	}
+	a.Delete("k7")
+	b := AssocRestore(a.Buckets(), a.Keys(), a.Map())
+	if fmt.Sprint(a.Keys()) != fmt.Sprint(b.Keys()) || fmt.Sprint(a.Values()) != fmt.Sprint(b.Values()) {
+		t.Fatalf("restored order differs")
+	}
+	// A forged size falls back to a bounded table.
+	c := AssocRestore(1<<30, []string{"x", "x"}, map[string]string{"x": "1", "y": "2"})
+	if c.Buckets() != AssocBuckets || c.Len() != 2 {
+		t.Fatalf("forged state: %d buckets, %d keys", c.Buckets(), c.Len())
+	}
+}

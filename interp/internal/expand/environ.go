@@ -99,9 +99,9 @@ type Variable struct {
 	// Kind defines which of the value fields below should be used.
 	Kind ValueKind
 
-	Str  string            // Used when Kind is String or NameRef.
-	List []string          // Used when Kind is Indexed.
-	Map  *Assoc            // Used when Kind is Associative.
+	Str  string   // Used when Kind is String or NameRef.
+	List []string // Used when Kind is Indexed.
+	Map  *Assoc   // Used when Kind is Associative.
 
 	// Indexes records the index of each [Variable.List] element when an
 	// indexed array is sparse, such as `a=([2]=x [5]=y)`. The indices
