@@ -27,14 +27,15 @@ func (r *Runner) ecfg(ctx context.Context) *expand.Config {
 		ProcSubst: func(ps *syntax.ProcSubst) (string, error) {
 			return r.procSubst(ctx, ps)
 		},
-		GlobStar:   r.opts.globstar,
-		DotGlob:    r.opts.dotglob,
-		NoCaseGlob: r.opts.nocaseglob,
-		NullGlob:   r.opts.nullglob,
-		NoUnset:    r.opts.nounset,
-		ExtGlob:    r.opts.extglob,
-		MaxBytes:   r.s.limits.MaxVarBytes,
-		MaxFields:  r.s.limits.MaxFields,
+		GlobStar:       r.opts.globstar,
+		DotGlob:        r.opts.dotglob,
+		NoCaseGlob:     r.opts.nocaseglob,
+		NullGlob:       r.opts.nullglob,
+		NoUnset:        r.opts.nounset,
+		ExtGlob:        r.opts.extglob,
+		NoGlobSkipDots: !r.opts.globskipdots,
+		MaxBytes:       r.s.limits.MaxVarBytes,
+		MaxFields:      r.s.limits.MaxFields,
 	}
 	if !r.opts.noglob {
 		cfg.ReadDir2 = r.readDirForGlob
@@ -191,6 +192,10 @@ func (r *Runner) matchPattern(pat, s string) bool {
 	mode := pattern.EntireString | pattern.ExtendedOperators
 	if r.opts.nocasematch {
 		mode |= pattern.NoGlobCase
+	}
+	if expand.HasNegExtGlob(pat) {
+		m, err := expand.ExtendedPatternMatcher(pat, mode)
+		return err == nil && m(s)
 	}
 	expr, err := pattern.Regexp(pat, mode)
 	if err != nil {

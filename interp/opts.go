@@ -17,12 +17,13 @@ type shellOpts struct {
 	expandAliases, lastpipe, inheritErrexit, xpgEcho, sourcepath, checkwinsize, promptvars,
 	interactiveComments, cmdhist, extquote, globasciiranges, shiftVerbose, localvarInherit,
 	patsubstReplacement, assocExpandOnce bool
+	globskipdots bool
 }
 
 func defaultOpts() shellOpts {
 	return shellOpts{braceexpand: true, hashall: true, sourcepath: true, promptvars: true,
 		interactiveComments: true, cmdhist: true, extquote: true, globasciiranges: true,
-		patsubstReplacement: true}
+		patsubstReplacement: true, globskipdots: true}
 }
 
 // setOpt describes one `set -o` option: its name, its letter, its field.
@@ -87,6 +88,7 @@ var shoptOptions = map[string]func(*shellOpts) *bool{
 	"localvar_inherit":        func(o *shellOpts) *bool { return &o.localvarInherit },
 	"patsub_replacement":      func(o *shellOpts) *bool { return &o.patsubstReplacement },
 	"assoc_expand_once":       func(o *shellOpts) *bool { return &o.assocExpandOnce },
+	"globskipdots":            func(o *shellOpts) *bool { return &o.globskipdots },
 	"autocd":                  nil,
 	"cdable_vars":             nil,
 	"cdspell":                 nil,

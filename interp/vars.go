@@ -464,6 +464,12 @@ func (r *Runner) specialAssign(name, val string) bool {
 		n, _ := strconv.Atoi(val)
 		r.secondsBase = r.s.sys.Now().Add(-time.Duration(n) * time.Second)
 		return true
+	case "GLOBIGNORE":
+		// Like bash, patterns in GLOBIGNORE turn dotglob on, and only
+		// unsetting GLOBIGNORE turns it off again.
+		if strings.Trim(val, ":") != "" {
+			r.opts.dotglob = true
+		}
 	}
 	return false
 }
@@ -475,6 +481,9 @@ func (r *Runner) unsetVar(name string) error {
 	}
 	if v.ReadOnly {
 		return &readonlyError{name}
+	}
+	if name == "GLOBIGNORE" {
+		r.opts.dotglob = false
 	}
 	if i > 0 && i == len(r.scopes)-1 {
 		// Unsetting a local in its own scope keeps it local but unset,

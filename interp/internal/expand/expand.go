@@ -86,6 +86,10 @@ type Config struct {
 	// pattern matching features when performing pathname expansion (globbing).
 	ExtGlob bool
 
+	// NoGlobSkipDots is the negated shell option globskipdots (sandsh):
+	// a pattern starting with a dot may then match . and ..
+	NoGlobSkipDots bool
+
 	// MaxBytes bounds the size of one string built by an expansion
 	// (sandsh); 0 means no bound.
 	MaxBytes int
@@ -437,8 +441,13 @@ func (cfg *Config) fieldJoin(parts []fieldPart) string {
 
 func (cfg *Config) escapedGlobField(parts []fieldPart) (escaped string, glob bool) {
 	candidate := false
+	metas := "*?["
+	var mode pattern.Mode
+	if cfg.ExtGlob {
+		metas, mode = "*?[(", pattern.ExtendedOperators // sandsh: @(a|b) globs too
+	}
 	for _, part := range parts {
-		if part.quote == quoteNone && strings.ContainsAny(part.val, "*?[") {
+		if part.quote == quoteNone && strings.ContainsAny(part.val, metas) {
 			candidate = true
 			break
 		}
@@ -457,7 +466,7 @@ func (cfg *Config) escapedGlobField(parts []fieldPart) (escaped string, glob boo
 	// Check the entire escaped word, as a bracket expression could span
 	// multiple unquoted parts, such as `[a$x` where x holds "]".
 	escaped = sb.String()
-	if pattern.HasMeta(escaped, 0) {
+	if pattern.HasMeta(escaped, mode) {
 		return escaped, true
 	}
 	return "", false
@@ -630,12 +639,33 @@ func (cfg *Config) wordField(wps []syntax.WordPart, ql quoteLevel) ([]fieldPart,
 			// Like how [Config.wordFields] deals with [syntax.ExtGlob],
 			// except that we allow these through even when [Config.ExtGlob]
 			// is false, as it only applies to pathname expansion.
-			field = append(field, fieldPart{val: wp.Op.String() + wp.Pattern.Value + ")"})
+			egField, err := cfg.extGlobField(wp)
+			if err != nil {
+				return nil, err
+			}
+			field = append(field, egField...)
 		default:
 			panic(fmt.Sprintf("unhandled word part: %T", wp))
 		}
 	}
 	return field, nil
+}
+
+// extGlobField expands an extended glob (sandsh): the operator and the
+// parentheses stay pattern syntax, and the pattern list is expanded like
+// the rest of the word, so quoted parts in it match literally.
+func (cfg *Config) extGlobField(eg *syntax.ExtGlob) ([]fieldPart, error) {
+	if eg.Parts == nil {
+		return []fieldPart{{val: eg.Op.String() + eg.Pattern.Value + ")"}}, nil
+	}
+	inner, err := cfg.wordField(eg.Parts, quoteNone)
+	if err != nil {
+		return nil, err
+	}
+	field := make([]fieldPart, 0, len(inner)+2)
+	field = append(field, fieldPart{val: eg.Op.String()})
+	field = append(field, inner...)
+	return append(field, fieldPart{val: ")"}), nil
 }
 
 func (cfg *Config) cmdSubst(cs *syntax.CmdSubst) (string, error) {
@@ -809,7 +839,11 @@ func (cfg *Config) wordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
 			// TODO(v4): perhaps the syntax parser should keep extended globbing expressions
 			// as plain literal strings, because a custom node is not particularly helpful.
 			// It's not like other globbing operators like `*` or `**` get their own nodes.
-			curField = append(curField, fieldPart{val: wp.Op.String() + wp.Pattern.Value + ")"})
+			egField, err := cfg.extGlobField(wp)
+			if err != nil {
+				return nil, err
+			}
+			curField = append(curField, egField...)
 		default:
 			panic(fmt.Sprintf("unhandled word part: %T", wp))
 		}
@@ -1057,6 +1091,19 @@ func pathSplit(path string) []string {
 }
 
 func (cfg *Config) glob(base, pat string) ([]string, error) {
+	matches, err := cfg.glob1(base, pat)
+	if err != nil {
+		return nil, err
+	}
+	return cfg.globIgnore(matches)
+}
+
+func (cfg *Config) glob1(base, pat string) ([]string, error) {
+	var metaMode pattern.Mode
+	if cfg.ExtGlob {
+		metaMode = pattern.ExtendedOperators
+	}
+	dotGlob := cfg.DotGlob
 	parts := pathSplit(pat)
 	matches := []string{""}
 	if filepath.IsAbs(pat) {
@@ -1090,7 +1137,7 @@ func (cfg *Config) glob(base, pat string) ([]string, error) {
 				matches[i] = pathJoin2(dir, part)
 			}
 			continue
-		case !pattern.HasMeta(part, 0):
+		case !pattern.HasMeta(part, metaMode):
 			var newMatches []string
 			for _, dir := range matches {
 				match := dir
@@ -1141,7 +1188,7 @@ func (cfg *Config) glob(base, pat string) ([]string, error) {
 				// If dir is not a directory, we keep the stack as-is and continue.
 				newMatches = newMatches[:0]
 				rx := rxGlobStar.MatchString
-				if cfg.DotGlob {
+				if dotGlob {
 					rx = rxGlobStarDotGlob.MatchString
 				}
 				newMatches, _ = cfg.globDir(base, dir, rx, wantDir, newMatches)
@@ -1155,7 +1202,7 @@ func (cfg *Config) glob(base, pat string) ([]string, error) {
 		if cfg.NoCaseGlob {
 			mode |= pattern.NoGlobCase
 		}
-		if cfg.DotGlob {
+		if dotGlob {
 			mode |= pattern.GlobLeadingDot
 		}
 		if cfg.ExtGlob {
@@ -1167,6 +1214,14 @@ func (cfg *Config) glob(base, pat string) ([]string, error) {
 		}
 		var newMatches []string
 		for _, dir := range matches {
+			if cfg.NoGlobSkipDots && strings.HasPrefix(part, ".") {
+				// sandsh: shopt -u globskipdots lets .* match . and ..
+				for _, name := range [...]string{".", ".."} {
+					if matcher(name) {
+						newMatches = append(newMatches, pathJoin2(dir, name))
+					}
+				}
+			}
 			newMatches, err = cfg.globDir(base, dir, matcher, wantDir, newMatches)
 			if err != nil {
 				return nil, err

@@ -23,6 +23,10 @@ func ExtendedPatternMatcher(pat string, mode pattern.Mode) (func(string) bool, e
 		panic("ExtendedOperators is only supported with EntireString")
 	}
 
+	if mode&pattern.ExtendedOperators != 0 && HasNegExtGlob(pat) {
+		// sandsh: a regular expression cannot say "anything but".
+		return newExtMatcher(pat, mode), nil
+	}
 	// Extended pattern matching operators are always on outside of pathname expansion.
 	expr, err := pattern.Regexp(pat, mode)
 	if err != nil {

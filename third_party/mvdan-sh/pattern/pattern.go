@@ -430,13 +430,19 @@ func charClass(s string) (int, error) {
 // function cannot be used to avoid [QuoteMeta], as backslashes are quoted by
 // that function but ignored here.
 //
-// The [Mode] parameter is unused, and will be removed in v4.
+// The [Mode] parameter is unused, and will be removed in v4 (sandsh: with
+// [ExtendedOperators], an extended glob operator counts as a metacharacter).
 func HasMeta(pat string, mode Mode) bool {
 	openBracket := false
 	for i := 0; i < len(pat); i++ {
 		switch pat[i] {
 		case '\\':
 			i++
+		case '+', '@', '!':
+			// sandsh: with extended operators, @(a|b) is a pattern too.
+			if mode&ExtendedOperators != 0 && i+1 < len(pat) && pat[i+1] == '(' {
+				return true
+			}
 		case '*', '?':
 			return true
 		case '[':
@@ -463,7 +469,7 @@ func QuoteMeta(pat string, mode Mode) string {
 loop:
 	for _, r := range pat {
 		switch r {
-		case '*', '?', '[', '\\':
+		case '*', '?', '[', '\\', '(', ')', '|': // sandsh: and extended glob syntax
 			needsEscaping = true
 			break loop
 		}
@@ -474,7 +480,7 @@ loop:
 	var sb strings.Builder
 	for _, r := range pat {
 		switch r {
-		case '*', '?', '[', '\\':
+		case '*', '?', '[', '\\', '(', ')', '|':
 			sb.WriteByte('\\')
 		}
 		sb.WriteRune(r)

@@ -216,6 +216,21 @@ func (p *Parser) nextKeepSpaces() {
 		default:
 			p.advanceLitHdoc(r)
 		}
+	case extGlobPat: // sandsh
+		switch r {
+		case '`', '"', '$', '\'':
+			p.tok = p.regToken(r)
+		case '?', '*', '+', '@', '!':
+			if p.peek() == '(' {
+				p.tok = extGlobToken(r)
+				p.rune()
+				p.rune()
+				break
+			}
+			fallthrough
+		default:
+			p.advanceLitExtGlob(r)
+		}
 	case paramExpRepl:
 		if r == '/' {
 			p.rune()
@@ -357,18 +372,7 @@ skipSpace:
 			}
 		case '?', '*', '+', '@', '!':
 			if p.extendedGlob() {
-				switch r {
-				case '?':
-					p.tok = globQuest
-				case '*':
-					p.tok = globStar
-				case '+':
-					p.tok = globPlus
-				case '@':
-					p.tok = globAt
-				case '!':
-					p.tok = globExcl
-				}
+				p.tok = extGlobToken(r)
 				p.rune()
 				p.rune()
 			} else {
@@ -1156,6 +1160,43 @@ loop:
 				break
 			}
 			if p.lang.in(langBashLike|LangMirBSDKorn|LangZsh) && len(p.litBs) > 1 && p.litBs[0] != '[' {
+				tok = _Lit
+				break loop
+			}
+		}
+	}
+	p.tok, p.val = tok, p.endLit()
+}
+
+// extGlobToken is the token of an extended glob operator rune.
+func extGlobToken(r rune) token {
+	switch r {
+	case '?':
+		return globQuest
+	case '*':
+		return globStar
+	case '+':
+		return globPlus
+	case '@':
+		return globAt
+	}
+	return globExcl
+}
+
+// advanceLitExtGlob reads a literal inside an extended glob's pattern list
+// (sandsh), up to a quote, an expansion or a nested extended glob.
+func (p *Parser) advanceLitExtGlob(r rune) {
+	tok := _LitWord
+loop:
+	for p.newLit(r); r != runeEOF; r = p.rune() {
+		switch r {
+		case '\\': // escaped byte follows
+			p.rune()
+		case '`', '"', '$', '\'':
+			tok = _Lit
+			break loop
+		case '?', '*', '+', '@', '!':
+			if p.peek() == '(' {
 				tok = _Lit
 				break loop
 			}

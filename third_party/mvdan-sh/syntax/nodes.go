@@ -1016,6 +1016,11 @@ type ExtGlob struct {
 	OpPos   Pos
 	Op      GlobOperator
 	Pattern *Lit
+
+	// sandsh: Parts is Pattern parsed as word parts, so that quotes and
+	// expansions inside a pattern list work as in bash, where
+	// @('a|b'|$x) matches "a|b" or the value of x.
+	Parts []WordPart
 }
 
 func (e *ExtGlob) Pos() Pos { return e.OpPos }

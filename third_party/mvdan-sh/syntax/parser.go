@@ -697,9 +697,11 @@ const (
 	paramExpRepl
 	paramExpExp
 	arrayElems
+	// extGlobPat is the pattern list of an extended glob (sandsh).
+	extGlobPat
 
 	allKeepSpaces = runeByRune | paramExpRepl | dblQuotes | hdocBody |
-		hdocBodyTabs | paramExpRepl | paramExpExp
+		hdocBodyTabs | paramExpRepl | paramExpExp | extGlobPat
 	allRegTokens = noState | unquotedWordCont | subCmd | subCmdBckquo | subCmdBraces |
 		hdocWord | switchCase | arrayElems | testExpr
 	allArithmExpr = arithmExpr | arithmExprLet | arithmExprCmd |
@@ -1398,14 +1400,25 @@ func (p *Parser) wordPart() WordPart {
 		eg := &ExtGlob{Op: GlobOperator(p.tok), OpPos: p.pos}
 		lparens := 1
 		r := p.r
+		var quote rune // sandsh: like bash, a quoted paren does not count
 	globLoop:
 		for p.newLit(r); ; r = p.rune() {
-			switch r {
-			case runeEOF:
+			switch {
+			case r == runeEOF:
 				break globLoop
-			case '(':
+			case quote != 0:
+				if r == quote {
+					quote = 0
+				} else if r == '\\' && quote == '"' {
+					p.rune()
+				}
+			case r == '\\':
+				p.rune()
+			case r == '\'' || r == '"':
+				quote = r
+			case r == '(':
 				lparens++
-			case ')':
+			case r == ')':
 				if lparens--; lparens == 0 {
 					break globLoop
 				}
@@ -1413,14 +1426,43 @@ func (p *Parser) wordPart() WordPart {
 		}
 		eg.Pattern = p.lit(posAddCol(eg.OpPos, 2), p.endLit())
 		p.rune()
-		p.next()
 		if lparens != 0 {
+			p.next()
 			p.matchingErr(eg.OpPos, token(eg.Op), rightParen)
+			return eg
 		}
+		eg.Parts = p.extGlobParts(eg.Pattern)
+		p.next()
 		return eg
 	default:
 		return nil
 	}
+}
+
+// extGlobParts parses the text of an extended glob's pattern list as word
+// parts (sandsh): in bash the list is part of the word, so quotes and
+// expansions in it work, while blanks, `|` and parentheses are literal.
+func (p *Parser) extGlobParts(pat *Lit) []WordPart {
+	if pat.Value == "" || p.err != nil {
+		return nil
+	}
+	sub := NewParser(Variant(p.lang))
+	sub.reset()
+	sub.f = &File{Name: p.f.Name}
+	sub.src = strings.NewReader(pat.Value)
+	sub.offs, sub.line, sub.col = int64(pat.ValuePos.Offset()), int64(pat.ValuePos.Line()), int64(pat.ValuePos.Col())
+	sub.rune()
+	sub.quote = extGlobPat
+	sub.next()
+	parts := sub.wordParts(nil)
+	if sub.err == nil && sub.tok != _EOF {
+		sub.curErr("not a valid extended glob pattern")
+	}
+	if sub.err != nil {
+		p.errPass(sub.err)
+		return nil
+	}
+	return parts
 }
 
 func (p *Parser) cmdSubst() *CmdSubst {

@@ -166,6 +166,9 @@ func Walk(node Node, f func(Node) bool) {
 		walkNilable(node.Value, f)
 	case *ExtGlob:
 		Walk(node.Pattern, f)
+		for _, wp := range node.Parts { // sandsh: parsed pattern list
+			Walk(wp, f)
+		}
 	case *ProcSubst:
 		walkList(node.Stmts, f)
 		walkComments(node.Last, f)

@@ -1,0 +1,29 @@
+### GLOBIGNORE filters results and implies dotglob
+touch a.txt b.md .env; mkdir -p d; touch d/c.txt d/e.md
+GLOBIGNORE='*.txt'; echo * d/*
+GLOBIGNORE='d/*:.env'; echo *
+GLOBIGNORE=*; echo *
+GLOBIGNORE=; echo *
+### GLOBIGNORE never yields . and ..
+touch .hidden; GLOBIGNORE=x; echo .*; shopt -u globskipdots; echo .*
+### shopt -u globskipdots matches . and ..
+touch .h; shopt -u globskipdots; echo .*; shopt -s globskipdots; echo .*
+### GLOBIGNORE with escapes and classes
+touch 'e*.txt' e-1.txt A b; GLOBIGNORE='e\*.txt'; echo *.txt
+GLOBIGNORE='[[:upper:]]*'; echo ?
+### extglob quoted and expanded pattern lists
+shopt -s extglob
+x=help; [[ --help == --@($x|verbose) ]] && echo var
+[[ 'a|b' == @('a|b'|c) ]] && echo quoted
+[[ cc == '@(cc)' ]] || echo literal
+[[ cc == @(cc) ]] && echo pattern
+touch 'a b' foo '__<>' ; echo @(a b|foo) @('__<>'|nope)
+### extglob negation anywhere
+shopt -s extglob
+touch ab ac ad az bb; echo a!(c|d) ; echo !(a*)
+[[ xaz == x@(!(c|d)) ]] && echo nested
+[[ ac == a@(!(c|d)) ]] || echo nested-no
+case foo.py in !(*.sh)) echo not-sh;; esac
+### extglob in [[ ]] works without shopt
+[[ --verbose == --@(help|verbose) ]] && echo yes
+[[ '' == @(foo||bar) ]] && echo empty-alt
