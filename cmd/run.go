@@ -17,7 +17,7 @@ import (
 
 	"github.com/sandsh/sandsh/builtins"
 	"github.com/sandsh/sandsh/interp"
-	"github.com/sandsh/sandsh/restrict"
+	"github.com/sandsh/sandsh/sandbox"
 	"github.com/sandsh/sandsh/vfs"
 )
 
@@ -129,6 +129,7 @@ func parseBytes(s string) (int64, error) {
 
 // session is a ready-to-run sandbox: filesystem, gateway and runner.
 type session struct {
+	sb     *sandbox.Sandbox
 	runner *interp.Runner
 	fs     vfs.FS
 	desc   string
@@ -165,23 +166,34 @@ func (o *Options) limits() (interp.Limits, error) {
 	return l, nil
 }
 
-// environ builds the sandbox's starting environment: a clean, documented
-// set plus --env additions. Nothing else of the host leaks in.
-func (o *Options) environ(home, cwd string) ([]string, error) {
-	env := map[string]string{
-		"HOME":     home,
-		"PATH":     "/usr/local/bin:/usr/bin:/bin",
-		"PWD":      cwd,
-		"USER":     vfs.DefaultUser,
-		"LOGNAME":  vfs.DefaultUser,
-		"HOSTNAME": "sandbox",
-		"SHELL":    "/bin/bash",
-		"LANG":     "C.UTF-8",
-		"TERM":     "dumb",
-		"TMPDIR":   vfs.TmpDir,
-		"SHLVL":    "1",
+// sandboxLimits adds the filesystem and memory flags to limits().
+func (o *Options) sandboxLimits() (sandbox.Limits, error) {
+	il, err := o.limits()
+	if err != nil {
+		return sandbox.Limits{}, err
 	}
-	order := []string{"HOME", "HOSTNAME", "LANG", "LOGNAME", "PATH", "PWD", "SHELL", "SHLVL", "TERM", "TMPDIR", "USER"}
+	l := sandbox.Limits{Limits: il, MaxFiles: o.MaxFiles}
+	for _, b := range []struct {
+		flag string
+		val  string
+		dst  *int64
+	}{{"max-fs-bytes", o.MaxFSBytes, &l.MaxFSBytes}, {"max-file-size", o.MaxFileSize, &l.MaxFileSize}, {"max-memory", o.MaxMemory, &l.MaxMemory}} {
+		n, err := parseBytes(b.val)
+		if err != nil {
+			return l, usagef("--%s: %v", b.flag, err)
+		}
+		*b.dst = n
+	}
+	if l.MaxFiles < 0 {
+		return l, usagef("limits must not be negative")
+	}
+	return l, nil
+}
+
+// environ resolves --env: NAME=VALUE as is, a bare NAME from the host.
+// Nothing else of the host leaks in.
+func (o *Options) environ() ([]string, error) {
+	var out []string
 	for _, e := range o.Env {
 		name, val, ok := strings.Cut(e, "=")
 		if name == "" || strings.ContainsAny(name, " \t\n$") {
@@ -193,184 +205,97 @@ func (o *Options) environ(home, cwd string) ([]string, error) {
 			}
 			val = o.IO.Getenv(name)
 		}
-		if _, seen := env[name]; !seen {
-			order = append(order, name)
-		}
-		env[name] = val
-	}
-	out := make([]string, 0, len(order))
-	for _, n := range order {
-		out = append(out, n+"="+env[n])
+		out = append(out, name+"="+val)
 	}
 	return out, nil
 }
 
-// newSession builds the filesystem, gateway and runner from the options.
-func newSession(o *Options, stdout, stderr io.Writer, stdin io.Reader, arg0 string, params []string, extra ...interp.Option) (*session, error) {
-	limits, err := o.limits()
+// sandboxConfig turns the flags into a sandbox.Config.
+func (o *Options) sandboxConfig() (sandbox.Config, error) {
+	lim, err := o.sandboxLimits()
 	if err != nil {
-		return nil, err
+		return sandbox.Config{}, err
 	}
-	fsBytes, err := parseBytes(o.MaxFSBytes)
-	if err != nil {
-		return nil, usagef("--max-fs-bytes: %v", err)
+	cfg := sandbox.Config{FS: o.FS, Base: o.Base, Root: o.Root, Cwd: o.Cwd, Restricted: o.Restricted, Limits: lim}
+	if lim == (sandbox.Limits{}) {
+		cfg.NoLimits = true
 	}
-	fileSize, err := parseBytes(o.MaxFileSize)
-	if err != nil {
-		return nil, usagef("--max-file-size: %v", err)
-	}
-	if _, err := parseBytes(o.MaxMemory); err != nil {
-		return nil, usagef("--max-memory: %v", err)
-	}
-	sys := builtins.DefaultSystem()
 	if o.Clock != "" {
 		t, err := parseClock(o.Clock)
 		if err != nil {
-			return nil, usagef("--clock: %v", err)
+			return cfg, usagef("--clock: %v", err)
 		}
-		start := time.Now()
-		sys.Now = func() time.Time { return t.Add(time.Since(start)) }
+		cfg.Clock = t
 	}
-	memOpts := []vfs.MemOption{vfs.WithMaxBytes(fsBytes), vfs.WithMaxFiles(o.MaxFiles), vfs.WithMaxFileSize(fileSize), vfs.WithClock(sys.Now)}
-	restricted := true
-	cwd := o.Cwd
-	home := vfs.HomeDir
-	var fsys vfs.FS
-	var desc string
 	switch o.FS {
-	case "mem", "":
-		if o.Base != "" || o.Root != "" {
-			return nil, usagef("--base and --root need --fs overlay or --fs disk")
-		}
-		if cwd == "" {
-			cwd = vfs.WorkDir
-		}
-		cwd = vfs.Clean("/", cwd)
-		m := vfs.NewMem(memOpts...)
-		if err := vfs.Populate(m, cwd); err != nil {
-			return nil, fmt.Errorf("set up the memory filesystem: %w", err)
-		}
-		fsys, desc = m, "mem"
 	case "overlay":
-		if o.Base == "" {
-			return nil, usagef("--fs overlay needs --base DIR")
+		if o.Base != "" && o.Root == "" {
+			if err := checkDir(o.Base, "--base"); err != nil {
+				return cfg, err
+			}
 		}
-		if o.Root != "" {
-			return nil, usagef("--root goes with --fs disk")
-		}
-		if err := checkDir(o.Base, "--base"); err != nil {
-			return nil, err
-		}
-		if cwd == "" {
-			cwd = vfs.WorkDir
-		}
-		cwd = vfs.Clean("/", cwd)
-		ov, err := vfs.NewOverlay(o.Base, cwd, memOpts...)
-		if err != nil {
-			return nil, fmt.Errorf("set up the overlay filesystem: %w", err)
-		}
-		if err := vfs.Populate(ov, cwd); err != nil {
-			return nil, fmt.Errorf("set up the overlay filesystem: %w", err)
-		}
-		fsys, desc = ov, "overlay of "+o.Base
 	case "disk":
-		if o.Base != "" {
-			return nil, usagef("--base goes with --fs overlay")
-		}
-		restricted = o.Restricted
-		if o.Root != "" {
+		if o.Root != "" && o.Base == "" {
 			if err := checkDir(o.Root, "--root"); err != nil {
-				return nil, err
+				return cfg, err
 			}
-			// Host programs cannot be confined to --root, so a confined
-			// disk is always restricted.
-			restricted = true
-			if cwd == "" {
-				cwd = "/"
-			}
-			cwd = vfs.Clean("/", cwd)
-			home = cwd
-		} else {
-			if cwd == "" {
+		}
+		if o.Root == "" {
+			if cfg.Cwd == "" {
 				wd, err := o.IO.Getwd()
 				if err != nil {
-					return nil, fmt.Errorf("get working directory: %w", err)
+					return cfg, fmt.Errorf("get working directory: %w", err)
 				}
-				cwd = wd
+				cfg.Cwd = wd
 			}
-			abs, err := filepath.Abs(cwd)
+			abs, err := filepath.Abs(cfg.Cwd)
 			if err != nil {
-				return nil, usagef("--cwd: %v", err)
+				return cfg, usagef("--cwd: %v", err)
 			}
-			cwd = abs
-			if h := o.IO.Getenv("HOME"); h != "" {
-				home = h
+			cfg.Cwd = abs
+			if o.IO.Getenv != nil {
+				cfg.Home = o.IO.Getenv("HOME")
 			}
 		}
-		d, err := vfs.NewDisk(o.Root)
-		if err != nil {
-			return nil, fmt.Errorf("set up the disk filesystem: %w", err)
-		}
-		if o.Root == "" && restricted {
-			d = vfs.NewRestrictedDisk()
-		}
-		fsys = d
-		desc = "disk"
-		if o.Root != "" {
-			// Only what the run adds counts: the operator's files in DIR
-			// were there before and are not the script's doing.
-			fsys = vfs.Limit(d, vfs.WithMaxBytes(fsBytes), vfs.WithMaxFiles(o.MaxFiles), vfs.WithMaxFileSize(fileSize))
-			desc = "disk confined to " + o.Root
-		}
-	default:
-		return nil, usagef("--fs %q: want mem, overlay or disk", o.FS)
 	}
-	if fi, err := fsys.Stat(cwd); err != nil || !fi.IsDir() {
-		return nil, usagef("--cwd %s: not a directory in the sandbox", cwd)
+	if cfg.Env, err = o.environ(); err != nil {
+		return cfg, err
 	}
-	env, err := o.environ(home, cwd)
+	cfg.ShellOptions = append(cfg.ShellOptions, o.ShellOpts...)
+	if o.Errexit {
+		cfg.ShellOptions = append(cfg.ShellOptions, "errexit")
+	}
+	if o.Xtrace {
+		cfg.ShellOptions = append(cfg.ShellOptions, "xtrace")
+	}
+	if o.Nounset {
+		cfg.ShellOptions = append(cfg.ShellOptions, "nounset")
+	}
+	return cfg, nil
+}
+
+// newSession builds the sandbox from the options (package sandbox does
+// the work) and readies its shell for a run on the given streams.
+func newSession(o *Options, stdout, stderr io.Writer, stdin io.Reader, arg0 string, params []string, extra ...interp.Option) (*session, error) {
+	cfg, err := o.sandboxConfig()
 	if err != nil {
 		return nil, err
 	}
-	var shellOpts []string
-	shellOpts = append(shellOpts, o.ShellOpts...)
-	if o.Errexit {
-		shellOpts = append(shellOpts, "errexit")
-	}
-	if o.Xtrace {
-		shellOpts = append(shellOpts, "xtrace")
-	}
-	if o.Nounset {
-		shellOpts = append(shellOpts, "nounset")
-	}
-	var runner *interp.Runner
-	// A crashing in-process command is a bug in sandsh: report it as an
-	// internal error of the whole run rather than carry on.
-	gw := restrict.New(builtins.NewRegistry(), restrict.Restricted(restricted),
-		restrict.OnPanic(func(cmd string, v any, stack []byte) {
-			if runner != nil {
-				runner.Abort(&interp.InternalError{Value: fmt.Sprintf("%s: %v", cmd, v), Stack: string(stack)})
-			}
-		}))
-	runner, err = interp.New(append([]interp.Option{
-		interp.WithFS(fsys),
-		interp.WithGateway(gw),
-		interp.WithStdio(stdin, stdout, stderr),
-		interp.WithEnv(env),
-		interp.WithDir(cwd),
-		interp.WithSystem(sys),
-		interp.WithLimits(limits),
-		interp.WithParams(arg0, params...),
-		interp.WithShellOptions(shellOpts...),
-	}, extra...)...)
+	cfg.RunnerOptions = extra
+	return newSessionFrom(cfg, stdout, stderr, stdin, arg0, params)
+}
+
+func newSessionFrom(cfg sandbox.Config, stdout, stderr io.Writer, stdin io.Reader, arg0 string, params []string) (*session, error) {
+	sb, err := sandbox.New(cfg)
 	if err != nil {
-		return nil, usagef("%v", err)
+		var ce *sandbox.ConfigError
+		if errors.As(err, &ce) {
+			return nil, usagef("%s", ce.Msg)
+		}
+		return nil, err
 	}
-	mode := "restricted"
-	if !restricted {
-		mode = "unrestricted"
-	}
-	return &session{runner: runner, fs: fsys, desc: desc + ", " + mode + ", cwd " + cwd}, nil
+	sb.Runner().NextRun(stdin, stdout, stderr, arg0, params)
+	return &session{sb: sb, runner: sb.Runner(), fs: sb.FS(), desc: sb.Description()}, nil
 }
 
 func checkDir(dir, flag string) error {
@@ -434,15 +359,24 @@ func runMain(o *Options) int {
 		// what follows it, as with `bash < script`.
 		scriptStdin = src
 	}
-	sess, err := newSession(o, stdio.Out, stdio.Err, scriptStdin, arg0, params, interp.ScriptFile(o.Command == nil && name != "-"))
+	cfg, err := o.sandboxConfig()
 	if err != nil {
 		return reportSetupError(stdio.Err, err)
 	}
+	sess, err := newSessionFrom(cfg, nil, nil, nil, arg0, nil)
+	if err != nil {
+		return reportSetupError(stdio.Err, err)
+	}
+	defer sess.sb.Close()
 	if o.Verbose {
 		fmt.Fprintf(stdio.Err, "sandsh: sandbox: %s\n", sess.desc)
 	}
-	status, err := runProtected(o.runContext(), sess.runner, src, name)
-	return finalStatus(stdio.Err, status, err)
+	res, err := sess.sb.Run(o.runContext(), sandbox.Script{Reader: src, Name: name, Args: append([]string{arg0}, params...),
+		File: o.Command == nil && name != "-", Stdin: scriptStdin, Stdout: stdio.Out, Stderr: stdio.Err})
+	if err != nil {
+		return finalStatus(stdio.Err, 0, &interp.InternalError{Value: err.Error()})
+	}
+	return finalStatus(stdio.Err, res.Status, res.Err)
 }
 
 // maxScriptRead caps how much of a script file is read from the host.

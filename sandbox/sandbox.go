@@ -1,0 +1,666 @@
+// Package sandbox runs untrusted bash scripts in a sandsh sandbox from Go:
+// the same sandbox the sandsh command builds (it is the CLI's own core),
+// with real bash semantics and no side effects on the host.
+//
+// A Sandbox is a shell session: a filesystem (in memory by default), a
+// restricted gateway that runs sandsh's in-process commands and never a
+// host program, limits, and the shell state that persists from one Run
+// to the next (variables, functions, aliases, options, the working
+// directory, traps and the files).
+//
+//	sb, err := sandbox.New(sandbox.Config{})
+//	if err != nil { ... }
+//	defer sb.Close()
+//	res, err := sb.Run(ctx, sandbox.Script{Source: "echo hi > f; wc -c f"})
+//	fmt.Printf("%s", res.Stdout) // "3 f\n"
+//
+// Input and output are injected (Script.Stdin, Script.Stdout,
+// Script.Stderr; with nil writers the output is captured into the
+// Result), nothing is global, and cancelling the context ends a run.
+// Many sandboxes in one process are independent and safe for concurrent
+// use; one Sandbox runs one script at a time (its methods wait for each
+// other).
+//
+// # Containment
+//
+// An embedded Run has the walls that live inside the runner: every
+// command goes through the restricted gateway (no host process, ever,
+// except on an unrestricted "disk" sandbox), every file operation through
+// the sandbox filesystem (no host file outside --base or --root), a clean
+// environment, and every limit of Limits but MaxMemory: time, commands,
+// loop iterations, call depth, jobs, output, variable and capture sizes,
+// fields and the filesystem's size. It does not have the walls of the
+// sandsh worker process, which only a separate process can give: the
+// Landlock and seccomp filters, the rlimits, the supervisor that enforces
+// MaxMemory from outside and survives a Go stack overflow or an
+// allocation of gigabytes in one expansion step. Such a script can crash
+// the embedding process. For full containment run each script through
+// the sandsh binary, which starts a confined, supervised worker per run:
+// `sandsh run --json --state FILE script.sh` keeps a session across runs
+// in FILE and prints one JSON result, and `sandsh mcp` serves the same
+// over the Model Context Protocol.
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/sandsh/sandsh/builtins"
+	"github.com/sandsh/sandsh/interp"
+	"github.com/sandsh/sandsh/restrict"
+	"github.com/sandsh/sandsh/statefile"
+	"github.com/sandsh/sandsh/vfs"
+)
+
+// Exit statuses a Run returns when the script could not run to its end
+// (the script's own status passes through otherwise); the same as the
+// sandsh command's.
+const (
+	ExitSyntax   = 2   // syntax error in the script
+	ExitInternal = 70  // a bug in sandsh (a recovered panic)
+	ExitTimeout  = 124 // the Timeout limit
+	ExitLimit    = 125 // any other limit
+)
+
+// Limits bound one run; zero means no limit for every field. The
+// interpreter's limits apply to each Run separately, the filesystem
+// limits to the sandbox's whole life.
+type Limits struct {
+	interp.Limits
+	MaxFSBytes  int64 // bytes held by the in-memory filesystem
+	MaxFiles    int   // files, directories and symlinks in it
+	MaxFileSize int64 // one file
+	// MaxMemory is enforced only by the sandsh worker process (see
+	// Containment); an embedded Run ignores it.
+	MaxMemory int64
+}
+
+// DefaultLimits are the sandsh command's defaults.
+func DefaultLimits() Limits {
+	return Limits{Limits: interp.DefaultLimits(), MaxFSBytes: 512 << 20, MaxFiles: 100000,
+		MaxFileSize: 256 << 20, MaxMemory: 1 << 30}
+}
+
+// Config says how to build a sandbox. The zero value is the sandsh
+// command's default: a fresh in-memory filesystem, restricted, working
+// directory /workspace, the default limits.
+type Config struct {
+	// FS is "mem" (default), "overlay" (Base shows through read-only at
+	// the working directory; every change stays in memory) or "disk"
+	// (the host disk, confined to Root when it is set).
+	FS   string
+	Base string
+	Root string
+	// Cwd is the starting directory inside the sandbox (default
+	// /workspace; "/" with Root). An unconfined disk sandbox needs an
+	// absolute host path here.
+	Cwd string
+	// Restricted turns on restricted mode for an unconfined disk sandbox;
+	// every other sandbox is always restricted.
+	Restricted bool
+	// Home is $HOME for an unconfined disk sandbox (default /home/sandbox).
+	Home string
+	// Env adds NAME=VALUE pairs to the clean environment (HOME HOSTNAME
+	// LANG LOGNAME PATH PWD SHELL SHLVL TERM TMPDIR USER).
+	Env []string
+	// ShellOptions are `set -o` options turned on before the first run
+	// (e.g. "errexit", "pipefail").
+	ShellOptions []string
+	// Clock, when not zero, is the time the sandbox's clock starts at
+	// (then it runs at the real pace): reproducible dates and file times.
+	Clock time.Time
+	// Limits; the zero value means DefaultLimits. Set NoLimits to run
+	// without any.
+	Limits   Limits
+	NoLimits bool
+	// Interactive makes an error end only the current command line
+	// rather than the run, as in bash's interactive mode (the REPL).
+	Interactive bool
+	// RunnerOptions are applied last when the shell is built (the sandsh
+	// REPL passes interp.WithStdio here).
+	RunnerOptions []interp.Option
+	// State is a saved session (see Sandbox.State) to start from. It is
+	// checked whole first: New fails and nothing is loaded if any of it
+	// is damaged or over the limits.
+	State *statefile.File
+}
+
+// ConfigError is a Config that cannot work (a bad FS name, a Cwd that is
+// not a directory, a bad Env entry); the sandsh command reports it as a
+// usage error.
+type ConfigError struct{ Msg string }
+
+func (e *ConfigError) Error() string { return e.Msg }
+
+func configErr(format string, a ...any) error { return &ConfigError{fmt.Sprintf(format, a...)} }
+
+// Sandbox is one sandbox session. Its methods may be called from any
+// goroutine; they wait for each other.
+type Sandbox struct {
+	mu         sync.Mutex
+	cfg        Config
+	limits     Limits
+	fs         vfs.FS
+	runner     *interp.Runner
+	restricted bool
+	desc       string
+	closed     bool
+}
+
+// New builds a sandbox.
+func New(cfg Config) (*Sandbox, error) {
+	lim := cfg.Limits
+	switch {
+	case cfg.NoLimits:
+		lim = Limits{}
+	case lim == Limits{}:
+		lim = DefaultLimits()
+	}
+	if lim.Timeout < 0 || lim.MaxCommands < 0 || lim.MaxLoopIters < 0 || lim.MaxCallDepth < 0 || lim.MaxJobs < 0 ||
+		lim.MaxFields < 0 || lim.MaxOutput < 0 || lim.MaxVarBytes < 0 || lim.MaxCapture < 0 || lim.MaxScript < 0 ||
+		lim.MaxFSBytes < 0 || lim.MaxFiles < 0 || lim.MaxFileSize < 0 || lim.MaxMemory < 0 {
+		return nil, configErr("limits must not be negative")
+	}
+	sys := builtins.DefaultSystem()
+	if !cfg.Clock.IsZero() {
+		t, start := cfg.Clock, time.Now()
+		sys.Now = func() time.Time { return t.Add(time.Since(start)) }
+	}
+	memOpts := []vfs.MemOption{vfs.WithMaxBytes(lim.MaxFSBytes), vfs.WithMaxFiles(lim.MaxFiles),
+		vfs.WithMaxFileSize(lim.MaxFileSize), vfs.WithClock(sys.Now)}
+	restricted := true
+	cwd := cfg.Cwd
+	home := vfs.HomeDir
+	var fsys vfs.FS
+	var desc string
+	switch cfg.FS {
+	case "mem", "":
+		if cfg.Base != "" || cfg.Root != "" {
+			return nil, configErr("--base and --root need --fs overlay or --fs disk")
+		}
+		if cwd == "" {
+			cwd = vfs.WorkDir
+		}
+		cwd = vfs.Clean("/", cwd)
+		m := vfs.NewMem(memOpts...)
+		if err := vfs.Populate(m, cwd); err != nil {
+			return nil, fmt.Errorf("set up the memory filesystem: %w", err)
+		}
+		fsys, desc = m, "mem"
+	case "overlay":
+		if cfg.Base == "" {
+			return nil, configErr("--fs overlay needs --base DIR")
+		}
+		if cfg.Root != "" {
+			return nil, configErr("--root goes with --fs disk")
+		}
+		if cwd == "" {
+			cwd = vfs.WorkDir
+		}
+		cwd = vfs.Clean("/", cwd)
+		ov, err := vfs.NewOverlay(cfg.Base, cwd, memOpts...)
+		if err != nil {
+			return nil, fmt.Errorf("set up the overlay filesystem: %w", err)
+		}
+		if err := vfs.Populate(ov, cwd); err != nil {
+			closeFS(ov)
+			return nil, fmt.Errorf("set up the overlay filesystem: %w", err)
+		}
+		fsys, desc = ov, "overlay of "+cfg.Base
+	case "disk":
+		if cfg.Base != "" {
+			return nil, configErr("--base goes with --fs overlay")
+		}
+		restricted = cfg.Restricted
+		if cfg.Root != "" {
+			// Host programs cannot be confined to Root, so a confined
+			// disk is always restricted.
+			restricted = true
+			if cwd == "" {
+				cwd = "/"
+			}
+			cwd = vfs.Clean("/", cwd)
+			home = cwd
+		} else {
+			if !filepath.IsAbs(cwd) {
+				return nil, configErr("--fs disk without --root needs an absolute working directory")
+			}
+			cwd = filepath.Clean(cwd)
+			if cfg.Home != "" {
+				home = cfg.Home
+			}
+		}
+		d, err := vfs.NewDisk(cfg.Root)
+		if err != nil {
+			return nil, fmt.Errorf("set up the disk filesystem: %w", err)
+		}
+		if cfg.Root == "" && restricted {
+			d = vfs.NewRestrictedDisk()
+		}
+		fsys, desc = d, "disk"
+		if cfg.Root != "" {
+			// Only what the run adds counts: the operator's files in Root
+			// were there before and are not the script's doing.
+			fsys = vfs.Limit(d, vfs.WithMaxBytes(lim.MaxFSBytes), vfs.WithMaxFiles(lim.MaxFiles), vfs.WithMaxFileSize(lim.MaxFileSize))
+			desc = "disk confined to " + cfg.Root
+		}
+	default:
+		return nil, configErr("--fs %q: want mem, overlay or disk", cfg.FS)
+	}
+	sb := &Sandbox{cfg: cfg, limits: lim, fs: fsys, restricted: restricted}
+	ok := false
+	defer func() {
+		if !ok {
+			closeFS(fsys)
+		}
+	}()
+	if cfg.State != nil {
+		if err := sb.restoreFiles(cfg.State); err != nil {
+			return nil, err
+		}
+		if cfg.State.Shell != nil && cfg.State.Shell.Dir != "" {
+			cwd = cfg.State.Shell.Dir
+		}
+	}
+	if fi, err := fsys.Stat(cwd); err != nil || !fi.IsDir() {
+		return nil, configErr("--cwd %s: not a directory in the sandbox", cwd)
+	}
+	env, err := environ(cfg.Env, home, cwd)
+	if err != nil {
+		return nil, err
+	}
+	var runner *interp.Runner
+	// A crashing in-process command is a bug in sandsh: report it as an
+	// internal error of the whole run rather than carry on.
+	gw := restrict.New(builtins.NewRegistry(), restrict.Restricted(restricted),
+		restrict.OnPanic(func(cmd string, v any, stack []byte) {
+			if runner != nil {
+				runner.Abort(&interp.InternalError{Value: fmt.Sprintf("%s: %v", cmd, v), Stack: string(stack)})
+			}
+		}))
+	runner, err = interp.New(append([]interp.Option{
+		interp.WithFS(fsys),
+		interp.WithGateway(gw),
+		interp.WithEnv(env),
+		interp.WithDir(cwd),
+		interp.WithSystem(sys),
+		interp.WithLimits(lim.Limits),
+		interp.WithShellOptions(cfg.ShellOptions...),
+		interp.Interactive(cfg.Interactive),
+	}, cfg.RunnerOptions...)...)
+	if err != nil {
+		return nil, &ConfigError{strings.TrimPrefix(err.Error(), "interp: ")}
+	}
+	if cfg.State != nil && cfg.State.Shell != nil {
+		if err := runner.ImportState(cfg.State.Shell); err != nil {
+			return nil, err
+		}
+		// The caller's environment wins over the saved one.
+		for _, kv := range cfg.Env {
+			name, val, _ := strings.Cut(kv, "=")
+			runner.SetVar(name, val)
+		}
+	}
+	mode := "restricted"
+	if !restricted {
+		mode = "unrestricted"
+	}
+	sb.runner = runner
+	sb.desc = desc + ", " + mode + ", cwd " + cwd
+	ok = true
+	return sb, nil
+}
+
+func closeFS(fsys vfs.FS) {
+	if c, ok := fsys.(io.Closer); ok {
+		c.Close()
+	}
+}
+
+func (s *Sandbox) snapLimits() vfs.SnapLimits {
+	return vfs.SnapLimits{MaxBytes: s.limits.MaxFSBytes, MaxFiles: s.limits.MaxFiles, MaxFileSize: s.limits.MaxFileSize}
+}
+
+// restoreFiles loads the files of a saved session.
+func (s *Sandbox) restoreFiles(st *statefile.File) error {
+	if st.FS == nil {
+		return nil
+	}
+	if _, ok := s.fs.(*vfs.MemFS); !ok {
+		return configErr("a state file with files needs --fs mem or --fs overlay")
+	}
+	if err := vfs.Restore(context.Background(), s.fs, st.FS, s.snapLimits()); err != nil {
+		return fmt.Errorf("state: %w", err)
+	}
+	return nil
+}
+
+// environ builds the starting environment: a clean, documented set plus
+// extra. Nothing of the host leaks in.
+func environ(extra []string, home, cwd string) ([]string, error) {
+	env := map[string]string{
+		"HOME":     home,
+		"PATH":     "/usr/local/bin:/usr/bin:/bin",
+		"PWD":      cwd,
+		"USER":     vfs.DefaultUser,
+		"LOGNAME":  vfs.DefaultUser,
+		"HOSTNAME": "sandbox",
+		"SHELL":    "/bin/bash",
+		"LANG":     "C.UTF-8",
+		"TERM":     "dumb",
+		"TMPDIR":   vfs.TmpDir,
+		"SHLVL":    "1",
+	}
+	order := []string{"HOME", "HOSTNAME", "LANG", "LOGNAME", "PATH", "PWD", "SHELL", "SHLVL", "TERM", "TMPDIR", "USER"}
+	for _, e := range extra {
+		name, val, ok := strings.Cut(e, "=")
+		if !ok || name == "" || strings.ContainsAny(name, " \t\n$") {
+			return nil, configErr("--env %q: want NAME=VALUE", e)
+		}
+		if _, seen := env[name]; !seen {
+			order = append(order, name)
+		}
+		env[name] = val
+	}
+	out := make([]string, 0, len(order))
+	for _, n := range order {
+		out = append(out, n+"="+env[n])
+	}
+	return out, nil
+}
+
+// Description says what the sandbox is, e.g. "mem, restricted, cwd
+// /workspace".
+func (s *Sandbox) Description() string { return s.desc }
+
+// Restricted reports whether host programs are refused.
+func (s *Sandbox) Restricted() bool { return s.restricted }
+
+// Script is one run.
+type Script struct {
+	// Source is the script text; Reader, when set, is read instead (at
+	// most Limits.MaxScript+1 bytes).
+	Source string
+	Reader io.Reader
+	// Name shows in error messages ("NAME: line 3: ...") and is $0 unless
+	// Args says otherwise; default "sandsh".
+	Name string
+	// Args are $0 and the positional parameters: Args[0] is $0.
+	Args []string
+	// File marks the script as a script file (bash then lists "main" in
+	// ${FUNCNAME[@]}), as opposed to -c text or stdin.
+	File bool
+	// Stdin is what the script reads (nothing when nil).
+	Stdin io.Reader
+	// Stdout and Stderr receive the output; when nil it is captured into
+	// Result.Stdout and Result.Stderr.
+	Stdout, Stderr io.Writer
+}
+
+// Result is how a run ended.
+type Result struct {
+	// Status is the exit status, like the sandsh command's: the script's
+	// own, 2 for a syntax error, 124 when the timeout ended it, 125 for
+	// another limit, 70 for an internal error.
+	Status int
+	// Limit is the limit that ended the run ("timeout", "max-commands",
+	// "max-output", ... the flag names), or "".
+	Limit string
+	// Err is the error that ended the run early: an *interp.LimitError,
+	// an *interp.InternalError or the context's error; nil when the
+	// script ran to its end (whatever its status).
+	Err      error
+	Duration time.Duration
+	// Stdout and Stderr hold the output when Script did not give writers.
+	Stdout, Stderr []byte
+}
+
+// ErrClosed is returned by every method of a closed Sandbox.
+var ErrClosed = errors.New("sandbox: closed")
+
+// Run runs a script in the sandbox's session: what it leaves (variables,
+// functions, files, the directory) is there for the next Run.
+func (s *Sandbox) Run(ctx context.Context, sc Script) (*Result, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil, ErrClosed
+	}
+	res := &Result{}
+	var outBuf, errBuf bytes.Buffer
+	stdout, stderr := sc.Stdout, sc.Stderr
+	if stdout == nil {
+		stdout = &outBuf
+	}
+	if stderr == nil {
+		stderr = &errBuf
+	}
+	name := sc.Name
+	if name == "" {
+		name = "sandsh"
+	}
+	arg0, params := name, []string(nil)
+	if len(sc.Args) > 0 {
+		arg0, params = sc.Args[0], sc.Args[1:]
+	}
+	src := sc.Reader
+	if src == nil {
+		src = strings.NewReader(sc.Source)
+	}
+	s.runner.NextRun(sc.Stdin, stdout, stderr, arg0, params)
+	s.runner.SetScriptFile(sc.File)
+	start := time.Now()
+	status, err := runProtected(ctx, s.runner, src, name)
+	res.Duration = time.Since(start)
+	res.Status, res.Err = status, err
+	if err != nil {
+		var le *interp.LimitError
+		switch {
+		case errors.As(err, &le):
+			res.Limit, res.Status = le.Limit, ExitLimit
+			if le.Limit == "timeout" {
+				res.Status = ExitTimeout
+			}
+		case errors.Is(err, context.DeadlineExceeded):
+			res.Limit, res.Status = "timeout", ExitTimeout
+		default:
+			res.Status = ExitInternal
+		}
+	}
+	// Drop the run's streams: the caller's writers must not be written
+	// after Run returns (a background job that outlived the grace period).
+	s.runner.SetStdio(nil, nil, nil)
+	if sc.Stdout == nil {
+		res.Stdout = outBuf.Bytes()
+	}
+	if sc.Stderr == nil {
+		res.Stderr = errBuf.Bytes()
+	}
+	return res, nil
+}
+
+// runProtected runs a script and turns a panic into an internal error.
+func runProtected(ctx context.Context, r *interp.Runner, src io.Reader, name string) (status int, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = &interp.InternalError{Value: v}
+		}
+	}()
+	return r.RunReader(ctx, src, name)
+}
+
+// Runner is the sandbox's shell, for what this package does not wrap
+// (the sandsh REPL runs lines on it). It must not be used while a Run is
+// going on.
+func (s *Sandbox) Runner() *interp.Runner { return s.runner }
+
+// FS is the sandbox's filesystem, as the sandbox user sees it.
+func (s *Sandbox) FS() vfs.FS { return s.fs }
+
+// Dir is the shell's current directory.
+func (s *Sandbox) Dir() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.runner.Dir()
+}
+
+func (s *Sandbox) path(name string) string { return vfs.Clean(s.runner.Dir(), name) }
+
+// ReadFile reads a file of the sandbox; a relative name is taken from
+// the shell's current directory. Permissions apply as to the script.
+func (s *Sandbox) ReadFile(name string) ([]byte, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil, ErrClosed
+	}
+	f, err := s.fs.Open(s.path(name))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	max := s.limits.MaxFileSize
+	if max <= 0 {
+		max = 1 << 30
+	}
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > max {
+		return nil, fmt.Errorf("%s: file bigger than %d bytes", name, max)
+	}
+	return data, nil
+}
+
+// WriteFile writes a file of the sandbox (creating it with perm, or
+// truncating it), like os.WriteFile; the filesystem's limits apply.
+func (s *Sandbox) WriteFile(name string, data []byte, perm fs.FileMode) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return ErrClosed
+	}
+	f, err := s.fs.OpenFile(s.path(name), os.O_WRONLY|os.O_CREATE|os.O_TRUNC, perm)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// MkdirAll creates a directory and its parents, like os.MkdirAll.
+func (s *Sandbox) MkdirAll(name string, perm fs.FileMode) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return ErrClosed
+	}
+	return s.fs.MkdirAll(s.path(name), perm)
+}
+
+// ReadDir lists a directory of the sandbox, sorted by name.
+func (s *Sandbox) ReadDir(name string) ([]fs.FileInfo, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil, ErrClosed
+	}
+	f, err := s.fs.Open(s.path(name))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	list, err := f.Readdir(-1)
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(list, func(a, b fs.FileInfo) int { return strings.Compare(a.Name(), b.Name()) })
+	return list, nil
+}
+
+// SetVar sets a global shell variable to a string (exported if it was).
+func (s *Sandbox) SetVar(name, value string) error {
+	return s.withRunner(func(r *interp.Runner) error { return r.SetVar(name, value) })
+}
+
+// SetArray sets a global indexed array.
+func (s *Sandbox) SetArray(name string, list []string) error {
+	return s.withRunner(func(r *interp.Runner) error { return r.SetIndexed(name, list) })
+}
+
+// SetAssoc sets a global associative array.
+func (s *Sandbox) SetAssoc(name string, m map[string]string) error {
+	return s.withRunner(func(r *interp.Runner) error { return r.SetAssoc(name, m) })
+}
+
+// Var reads a shell variable: a string, a []string (indexed array) or a
+// map[string]string (associative array); ok is false when it is unset.
+func (s *Sandbox) Var(name string) (value any, ok bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil, false
+	}
+	return s.runner.Var(name)
+}
+
+func (s *Sandbox) withRunner(f func(*interp.Runner) error) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return ErrClosed
+	}
+	return f(s.runner)
+}
+
+// State captures the session (shell state and, for the memory and
+// overlay filesystems, every file) for Config.State or statefile.Write.
+// A disk sandbox keeps its files on the disk; its state holds the shell
+// only.
+func (s *Sandbox) State(ctx context.Context) (*statefile.File, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil, ErrClosed
+	}
+	st := &statefile.File{Shell: s.runner.ExportState()}
+	if _, ok := s.fs.(*vfs.MemFS); ok {
+		snap, err := vfs.TakeSnapshot(ctx, s.fs, s.snapLimits())
+		if err != nil {
+			return nil, err
+		}
+		st.FS = snap
+	}
+	return st, nil
+}
+
+// Close ends the session: background jobs still running stop and the
+// filesystem is released. A closed Sandbox refuses every call.
+func (s *Sandbox) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil
+	}
+	s.closed = true
+	s.runner.SetStdio(nil, nil, nil)
+	s.runner.StopJobs()
+	if c, ok := s.fs.(io.Closer); ok {
+		return c.Close()
+	}
+	return nil
+}
