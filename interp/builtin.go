@@ -371,26 +371,17 @@ func parentDir(p string) string {
 
 func (r *Runner) biCd(_ context.Context, args []string) int {
 	physical := false
-	args = args[1:]
-	for len(args) > 0 && strings.HasPrefix(args[0], "-") && args[0] != "-" {
-		if args[0] == "--" {
-			args = args[1:]
-			break
+	opts, args, ok := r.parseOpts(args, "LPe@")
+	if !ok {
+		return 2
+	}
+	for _, o := range opts {
+		switch o.c {
+		case 'P':
+			physical = true
+		case 'L':
+			physical = false
 		}
-		for _, c := range args[0][1:] {
-			switch c {
-			case 'P':
-				physical = true
-			case 'L':
-				physical = false
-			case 'e', '@':
-			default:
-				r.builtinErr("cd", "-%c: invalid option", c)
-				fmt.Fprintln(r.fds.writer(2), "cd: usage: cd [-L|[-P [-e]] [-@]] [dir]")
-				return 2
-			}
-		}
-		args = args[1:]
 	}
 	if len(args) > 1 {
 		r.builtinErr("cd", "too many arguments")
@@ -466,16 +457,13 @@ func (r *Runner) biCd(_ context.Context, args []string) int {
 
 func (r *Runner) biPwd(_ context.Context, args []string) int {
 	physical := false
-	for _, a := range args[1:] {
-		switch a {
-		case "-P":
-			physical = true
-		case "-L":
-			physical = false
-		default:
-			r.builtinErr("pwd", "%s: invalid option", a)
-			return 2
-		}
+	// Like bash, operands after the options are ignored.
+	opts, _, ok := r.parseOpts(args, "LP")
+	if !ok {
+		return 2
+	}
+	for _, o := range opts {
+		physical = o.c == 'P'
 	}
 	dir := r.dir
 	if physical {
@@ -676,27 +664,23 @@ func setQuote(s string) string {
 
 func (r *Runner) biShopt(_ context.Context, args []string) int {
 	set, unset, quiet, print, setO := false, false, false, false, false
-	args = args[1:]
-	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
-		for _, c := range args[0][1:] {
-			switch c {
-			case 's':
-				set = true
-			case 'u':
-				unset = true
-			case 'q':
-				quiet = true
-			case 'p':
-				print = true
-			case 'o':
-				setO = true
-			default:
-				r.builtinErr("shopt", "-%c: invalid option", c)
-				fmt.Fprintln(r.fds.writer(2), "shopt: usage: shopt [-pqsu] [-o] [optname ...]")
-				return 2
-			}
+	opts, args, ok := r.parseOpts(args, "pqsuo")
+	if !ok {
+		return 2
+	}
+	for _, o := range opts {
+		switch o.c {
+		case 's':
+			set = true
+		case 'u':
+			unset = true
+		case 'q':
+			quiet = true
+		case 'p':
+			print = true
+		case 'o':
+			setO = true
 		}
-		args = args[1:]
 	}
 	w := r.out()
 	if setO {
@@ -790,7 +774,11 @@ func (r *Runner) biShopt(_ context.Context, args []string) int {
 }
 
 func (r *Runner) biEval(ctx context.Context, args []string) int {
-	src := strings.Join(args[1:], " ")
+	args, ok := r.noOpts(args)
+	if !ok {
+		return 2
+	}
+	src := strings.Join(args, " ")
 	if strings.TrimSpace(src) == "" {
 		return 0
 	}
@@ -803,26 +791,23 @@ func (r *Runner) biEval(ctx context.Context, args []string) int {
 }
 
 func (r *Runner) biSource(ctx context.Context, args []string) int {
-	if len(args) < 2 {
-		r.builtinErr(args[0], "filename argument required")
-		fmt.Fprintf(r.fds.writer(2), "%s: usage: %s filename [arguments]\n", args[0], args[0])
+	name := args[0]
+	args, ok := r.noOpts(args)
+	if !ok {
 		return 2
 	}
-	return r.sourceFile(ctx, args[1], args[2:])
+	if len(args) < 1 {
+		r.builtinErr(name, "filename argument required")
+		r.usageErr(name)
+		return 2
+	}
+	return r.sourceFile(ctx, args[0], args[1:])
 }
 
 func (r *Runner) biExec(ctx context.Context, args []string) int {
-	args = args[1:]
-	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
-		if args[0] == "--" {
-			args = args[1:]
-			break
-		}
-		if args[0] == "-a" && len(args) > 1 {
-			args = args[2:]
-			continue
-		}
-		args = args[1:]
+	_, args, ok := r.parseOpts(args, "cla:")
+	if !ok {
+		return 2
 	}
 	if len(args) == 0 {
 		return 0
@@ -833,24 +818,15 @@ func (r *Runner) biExec(ctx context.Context, args []string) int {
 }
 
 func (r *Runner) biCommand(ctx context.Context, args []string) int {
-	args = args[1:]
 	mode := byte(0)
-	for len(args) > 0 && strings.HasPrefix(args[0], "-") && len(args[0]) > 1 {
-		if args[0] == "--" {
-			args = args[1:]
-			break
+	opts, args, ok := r.parseOpts(args, "pvV")
+	if !ok {
+		return 2
+	}
+	for _, o := range opts {
+		if o.c != 'p' {
+			mode = o.c
 		}
-		for _, c := range args[0][1:] {
-			switch c {
-			case 'v', 'V':
-				mode = byte(c)
-			case 'p':
-			default:
-				r.builtinErr("command", "-%c: invalid option", c)
-				return 2
-			}
-		}
-		args = args[1:]
 	}
 	if len(args) == 0 {
 		return 0
@@ -872,15 +848,19 @@ func (r *Runner) biCommand(ctx context.Context, args []string) int {
 }
 
 func (r *Runner) biBuiltin(ctx context.Context, args []string) int {
-	if len(args) < 2 {
+	args, ok := r.noOpts(args)
+	if !ok {
+		return 2
+	}
+	if len(args) == 0 {
 		return 0
 	}
-	fn := shellBuiltin(args[1])
+	fn := shellBuiltin(args[0])
 	if fn == nil {
-		r.builtinErr("builtin", "%s: not a shell builtin", args[1])
+		r.builtinErr("builtin", "%s: not a shell builtin", args[0])
 		return 1
 	}
-	return fn(r, ctx, args[1:])
+	return fn(r, ctx, args)
 }
 
 // describe prints what a name is, for type and command -v/-V. It
@@ -1017,15 +997,17 @@ func (r *Runner) biHash(_ context.Context, args []string) int {
 
 func (r *Runner) biAlias(_ context.Context, args []string) int {
 	w := r.out()
-	args = args[1:]
-	if len(args) > 0 && args[0] == "-p" {
-		args = args[1:]
+	opts, args, ok := r.parseOpts(args, "p")
+	if !ok {
+		return 2
 	}
-	if len(args) == 0 {
+	if len(args) == 0 || len(opts) > 0 {
 		for _, name := range slices.Sorted(maps.Keys(r.aliases)) {
 			fmt.Fprintf(w, "alias %s=%s\n", name, aliasQuote(r.aliases[name]))
 		}
-		return 0
+		if len(args) == 0 {
+			return 0
+		}
 	}
 	status := 0
 	for _, a := range args {
@@ -1046,12 +1028,20 @@ func (r *Runner) biAlias(_ context.Context, args []string) int {
 }
 
 func (r *Runner) biUnalias(_ context.Context, args []string) int {
+	opts, args, ok := r.parseOpts(args, "a")
+	if !ok {
+		return 2
+	}
+	if len(opts) > 0 {
+		clear(r.aliases)
+		return 0
+	}
+	if len(args) == 0 {
+		r.usageErr("unalias")
+		return 2
+	}
 	status := 0
-	for _, name := range args[1:] {
-		if name == "-a" {
-			clear(r.aliases)
-			continue
-		}
+	for _, name := range args {
 		if _, ok := r.aliases[name]; !ok {
 			r.builtinErr("unalias", "%s: not found", name)
 			status = 1
@@ -1064,18 +1054,12 @@ func (r *Runner) biUnalias(_ context.Context, args []string) int {
 
 func (r *Runner) biUnset(_ context.Context, args []string) int {
 	mode := byte(0)
-	args = args[1:]
-	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
-		for _, c := range args[0][1:] {
-			switch c {
-			case 'f', 'v', 'n':
-				mode = byte(c)
-			default:
-				r.builtinErr("unset", "-%c: invalid option", c)
-				return 2
-			}
-		}
-		args = args[1:]
+	opts, args, ok := r.parseOpts(args, "fvn")
+	if !ok {
+		return 2
+	}
+	for _, o := range opts {
+		mode = o.c
 	}
 	status := 0
 	for _, name := range args {
@@ -1205,23 +1189,23 @@ func (r *Runner) biUlimit(_ context.Context, args []string) int {
 }
 
 func (r *Runner) biUmask(_ context.Context, args []string) int {
-	symbolic := false
-	args = args[1:]
-	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
-		for _, c := range args[0][1:] {
-			switch c {
-			case 'S':
-				symbolic = true
-			case 'p':
-			default:
-				r.builtinErr("umask", "-%c: invalid option", c)
-				return 2
-			}
-		}
-		args = args[1:]
+	symbolic, reusable := false, false
+	opts, args, ok := r.parseOpts(args, "pS")
+	if !ok {
+		return 2
+	}
+	for _, o := range opts {
+		symbolic = symbolic || o.c == 'S'
+		reusable = reusable || o.c == 'p'
 	}
 	if len(args) == 0 {
 		m := r.umask()
+		if reusable {
+			fmt.Fprint(r.out(), "umask ")
+			if symbolic {
+				fmt.Fprint(r.out(), "-S ")
+			}
+		}
 		if symbolic {
 			perm := func(shift uint) string {
 				v := (^m >> shift) & 7

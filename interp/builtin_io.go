@@ -21,78 +21,48 @@ func (r *Runner) biRead(ctx context.Context, args []string) int {
 	nchars, exact := -1, false
 	fd := 0
 	timeout := time.Duration(-1)
-	args = args[1:]
-	for len(args) > 0 && strings.HasPrefix(args[0], "-") && len(args[0]) > 1 {
-		a := args[0]
-		args = args[1:]
-		if a == "--" {
-			break
-		}
-		for i := 1; i < len(a); i++ {
-			c := a[i]
-			needArg := func() (string, bool) {
-				if i+1 < len(a) {
-					v := a[i+1:]
-					i = len(a)
-					return v, true
-				}
-				if len(args) == 0 {
-					r.builtinErr("read", "-%c: option requires an argument", c)
-					return "", false
-				}
-				v := args[0]
-				args = args[1:]
-				return v, true
+	opts, args, ok := r.parseOpts(args, "ersa:d:i:n:N:p:t:u:")
+	if !ok {
+		return 2
+	}
+	for _, o := range opts {
+		v := o.val
+		switch o.c {
+		case 'r':
+			raw = true
+		case 's':
+			silent = true
+		case 'a':
+			arrayName = v
+		case 'd':
+			if v == "" {
+				delim = 0
+			} else {
+				delim = v[0]
 			}
-			switch c {
-			case 'r':
-				raw = true
-			case 's':
-				silent = true
-			case 'e':
-			case 'a', 'd', 'n', 'N', 'p', 't', 'u', 'i':
-				v, ok := needArg()
-				if !ok {
-					return 2
-				}
-				switch c {
-				case 'a':
-					arrayName = v
-				case 'd':
-					if v == "" {
-						delim = 0
-					} else {
-						delim = v[0]
-					}
-				case 'n', 'N':
-					n, err := strconv.Atoi(v)
-					if err != nil || n < 0 {
-						r.builtinErr("read", "%s: invalid number", v)
-						return 2
-					}
-					nchars, exact = n, c == 'N'
-				case 'p':
-					prompt = v
-				case 't':
-					f, err := strconv.ParseFloat(v, 64)
-					if err != nil || f < 0 {
-						r.builtinErr("read", "%s: invalid timeout specification", v)
-						return 2
-					}
-					timeout = time.Duration(f * float64(time.Second))
-				case 'u':
-					n, err := strconv.Atoi(v)
-					if err != nil || r.fds.get(n) == nil {
-						r.builtinErr("read", "%s: invalid file descriptor specification", v)
-						return 1
-					}
-					fd = n
-				}
-			default:
-				r.builtinErr("read", "-%c: invalid option", c)
-				fmt.Fprintln(r.fds.writer(2), "read: usage: read [-ers] [-a array] [-d delim] [-i text] [-n nchars] [-N nchars] [-p prompt] [-t timeout] [-u fd] [name ...]")
-				return 2
+		case 'n', 'N':
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 0 {
+				r.builtinErr("read", "%s: invalid number", v)
+				return 1
 			}
+			nchars, exact = n, o.c == 'N'
+		case 'p':
+			prompt = v
+		case 't':
+			f, err := strconv.ParseFloat(v, 64)
+			if err != nil || f < 0 || strings.ContainsAny(v, "eEnNxX") {
+				r.builtinErr("read", "%s: invalid timeout specification", v)
+				return 1
+			}
+			timeout = time.Duration(min(f, 1e6) * float64(time.Second))
+		case 'u':
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 0 || r.fds.get(n) == nil {
+				r.builtinErr("read", "%s: invalid file descriptor specification", v)
+				return 1
+			}
+			fd = n
 		}
 	}
 	_ = silent
@@ -109,7 +79,9 @@ func (r *Runner) biRead(ctx context.Context, args []string) int {
 	}
 	rd := r.fds.reader(fd)
 	if timeout == 0 {
-		return 1
+		// read -t 0 only asks whether input is there; an in-process
+		// descriptor that is open can always be read (or hits EOF) at once.
+		return 0
 	}
 	type result struct {
 		line string
@@ -134,7 +106,7 @@ func (r *Runner) biRead(ctx context.Context, args []string) int {
 			if c == 0 {
 				continue // like bash, which cannot hold NUL in a variable
 			}
-			if !raw && c == '\\' && !exact {
+			if !raw && c == '\\' {
 				n, err := rd.Read(b[:])
 				if n == 0 || err != nil && n == 0 {
 					return result{string(sb), true}
@@ -169,35 +141,53 @@ func (r *Runner) biRead(ctx context.Context, args []string) int {
 	} else {
 		res = readIt()
 	}
-	line := res.line
 	status := 0
 	if res.eof {
 		status = 1
 	}
-	if exact || nchars >= 0 && len(args) <= 1 && arrayName == "" {
-		// -N (and -n into one name) keep the text as read, but still remove
-		// backslashes unless -r.
-		name := "REPLY"
-		if len(args) > 0 {
-			name = args[0]
-		}
-		if !raw {
-			line = unbackslash(line)
-		}
-		if err := r.setString(name, line, false); err != nil {
+	chars := readChars(res.line, raw)
+	set := func(name, val string) bool {
+		if err := r.setString(name, val, false); err != nil {
 			r.assignError(err)
+			return false
+		}
+		return true
+	}
+	if len(args) == 0 && arrayName == "" {
+		// REPLY gets the line as read, only unescaped.
+		if !set("REPLY", chars.String()) {
 			return 1
 		}
 		return status
 	}
-	cfg := r.ecfg(ctx)
-	switch {
-	case arrayName != "":
-		fields := expand.ReadFields(cfg, line, -1, true)
-		if !raw {
-			for i := range fields {
-				fields[i] = unbackslash(fields[i])
+	if exact {
+		// -N does no splitting: the first name gets it all.
+		for i, name := range args {
+			val := ""
+			if i == 0 {
+				val = chars.String()
 			}
+			if !set(name, val) {
+				return 1
+			}
+		}
+		return status
+	}
+	ifs := " \t\n"
+	if v := r.getVar("IFS"); v.IsSet() {
+		ifs = v.String()
+	}
+	sp := readSplitter{ifs: ifs}
+	rest := sp.trimLeft(chars)
+	if arrayName != "" {
+		var fields []string
+		for len(rest) > 0 {
+			var w readText
+			var ok bool
+			if w, rest, ok = sp.word(rest); !ok {
+				break
+			}
+			fields = append(fields, w.String())
 		}
 		v, err := r.varForWrite(arrayName)
 		if err != nil {
@@ -208,43 +198,117 @@ func (r *Runner) biRead(ctx context.Context, args []string) int {
 		if v.List == nil {
 			v.List = []string{}
 		}
-	case len(args) == 0:
-		if !raw {
-			line = unbackslash(line)
+		return status
+	}
+	for i, name := range args {
+		var val readText
+		switch {
+		case len(rest) == 0:
+		case i < len(args)-1:
+			val, rest, _ = sp.word(rest)
+		default:
+			// The last name gets the rest of the line, its trailing IFS
+			// white space removed, except that a lone last field keeps
+			// no delimiter after it (bash's read.c).
+			w, after, _ := sp.word(rest)
+			if len(after) == 0 {
+				val = w
+			} else {
+				val = sp.trimRight(rest)
+			}
 		}
-		r.setString("REPLY", line, false)
-	default:
-		fields := expand.ReadFields(cfg, line, len(args), true)
-		for i, name := range args {
-			val := ""
-			if i < len(fields) {
-				val = fields[i]
-			}
-			if !raw {
-				val = unbackslash(val)
-			}
-			if err := r.setString(name, val, false); err != nil {
-				r.assignError(err)
-				return 1
-			}
+		if !set(name, val.String()) {
+			return 1
 		}
 	}
 	return status
 }
 
-// unbackslash removes the escaping backslashes read kept for splitting.
-func unbackslash(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
+// readText is a line read by read, each byte marked when a backslash
+// escaped it: escaped bytes never split fields nor get trimmed.
+type readText []readChar
+
+type readChar struct {
+	c   byte
+	esc bool
+}
+
+func (t readText) String() string {
+	b := make([]byte, len(t))
+	for i, c := range t {
+		b[i] = c.c
 	}
-	var sb strings.Builder
+	return string(b)
+}
+
+// readChars turns what read stored ("\\c" for an escaped c) into text.
+func readChars(s string, raw bool) readText {
+	t := make(readText, 0, len(s))
 	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) {
+		if !raw && s[i] == '\\' && i+1 < len(s) {
 			i++
+			t = append(t, readChar{s[i], true})
+			continue
 		}
-		sb.WriteByte(s[i])
+		t = append(t, readChar{s[i], false})
 	}
-	return sb.String()
+	return t
+}
+
+// readSplitter splits read's input on IFS the way bash's read does
+// (subst.c get_word_from_string and strip_trailing_ifs_whitespace).
+type readSplitter struct{ ifs string }
+
+func (sp readSplitter) sep(c readChar) bool {
+	return !c.esc && strings.IndexByte(sp.ifs, c.c) >= 0
+}
+
+func (sp readSplitter) white(c readChar) bool {
+	return sp.sep(c) && (c.c == ' ' || c.c == '\t' || c.c == '\n')
+}
+
+func (sp readSplitter) trimLeft(t readText) readText {
+	for len(t) > 0 && sp.white(t[0]) {
+		t = t[1:]
+	}
+	return t
+}
+
+func (sp readSplitter) trimRight(t readText) readText {
+	for len(t) > 0 && sp.white(t[len(t)-1]) {
+		t = t[:len(t)-1]
+	}
+	return t
+}
+
+// word takes one field off t: leading IFS white space, the field, then
+// its delimiter: white space, or one other IFS byte with the white space
+// around it. ok is false when nothing but white space was left.
+func (sp readSplitter) word(t readText) (w, rest readText, ok bool) {
+	t = sp.trimLeft(t)
+	if len(t) == 0 {
+		return nil, t, false
+	}
+	j := 0
+	for j < len(t) && !sp.sep(t[j]) {
+		j++
+	}
+	w = t[:j]
+	if j == len(t) {
+		return w, t[j:], true
+	}
+	delim := t[j]
+	j++
+	for j < len(t) && sp.white(t[j]) {
+		j++
+	}
+	if j < len(t) && sp.white(delim) && sp.sep(t[j]) && !sp.white(t[j]) {
+		j++
+		for j < len(t) && sp.white(t[j]) {
+			j++
+		}
+	}
+	return w, t[j:], true
 }
 
 // biMapfile implements mapfile/readarray.
@@ -254,22 +318,12 @@ func (r *Runner) biMapfile(ctx context.Context, args []string) int {
 	count, origin, skip := -1, 0, 0
 	fd := 0
 	name := "MAPFILE"
-	rest := args[1:]
-	for len(rest) > 0 && strings.HasPrefix(rest[0], "-") && len(rest[0]) > 1 {
-		a := rest[0]
-		rest = rest[1:]
-		c := a[1]
-		val := ""
-		if strings.ContainsRune("dnOsuCc", rune(c)) {
-			if len(a) > 2 {
-				val = a[2:]
-			} else if len(rest) > 0 {
-				val, rest = rest[0], rest[1:]
-			} else {
-				r.builtinErr(args[0], "-%c: option requires an argument", c)
-				return 2
-			}
-		}
+	opts, rest, ok := r.parseOpts(args, "d:n:O:s:tu:C:c:")
+	if !ok {
+		return 2
+	}
+	for _, o := range opts {
+		val := o.val
 		num := func() (int, bool) {
 			n, err := strconv.Atoi(val)
 			if err != nil || n < 0 {
@@ -279,7 +333,7 @@ func (r *Runner) biMapfile(ctx context.Context, args []string) int {
 			return n, true
 		}
 		var ok = true
-		switch c {
+		switch o.c {
 		case 't':
 			trim = true
 		case 'd':
@@ -303,10 +357,6 @@ func (r *Runner) biMapfile(ctx context.Context, args []string) int {
 				r.builtinErr(args[0], "%d: invalid file descriptor: Bad file descriptor", fd)
 				return 1
 			}
-		case 'C', 'c':
-		default:
-			r.builtinErr(args[0], "-%c: invalid option", c)
-			return 2
 		}
 		if !ok {
 			return 1

@@ -1,0 +1,51 @@
+### read clustered options and -- 
+printf 'a b\0c d\0' | { read -rd '' x; echo "[$x]"; read -r -d '' -- y; echo "[$y]"; }
+### read -n and -N
+echo '  a b c' | { read -n 5 x; echo "[$x]"; }
+echo 'a b c' | { read -N 4 x y; echo "[$x][$y]"; }
+printf 'a\\bc d' | { read -N 4 x; echo "[$x]"; }
+### read IFS splitting with escapes
+IFS='x '
+for s in x xx xxx 'xa  ' 'xaxx ' 'a ax  x  x' 'x \ ' 'x\  '; do
+  echo "$s" | { read a b; echo "[$a][$b]"; }
+done
+### read -a with escapes and empty fields
+IFS='x '
+echo 'a xx b' | { read -a arr; echo "${#arr[@]} [${arr[*]}]"; }
+echo 'a b x x' | { read -a arr; echo "${#arr[@]}"; }
+IFS=' '
+echo 'a b c\ d' | { read -a arr; echo "${arr[2]}"; }
+### read one variable strips IFS white space
+echo '   a b   ' | { read x; echo "[$x]"; }
+echo '   a b   ' | { read; echo "[$REPLY]"; }
+echo 'a:b:' | { IFS=: read x; echo "[$x]"; }
+echo 'a:' | { IFS=: read x; echo "[$x]"; }
+### read option errors
+read -n nope x < /dev/null; echo $?
+read -t -1 x < /dev/null; echo $?
+read -Z 2>/dev/null; echo $?
+read -a 2>/dev/null; echo $?
+### mapfile clustered options
+printf '1\n2\n3\n' | { mapfile -tn 2 arr; echo "${#arr[@]} ${arr[*]}"; }
+printf 'a\nb\n' | { mapfile -t -- arr; echo "${arr[1]}"; }
+mapfile -q 2>/dev/null; echo $?
+### eval and source accept --
+eval -- echo hi
+eval -z 2>/dev/null; echo $?
+source -- /dev/null; echo $?
+. -x /dev/null 2>/dev/null; echo $?
+### builtin usage
+builtin; echo $?
+builtin --; echo $?
+builtin -- false; echo $?
+builtin -x 2>/dev/null; echo $?
+### invalid options give status 2
+for b in cd pwd shopt umask unset alias unalias command exec trap; do
+  $b -Z 2>/dev/null; echo "$b $?"
+done
+### umask -p and -S
+umask 022; umask -p; umask -S; umask -pS
+### alias -p with operands
+alias a1='echo 1'; alias -p a2='echo 2'; alias
+### unalias -a and usage
+alias x=y; unalias -a; alias; unalias 2>/dev/null; echo $?
