@@ -27,3 +27,12 @@ case foo.py in !(*.sh)) echo not-sh;; esac
 ### extglob in [[ ]] works without shopt
 [[ --verbose == --@(help|verbose) ]] && echo yes
 [[ '' == @(foo||bar) ]] && echo empty-alt
+### (( that closes with ) ) is a nested subshell
+(( echo 1
+echo 2
+) )
+echo $(( echo 3
+) )
+if ! ((test x = y) || (test a = a)); then echo no; else echo yes; fi
+v="$((echo hi || echo no)2>/dev/null)"; echo $v
+echo $(( (1+2)*3 )) "$(( 2 * (3) ))"; x=1; (( (x+1) == 2 )) && echo arith

@@ -564,7 +564,7 @@ func (p *Parser) regToken(r rune) token {
 			p.rune()
 			return dollBrack
 		case '(':
-			if p.rune() == '(' {
+			if p.rune() == '(' && p.dparenArith() {
 				p.rune()
 				return dollDblParen
 			}
@@ -572,7 +572,7 @@ func (p *Parser) regToken(r rune) token {
 		}
 		return dollar
 	case '(':
-		if p.rune() == '(' && p.lang.in(langBashLike|LangMirBSDKorn|LangZsh) && p.quote != testExpr {
+		if p.rune() == '(' && p.lang.in(langBashLike|LangMirBSDKorn|LangZsh) && p.quote != testExpr && p.dparenArith() {
 			p.rune()
 			return dblLeftParen
 		}
@@ -709,7 +709,7 @@ func (p *Parser) dqToken(r rune) token {
 			p.rune()
 			return dollBrack
 		case '(':
-			if p.rune() == '(' {
+			if p.rune() == '(' && p.dparenArith() {
 				p.rune()
 				return dollDblParen
 			}
@@ -1166,6 +1166,78 @@ loop:
 		}
 	}
 	p.tok, p.val = tok, p.endLit()
+}
+
+// dparenScanMax bounds how far dparenArith reads ahead (sandsh).
+const dparenScanMax = 1 << 16
+
+// dparenArith decides, with p.r the second "(" of "((" or "$((", whether
+// they start arithmetic (sandsh): like bash, only if the ")" closing that
+// second "(" is followed right away by another ")"; otherwise they are
+// nested parentheses, as in ((a) || b) or $((cmd) 2>/dev/null).
+// The bytes it reads ahead go back in front of the input.
+func (p *Parser) dparenArith() bool {
+	if p.lang.in(LangZsh) {
+		return true
+	}
+	var ahead []byte // read from p.src past p.bs
+	at := func(i int) (byte, bool) {
+		rest := p.bs[p.bsp:]
+		if i < len(rest) {
+			return rest[i], true
+		}
+		i -= len(rest)
+		for i >= len(ahead) {
+			if len(rest)+len(ahead) >= dparenScanMax || p.readEOF || p.readErr != nil {
+				return 0, false
+			}
+			var chunk [512]byte
+			n, err := p.src.Read(chunk[:])
+			ahead = append(ahead, chunk[:n]...)
+			if err != nil || n == 0 {
+				// Leave the error to the reads that follow.
+				if err != nil && err != io.EOF {
+					return 0, false
+				}
+				if n == 0 {
+					return 0, false
+				}
+			}
+		}
+		return ahead[i], true
+	}
+	defer func() {
+		if len(ahead) > 0 {
+			p.src = io.MultiReader(bytes.NewReader(ahead), p.src)
+		}
+	}()
+	depth := 1
+	var quote byte
+	for i := 0; ; i++ {
+		c, ok := at(i)
+		if !ok {
+			return true // as before: a parse error, or a long expression
+		}
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			} else if c == '\\' && quote == '"' {
+				i++
+			}
+		case c == '\\':
+			i++
+		case c == '\'' || c == '"' || c == '`':
+			quote = c
+		case c == '(':
+			depth++
+		case c == ')':
+			if depth--; depth == 0 {
+				next, ok := at(i + 1)
+				return !ok || next == ')'
+			}
+		}
+	}
 }
 
 // extGlobToken is the token of an extended glob operator rune.
