@@ -52,6 +52,35 @@ type Env struct {
 
 	// Sys holds the virtual identity of the machine.
 	Sys *System
+
+	// Restricted is set when the gateway runs no host programs. Commands
+	// that run other commands (env, nice, nohup, timeout, time, xargs)
+	// then leave a missing command to the gateway, whose refusal is the
+	// same whatever the route.
+	Restricted bool
+
+	// MaxLine bounds one line or record a command holds in memory (the
+	// shared line reader, sed's pattern space, awk's records); 0 means
+	// DefaultMaxLine. The runner sets it to --max-var-bytes: a line a
+	// script could not keep in a variable is not one a command keeps.
+	MaxLine int
+
+	// Alive reports whether a virtual pid names a live process of the
+	// run (the shell or one of its jobs), for tail --pid. Nil means none
+	// is.
+	Alive func(pid int) bool
+}
+
+// DefaultMaxLine is the line bound when Env.MaxLine is 0: the default of
+// --max-var-bytes.
+const DefaultMaxLine = 64 << 20
+
+// LineMax returns the bound on one line or record.
+func (e *Env) LineMax() int {
+	if e.MaxLine > 0 {
+		return e.MaxLine
+	}
+	return DefaultMaxLine
 }
 
 // System is the virtual machine identity the sandbox reports. None of it

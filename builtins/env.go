@@ -266,12 +266,15 @@ func envPrint(env *Env, name string, environ []string, null bool) int {
 
 // shellExec runs argv through the gateway for env, nice, nohup, timeout,
 // time and xargs. found is false (with status 127) when the gateway has
-// nothing to run, so the caller can word the error its own way.
+// nothing to run, so the caller can word the error its own way. In
+// restricted mode a missing command goes to the gateway all the same: its
+// refusal is the one a direct call gets (same words, same 127), so no
+// route hides that the sandbox shows no host programs.
 func shellExec(ctx context.Context, env, sub *Env, argv []string) (status int, found bool) {
 	if env.Exec == nil {
 		return 127, false
 	}
-	if env.LookPath != nil {
+	if env.LookPath != nil && !env.Restricted {
 		if _, ok := env.LookPath(argv[0]); !ok {
 			return 127, false
 		}

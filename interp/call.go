@@ -174,6 +174,9 @@ func (r *Runner) cmdEnv(extraEnv []string) *builtins.Env {
 	}
 	env.Shell = r.nestedShell
 	env.LookPath = func(name string) (string, bool) { return gw.LookPath(env, name) }
+	env.Restricted = gw.Restricted()
+	env.MaxLine = r.s.limits.MaxVarBytes
+	env.Alive = r.alive
 	return env
 }
 

@@ -109,6 +109,16 @@ func (t *jobTable) find(spec string) *job {
 	return nil
 }
 
+// alive reports whether pid is this shell or one of its unfinished jobs
+// (tail --pid follows until it is not).
+func (r *Runner) alive(pid int) bool {
+	if pid == r.shellPID || pid == r.pid {
+		return true
+	}
+	j := r.jobs.find(strconv.Itoa(pid))
+	return j != nil && !j.finished()
+}
+
 func (j *job) finished() bool {
 	select {
 	case <-j.done:

@@ -89,6 +89,31 @@ func refuse(env *builtins.Env, name, why string, status int) int {
 	return status
 }
 
+// Refusal texts of restricted mode. Every route to a command that is not
+// there (a name, a path, env, nice, nohup, timeout, xargs, find -exec,
+// awk's system()) ends in notFound, so an agent reading the message
+// learns that the sandbox hides host programs rather than concluding the
+// tool is not installed.
+const (
+	whyNameRestricted = "command not found (restricted mode runs no host programs)"
+	whyPathRestricted = "No such file or directory (restricted mode shows no host programs)"
+)
+
+// notFound refuses a command that resolved to nothing, with bash's status
+// 127. In restricted mode the message says why a host program is absent;
+// outside it, it is bash's own.
+func (g *Gateway) notFound(env *builtins.Env, name string) int {
+	switch {
+	case g.restricted && strings.Contains(name, "/"):
+		return refuse(env, name, whyPathRestricted, StatusNotFound)
+	case g.restricted:
+		return refuse(env, name, whyNameRestricted, StatusNotFound)
+	case strings.Contains(name, "/"):
+		return refuse(env, name, "No such file or directory", StatusNotFound)
+	}
+	return refuse(env, name, "command not found", StatusNotFound)
+}
+
 // Run runs one command line.
 func (g *Gateway) Run(ctx context.Context, env *builtins.Env, args []string) int {
 	if len(args) == 0 {
@@ -110,10 +135,7 @@ func (g *Gateway) Run(ctx context.Context, env *builtins.Env, args []string) int
 		if p, ok := g.scriptOnPath(env, name); ok {
 			return g.runFile(ctx, env, p, args)
 		}
-		if g.restricted {
-			return refuse(env, name, "command not found (restricted mode runs no host programs)", StatusNotFound)
-		}
-		return refuse(env, name, "command not found", StatusNotFound)
+		return g.notFound(env, name)
 	}
 	p := env.Abs(name)
 	if _, err := env.FS.Stat(p); err == nil {
@@ -132,11 +154,8 @@ func (g *Gateway) Run(ctx context.Context, env *builtins.Env, args []string) int
 		if c, ok := g.reg.Lookup(base); ok {
 			return g.call(ctx, c, env, args)
 		}
-		if g.restricted {
-			return refuse(env, name, "restricted: no such in-process command, and host programs are not run", StatusNotFound)
-		}
 	}
-	return refuse(env, name, "No such file or directory", StatusNotFound)
+	return g.notFound(env, name)
 }
 
 // call runs an in-process command, recovering a crash.
@@ -301,7 +320,7 @@ func hostLookPath(env *builtins.Env, name string) (string, bool) {
 // host starts a host program. Only reachable in unrestricted mode.
 func (g *Gateway) host(ctx context.Context, env *builtins.Env, p string, args []string) int {
 	if g.restricted {
-		return refuse(env, args[0], "restricted: host programs are not run", StatusNotFound)
+		return g.notFound(env, args[0])
 	}
 	cmd := exec.CommandContext(ctx, p, args[1:]...)
 	cmd.Args[0] = args[0]

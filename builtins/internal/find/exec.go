@@ -124,5 +124,11 @@ func (f *finder) run(dir string, args []string) int {
 	if f.ctx.Err() != nil {
 		return 1
 	}
-	return f.env.Exec(f.ctx, dir, args)
+	st := f.env.Exec(f.ctx, dir, args)
+	if st == 126 || st == 127 {
+		// The command could not start (the gateway said why): like
+		// GNU find after a failed exec, find's own status becomes 1.
+		f.status = 1
+	}
+	return st
 }
