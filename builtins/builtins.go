@@ -240,6 +240,12 @@ func (e *Env) FileError(name, file string, err error) int {
 	return 1
 }
 
+// ctxDone reports whether err is the run's cancellation (timeout,
+// interrupt): the run reports that itself, so commands stay quiet.
+func ctxDone(err error) bool {
+	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
+}
+
 // StatusBrokenPipe is what a command returns when its reader went away,
 // like a GNU tool killed by SIGPIPE (128+13).
 const StatusBrokenPipe = 141

@@ -96,7 +96,7 @@ func runComm(ctx context.Context, env *Env, args []string) int {
 			return env.FileError(name, f, err)
 		}
 		defer r.Close()
-		rs[i] = newTextLines(r, j.delim)
+		rs[i] = newTextLines(ctx, env, r, j.delim)
 		if i == 1 && f == "-" && files[0] == "-" {
 			rs[1] = rs[0]
 		}

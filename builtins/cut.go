@@ -1,6 +1,7 @@
 package builtins
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -8,6 +9,8 @@ import (
 	"io"
 	"math"
 	"slices"
+
+	"github.com/sandsh/sandsh/builtins/internal/guard"
 )
 
 const cutUsage = `Usage: cut OPTION... [FILE]...
@@ -62,6 +65,7 @@ type cutJob struct {
 	suppress   bool
 	lineDelim  byte
 	complement bool
+	maxLine    int
 }
 
 func runCut(ctx context.Context, env *Env, args []string) int {
@@ -70,7 +74,7 @@ func runCut(ctx context.Context, env *Env, args []string) int {
 	if err != nil {
 		return env.UsageError(name, err, 1)
 	}
-	j := &cutJob{delim: '\t', lineDelim: '\n'}
+	j := &cutJob{delim: '\t', lineDelim: '\n', maxLine: env.LineMax()}
 	list, kind := "", byte(0)
 	hasDelim := false
 	for _, o := range opts {
@@ -274,9 +278,9 @@ func textComplementRanges(rs []textRange) []textRange {
 
 func (j *cutJob) cut(ctx context.Context, r io.Reader, w textWriter) error {
 	if j.fields && j.delim == j.lineDelim {
-		return j.cutWholeInput(r, w)
+		return j.cutWholeInput(ctx, r, w)
 	}
-	lr := newTextLines(r, j.lineDelim)
+	lr := &textLines{ctx: ctx, r: bufio.NewReaderSize(r, textBufSize), delim: j.lineDelim, max: j.maxLine}
 	for n := 0; ; n++ {
 		if n%textCtxEvery == 0 && ctx.Err() != nil {
 			return ctx.Err()
@@ -376,10 +380,14 @@ func (j *cutJob) writeFields(line []byte, w textWriter) {
 
 // cutWholeInput handles -d equal to the line delimiter, where the whole
 // input is one record whose final delimiter is not a separator.
-func (j *cutJob) cutWholeInput(r io.Reader, w textWriter) error {
-	data, err := io.ReadAll(r)
+func (j *cutJob) cutWholeInput(ctx context.Context, r io.Reader, w textWriter) error {
+	// The whole input is one record here: it is bounded like a line.
+	data, err := io.ReadAll(io.LimitReader(guard.Reader(ctx, r), int64(j.maxLine)+2))
 	if err != nil {
 		return textReadErr{err}
+	}
+	if len(data) > j.maxLine+1 {
+		return textReadErr{&guard.LineError{Max: j.maxLine}}
 	}
 	if len(data) == 0 {
 		return nil

@@ -112,7 +112,7 @@ func runJoin(ctx context.Context, env *Env, args []string) int {
 		}
 		defer r.Close()
 		j.files[i] = f
-		j.readers[i] = newTextLines(r, j.eol)
+		j.readers[i] = newTextLines(ctx, env, r, j.eol)
 	}
 	j.w = newTextWriter(env.Stdout)
 	err := j.join(ctx)

@@ -166,7 +166,7 @@ func runNl(ctx context.Context, env *Env, args []string) int {
 			status = env.FileError(name, f, err)
 			continue
 		}
-		err = j.process(ctx, newTextLines(r, '\n'), w)
+		err = j.process(ctx, newTextLines(ctx, env, r, '\n'), w)
 		r.Close()
 		if err != nil {
 			if re, isRead := err.(textReadErr); isRead {

@@ -90,7 +90,7 @@ func textPasteParallel(ctx context.Context, env *Env, name string, files []strin
 	for i, f := range files {
 		if f == "-" {
 			if stdin == nil {
-				stdin = newTextLines(env.Stdin, eol)
+				stdin = newTextLines(ctx, env, env.Stdin, eol)
 			}
 			readers[i] = stdin
 			continue
@@ -100,7 +100,7 @@ func textPasteParallel(ctx context.Context, env *Env, name string, files []strin
 			return env.FileError(name, f, err), nil
 		}
 		defer r.Close()
-		readers[i] = newTextLines(r, eol)
+		readers[i] = newTextLines(ctx, env, r, eol)
 	}
 	open := len(files)
 	var saved []byte
@@ -169,7 +169,7 @@ func textPasteSerial(ctx context.Context, env *Env, name string, files []string,
 			status = env.FileError(name, f, err)
 			continue
 		}
-		lr := newTextLines(r, eol)
+		lr := newTextLines(ctx, env, r, eol)
 		di := 0
 		first := true
 		for n := 0; ; n++ {

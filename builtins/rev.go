@@ -32,7 +32,7 @@ func runRev(ctx context.Context, env *Env, args []string) int {
 			status = 1
 			continue
 		}
-		lr := newTextLines(r, '\n')
+		lr := newTextLines(ctx, env, r, '\n')
 		for n := 0; ; n++ {
 			if n%textCtxEvery == 0 && ctx.Err() != nil {
 				r.Close()

@@ -10,6 +10,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/sandsh/sandsh/builtins/internal/guard"
 )
 
 // Shared plumbing for the text group (sort, uniq, cut, tr, paste, join,
@@ -33,14 +35,19 @@ func textOpen(env *Env, name string) (io.ReadCloser, error) {
 
 // textLines reads delimiter-terminated records from a stream without
 // allocating per line. The slice Next returns is valid until the next call.
+// A record longer than max ends reading with a *guard.LineError (a line
+// that never ends, like /dev/zero's, must not grow without bound), and a
+// cancelled ctx stops it while it fills a long record.
 type textLines struct {
+	ctx   context.Context
 	r     *bufio.Reader
 	delim byte
+	max   int
 	long  []byte // spill buffer for records longer than the bufio buffer
 }
 
-func newTextLines(r io.Reader, delim byte) *textLines {
-	return &textLines{r: bufio.NewReaderSize(r, textBufSize), delim: delim}
+func newTextLines(ctx context.Context, env *Env, r io.Reader, delim byte) *textLines {
+	return &textLines{ctx: ctx, r: bufio.NewReaderSize(r, textBufSize), delim: delim, max: env.LineMax()}
 }
 
 // Next returns the next record including its delimiter when present (the
@@ -54,6 +61,14 @@ func (l *textLines) Next() ([]byte, error) {
 	if errors.Is(err, bufio.ErrBufferFull) {
 		l.long = append(l.long[:0], line...)
 		for {
+			// Each round adds a full buffer (64 KiB): the check is
+			// tied to the bytes read.
+			if cerr := l.ctx.Err(); cerr != nil {
+				return nil, cerr
+			}
+			if len(l.long) > l.max {
+				return nil, &guard.LineError{Max: l.max}
+			}
 			line, err = l.r.ReadSlice(l.delim)
 			l.long = append(l.long, line...)
 			if !errors.Is(err, bufio.ErrBufferFull) {
@@ -61,6 +76,9 @@ func (l *textLines) Next() ([]byte, error) {
 			}
 		}
 		line = l.long
+		if len(line) > l.max+1 {
+			return nil, &guard.LineError{Max: l.max}
+		}
 	}
 	if err == io.EOF {
 		if len(line) == 0 {
@@ -95,6 +113,9 @@ func newTextWriter(w io.Writer) textWriter {
 // textReadError reports a failed read the GNU way ("cmd: file: Is a
 // directory"); stdin is shown as "-".
 func textReadError(env *Env, name, file string, err error) {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return // the run reports its own limit
+	}
 	env.Errorf(name, "%s: %s", file, ErrText(err))
 }
 

@@ -3,10 +3,13 @@ package builtins
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strconv"
+
+	"github.com/sandsh/sandsh/builtins/internal/guard"
 )
 
 const uniqUsage = `Usage: uniq [OPTION]... [INPUT [OUTPUT]]
@@ -87,8 +90,16 @@ func runUniq(ctx context.Context, env *Env, args []string) int {
 		w = f
 	}
 	bw := newTextWriter(w)
-	if err := j.run(ctx, newTextLines(r, j.delim), bw); err != nil {
-		if _, ok := err.(textReadErr); ok {
+	if err := j.run(ctx, newTextLines(ctx, env, r, j.delim), bw); err != nil {
+		if re, ok := err.(textReadErr); ok {
+			var le *guard.LineError
+			if errors.As(re.error, &le) {
+				textReadError(env, name, in, le)
+				return 1
+			}
+			if ctxDone(re.error) {
+				return 130
+			}
 			env.Errorf(name, "error reading '%s'", in)
 			return 1
 		}

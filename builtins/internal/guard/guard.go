@@ -1,0 +1,130 @@
+// Package guard holds the checks every loop of sandsh's in-process
+// commands and engines shares: cancellation at a rate tied to the work
+// done (bytes or steps, not iterations alone), a writer that keeps its
+// first error so a loop can stop on it, a reader that stops when the run
+// is cancelled, and the bound on one line or record.
+package guard
+
+import (
+	"context"
+	"fmt"
+	"io"
+)
+
+// Every is how much work (bytes copied or compared, steps taken) passes
+// between two context checks: small enough that a cancelled command ends
+// within milliseconds, large enough that the check costs nothing.
+const Every = 64 << 10
+
+// Meter checks a context once per Every units of work. The zero value
+// never reports cancellation.
+type Meter struct {
+	ctx  context.Context
+	left int
+}
+
+// NewMeter returns a meter for ctx.
+func NewMeter(ctx context.Context) *Meter { return &Meter{ctx: ctx, left: Every} }
+
+// Add counts n units of work and returns ctx.Err() when a check is due
+// and the context is done. A single huge n is checked at once.
+func (m *Meter) Add(n int) error {
+	m.left -= n
+	if m.left > 0 {
+		return nil
+	}
+	m.left = Every
+	if m.ctx == nil {
+		return nil
+	}
+	return m.ctx.Err()
+}
+
+// Err checks the context now.
+func (m *Meter) Err() error {
+	if m.ctx == nil {
+		return nil
+	}
+	return m.ctx.Err()
+}
+
+// Reader returns r wrapped so that every Read first checks ctx: a reader
+// filling a buffer (a line that never ends, /dev/zero) stops when the run
+// is cancelled, at a rate tied to the bytes read.
+func Reader(ctx context.Context, r io.Reader) io.Reader {
+	if ctx == nil || ctx.Done() == nil {
+		return r
+	}
+	return &ctxReader{ctx: ctx, r: r}
+}
+
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c *ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
+}
+
+// Writer remembers the first write error: later writes do nothing and
+// return it, so a loop may write without checking each call and test Err
+// at the points where it must stop (once per record, per chunk).
+type Writer struct {
+	W   io.Writer
+	err error
+}
+
+// NewWriter wraps w.
+func NewWriter(w io.Writer) *Writer { return &Writer{W: w} }
+
+func (w *Writer) Write(p []byte) (int, error) {
+	if w.err != nil {
+		return 0, w.err
+	}
+	n, err := w.W.Write(p)
+	if err != nil {
+		w.err = err
+	}
+	return n, err
+}
+
+// WriteString implements io.StringWriter.
+func (w *Writer) WriteString(s string) (int, error) {
+	if w.err != nil {
+		return 0, w.err
+	}
+	n, err := io.WriteString(w.W, s)
+	if err != nil {
+		w.err = err
+	}
+	return n, err
+}
+
+// Err returns the first write error.
+func (w *Writer) Err() error { return w.err }
+
+// LineError says a line or record grew past the bound on what one
+// command holds in memory.
+type LineError struct{ Max int }
+
+func (e *LineError) Error() string {
+	return fmt.Sprintf("line too long (over %s, the --max-var-bytes limit)", FormatBytes(int64(e.Max)))
+}
+
+// FormatBytes renders a byte count the way limit messages show it
+// (64MiB, 1GiB, 1000B).
+func FormatBytes(n int64) string {
+	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return fmt.Sprintf("%dGiB", n>>30)
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%dMiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%dKiB", n>>10)
+	}
+	return fmt.Sprintf("%dB", n)
+}
