@@ -1,8 +1,9 @@
 package cmd
 
 // The interactive shell (REPL): what `sandsh` runs when standard input is
-// a terminal. It stays in the parent process (see worker.go) because it
-// needs the terminal, the history file and Ctrl-C.
+// a terminal. The terminal, the history file and Ctrl-C stay here, in the
+// parent process; the lines run in a supervised, confined worker
+// (repl_worker.go), or in this process with --no-worker (debugging).
 //
 // Design: golang.org/x/term's Terminal edits the line in raw mode; while a
 // command runs the terminal is back in cooked mode, so Ctrl-C raises
@@ -31,6 +32,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 
 	"golang.org/x/term"
 	"mvdan.cc/sh/v3/syntax"
@@ -45,12 +47,13 @@ const statusInterrupted = 130
 // repl is one interactive session.
 type repl struct {
 	o          *Options
-	r          *interp.Runner
-	in         *os.File  // the terminal (standard input)
-	stdin      *ttyInput // the commands' standard input; nil in unrestricted mode
-	fd         int       // in's descriptor, for raw mode and the window size
-	tw         io.Writer // where the line editor writes: the terminal
-	errw       io.Writer // the shell's standard error
+	r          *interp.Runner // the in-process shell (--no-worker), or nil
+	remote     *remoteShell   // the worker running the lines, or nil
+	in         *os.File       // the terminal (standard input)
+	stdin      *ttyInput      // the commands' standard input; nil in unrestricted mode
+	fd         int            // in's descriptor, for raw mode and the window size
+	tw         io.Writer      // where the line editor writes: the terminal
+	errw       io.Writer      // the shell's standard error
 	keys       *keyReader
 	t          *term.Terminal
 	editor     atomic.Pointer[term.Terminal] // t, for the SIGWINCH handler
@@ -90,30 +93,42 @@ func runREPL(o *Options) int {
 		return ExitUsage
 	}
 	restricted := !(o.FS == "disk" && o.Root == "" && !o.Restricted)
-	// Commands read the terminal through ttyInput, so Ctrl-C can end a
-	// read. Host programs (unrestricted mode) need the terminal itself:
-	// os/exec passes only an *os.File through unchanged.
-	var tty *ttyInput
-	var stdin io.Reader = in
-	if restricted {
-		tty = newTTYInput(in)
-		defer tty.close()
-		stdin = tty
-	}
-	sess, err := newSession(o, stdio.Out, stdio.Err, stdin, "sandsh", nil, interp.Interactive(true))
-	if err != nil {
-		return reportSetupError(stdio.Err, err)
-	}
 	rp := &repl{
 		o:          o,
-		r:          sess.runner,
 		in:         in,
-		stdin:      tty,
 		fd:         int(in.Fd()),
 		errw:       stdio.Err,
 		keys:       &keyReader{r: in},
 		hist:       &replHistory{},
 		restricted: restricted,
+	}
+	var desc string
+	if o.NoWorker || o.worker != nil {
+		// Commands read the terminal through ttyInput, so Ctrl-C can end
+		// a read. Host programs (unrestricted mode) need the terminal
+		// itself: os/exec passes only an *os.File through unchanged.
+		var tty *ttyInput
+		var stdin io.Reader = in
+		if restricted {
+			tty = newTTYInput(in)
+			defer tty.close()
+			stdin = tty
+		}
+		sess, err := newSession(o, stdio.Out, stdio.Err, stdin, "sandsh", nil, interp.Interactive(true))
+		if err != nil {
+			return reportSetupError(stdio.Err, err)
+		}
+		rp.r, rp.stdin, desc = sess.runner, tty, sess.desc
+	} else {
+		remote, err := startRemote(o, in)
+		if err != nil {
+			var ee *exitError
+			if errors.As(err, &ee) {
+				return ee.status // the worker said why
+			}
+			return reportSetupError(stdio.Err, err)
+		}
+		rp.remote, desc = remote, remote.desc
 	}
 	// Like bash, the prompt and the line being edited go to standard
 	// error, so `sandsh > file` keeps them on the terminal.
@@ -123,7 +138,7 @@ func runREPL(o *Options) int {
 	}
 	rp.useColor = isTerminalWriter(rp.tw) && stdio.Getenv != nil &&
 		stdio.Getenv("NO_COLOR") == "" && stdio.Getenv("TERM") != "dumb"
-	rp.home = replHome(o, rp.r.Dir(), stdio.Getenv)
+	rp.home = replHome(o, rp.dir(), stdio.Getenv)
 	rp.width.Store(80)
 	rp.newTerminal()
 	if o.History != "" {
@@ -134,7 +149,7 @@ func runREPL(o *Options) int {
 	}
 	stop := rp.handleSignals()
 	defer stop()
-	fmt.Fprintf(rp.tw, "sandsh %s: interactive shell (%s). Ctrl-D exits.\n", Version, sess.desc)
+	fmt.Fprintf(rp.tw, "sandsh %s: interactive shell (%s). Ctrl-D exits.\n", Version, desc)
 	return rp.loop()
 }
 
@@ -194,8 +209,7 @@ func (rp *repl) loop() int {
 		switch ev {
 		case evInterrupt:
 			buf.Reset()
-			rp.status = statusInterrupted
-			rp.r.SetStatus(statusInterrupted)
+			rp.setStatus(statusInterrupted)
 			continue
 		case evEOF:
 			if buf.Len() == 0 {
@@ -232,7 +246,7 @@ func (rp *repl) loop() int {
 		if rp.historyBuiltin(f) {
 			continue
 		}
-		if done, status := rp.runLine(f.Stmts); done {
+		if done, status := rp.runLine(src, f.Stmts); done {
 			return status
 		}
 	}
@@ -317,8 +331,7 @@ func continuesLine(line string) bool {
 // syntaxError reports a parse error; like bash, $? becomes 2 and the
 // session goes on. eof is set when Ctrl-D ended an unfinished command.
 func (rp *repl) syntaxError(err error, eof bool) {
-	rp.status = ExitSyntax
-	rp.r.SetStatus(ExitSyntax)
+	rp.setStatus(ExitSyntax)
 	if eof && syntax.IsIncomplete(err) {
 		fmt.Fprintf(rp.errw, "sandsh: %v\nsandsh: syntax error: unexpected end of file\n", err)
 		return
@@ -329,7 +342,10 @@ func (rp *repl) syntaxError(err error, eof bool) {
 // runLine runs one parsed line. done reports that the session is over,
 // with its exit status. (A limit, --timeout included, ends only the line:
 // the runner reports it and gives each line a fresh budget.)
-func (rp *repl) runLine(stmts []*syntax.Stmt) (done bool, status int) {
+func (rp *repl) runLine(src string, stmts []*syntax.Stmt) (done bool, status int) {
+	if rp.remote != nil {
+		return rp.runRemote(src)
+	}
 	status, interrupted, killSig, panicked := rp.interruptible(func(ctx context.Context) int {
 		return rp.r.RunLine(ctx, stmts)
 	})
@@ -356,6 +372,10 @@ func (rp *repl) runLine(stmts []*syntax.Stmt) (done bool, status int) {
 // finish runs the EXIT trap and returns the session's exit status:
 // exit's status when the shell is exiting, else $?.
 func (rp *repl) finish(exiting bool) int {
+	if rp.remote != nil {
+		status, _ := rp.remote.finish(rp.status)
+		return status
+	}
 	status, _, _, panicked := rp.interruptible(func(ctx context.Context) int {
 		return rp.r.Finish(ctx)
 	})
@@ -395,6 +415,10 @@ func (rp *repl) interruptible(fn func(context.Context) int) (status int, interru
 // onInterrupt handles SIGINT: it cancels the running line, if any. At the
 // prompt the terminal is in raw mode, so Ctrl-C arrives as a key instead.
 func (rp *repl) onInterrupt() {
+	if rp.remote != nil {
+		rp.remote.interrupt()
+		return
+	}
 	rp.mu.Lock()
 	defer rp.mu.Unlock()
 	if rp.cancel != nil {
@@ -410,7 +434,10 @@ func (rp *repl) onInterrupt() {
 func (rp *repl) onTerminate(sig int) {
 	rp.mu.Lock()
 	defer rp.mu.Unlock()
-	if rp.cancel != nil {
+	if rp.remote != nil && rp.remote.terminate(syscall.Signal(sig)) {
+		return // the worker ends the line, runs the EXIT trap and says so
+	}
+	if rp.remote == nil && rp.cancel != nil {
 		rp.killSig = sig
 		rp.cancel()
 		rp.stdin.interrupt()
@@ -428,7 +455,63 @@ func (rp *repl) promptText(continuation bool) string {
 	if continuation {
 		return "> "
 	}
-	return renderPrompt(rp.r.Dir(), rp.home, rp.restricted, rp.useColor)
+	return renderPrompt(rp.dir(), rp.home, rp.restricted, rp.useColor)
+}
+
+// dir is the shell's working directory.
+func (rp *repl) dir() string {
+	if rp.remote != nil {
+		return rp.remote.dir
+	}
+	return rp.r.Dir()
+}
+
+// setStatus sets $? between lines (the worker gets it with the next
+// request).
+func (rp *repl) setStatus(n int) {
+	rp.status = n
+	if rp.r != nil {
+		rp.r.SetStatus(n)
+	}
+}
+
+// commandCompletions and pathCompletions ask the shell for completions.
+func (rp *repl) commandCompletions(prefix string) []string {
+	if rp.remote != nil {
+		return rp.remote.complete("commands", prefix, false)
+	}
+	return rp.r.CommandCompletions(prefix)
+}
+
+func (rp *repl) pathCompletions(word string, dirsOnly bool) []string {
+	if rp.remote != nil {
+		return rp.remote.complete("paths", word, dirsOnly)
+	}
+	return rp.r.CompletePath(word, dirsOnly)
+}
+
+// runRemote runs a line in the worker; see runLine.
+func (rp *repl) runRemote(src string) (done bool, status int) {
+	if !rp.remote.alive(rp.errw) {
+		return true, ExitInternal
+	}
+	rep, ok := rp.remote.runLine(rp.errw, src, rp.status)
+	switch {
+	case !ok && rep.Status < 0:
+		return true, ExitInternal // no worker could be started again
+	case !ok:
+		rp.status = rep.Status
+		return false, 0
+	case rep.KillSig != 0:
+		return true, 128 + rep.KillSig
+	case rep.Exited:
+		return true, rep.Status
+	case rep.Interrupted:
+		// The terminal echoed ^C; end that line like bash does.
+		fmt.Fprintln(rp.tw)
+	}
+	rp.status = rep.Status
+	return false, 0
 }
 
 func renderPrompt(dir, home string, restricted, useColor bool) string {

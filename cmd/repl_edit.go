@@ -311,7 +311,7 @@ func (rp *repl) complete(line string, pos int, key rune) (string, int, bool) {
 	if isPath {
 		cands = rp.completePath(w)
 	} else {
-		cands = rp.r.CommandCompletions(w.value)
+		cands = rp.commandCompletions(w.value)
 		for _, k := range shellKeywords {
 			if strings.HasPrefix(k, w.value) {
 				cands = append(cands, k)
@@ -348,7 +348,7 @@ func (rp *repl) completePath(w shellWord) []string {
 	if tilde {
 		word = strings.TrimSuffix(rp.home, "/") + word[1:]
 	}
-	cands := rp.r.CompletePath(word, w.cmd == "cd" || w.cmd == "pushd")
+	cands := rp.pathCompletions(word, w.cmd == "cd" || w.cmd == "pushd")
 	if tilde {
 		home := strings.TrimSuffix(rp.home, "/")
 		for i, c := range cands {

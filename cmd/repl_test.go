@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/creack/pty"
+
+	"github.com/sandsh/sandsh/restrict"
 )
 
 // The REPL tests run sandsh on a pseudo-terminal, as a user would: the
@@ -622,4 +624,105 @@ func TestHistoryEntry(t *testing.T) {
 	if h.Len() != 2 || h.At(0) != "b" || h.At(1) != "a" {
 		t.Errorf("At(0), At(1) = %q, %q", h.At(0), h.At(1))
 	}
+}
+
+// The interactive shell has the worker's walls (issue 11, class 3): a
+// line that overflows the Go stack, allocates without bound, ignores
+// Ctrl-C or runs past --timeout ends with one line, and the session goes
+// on with its variables, functions, directory and files. No Go trace
+// reaches the terminal.
+func TestREPLWorkerContainment(t *testing.T) {
+	t.Parallel()
+	setup := func(p *ptyREPL) {
+		p.t.Helper()
+		p.run("x=kept$((1+1)); f(){ echo fn$((2+1)); }; mkdir -p /tmp/d; cd /tmp/d; echo data$((3+1)) > file")
+		p.prompt("/tmp/d")
+	}
+	check := func(p *ptyREPL) {
+		p.t.Helper()
+		p.run("echo $x; f; cat file; pwd")
+		p.expect("kept2\r\nfn3\r\ndata4\r\n/tmp/d\r\n")
+		p.prompt("/tmp/d")
+	}
+	noTrace := func(p *ptyREPL) {
+		p.t.Helper()
+		for _, bad := range []string{"goroutine ", "runtime.", "fatal error", "panic:", "hook: "} {
+			if strings.Contains(p.output(), bad) {
+				p.t.Errorf("%q reached the terminal:\n%s", bad, p.output())
+			}
+		}
+	}
+	t.Run("in a worker", func(t *testing.T) {
+		t.Parallel()
+		p := startREPL(t, noColor, "--env", "SANDSH_TEST_HOOK=environ")
+		p.expect("hook: environ " + restrict.WorkerEnv + "=1")
+		p.prompt("/workspace")
+		p.run("exit 3")
+		if st := p.wait(); st != 3 {
+			t.Errorf("exit status %d, want 3", st)
+		}
+	})
+	t.Run("Go stack overflow", func(t *testing.T) {
+		t.Parallel()
+		p := startREPL(t, noColor, "--max-call-depth", "0", "--env", "SANDSH_TEST_HOOK=stack:1MiB")
+		p.prompt("/workspace")
+		setup(p)
+		p.run("g(){ g; }; g")
+		p.expect("sandsh: limit exceeded: nesting too deep (Go stack); the session goes on")
+		p.prompt("/tmp/d")
+		p.run("echo $?")
+		p.expect("125\r\n")
+		p.prompt("/tmp/d")
+		check(p)
+		noTrace(p)
+	})
+	t.Run("memory", func(t *testing.T) {
+		t.Parallel()
+		p := startREPL(t, noColor, "--max-memory", "300MiB", "--max-var-bytes", "4GiB", "--max-capture", "4GiB")
+		p.prompt("/workspace")
+		setup(p)
+		p.run("y=$(head -c 1000000 /dev/zero | tr '\\0' a); while :; do y=$y$y; done")
+		p.expect("limit exceeded: max-memory 300MiB")
+		p.prompt("/tmp/d")
+		check(p)
+		noTrace(p)
+	})
+	t.Run("a line that ignores Ctrl-C", func(t *testing.T) {
+		t.Parallel()
+		p := startREPL(t, noColor, "--env", "SANDSH_TEST_HOOK=repl-hang")
+		p.prompt("/workspace")
+		setup(p)
+		p.run("sleep 1000 &")
+		p.prompt("/tmp/d")
+		p.run("hang")
+		time.Sleep(200 * time.Millisecond)
+		start := time.Now()
+		p.send("\x03")
+		p.expect("the line did not stop on Ctrl-C; the session goes on from its state before that line")
+		p.prompt("/tmp/d")
+		if d := time.Since(start); d > 3*time.Second {
+			t.Errorf("the prompt came back after %v", d)
+		}
+		p.run("echo $?")
+		p.expect("130\r\n")
+		p.prompt("/tmp/d")
+		check(p)
+		noTrace(p)
+	})
+	t.Run("timeout", func(t *testing.T) {
+		t.Parallel()
+		p := startREPL(t, noColor, "--timeout", "1s", "--env", "SANDSH_TEST_HOOK=repl-hang")
+		p.prompt("/workspace")
+		setup(p)
+		p.run("hang")
+		p.expect("sandsh: limit exceeded: timeout 1s; the session goes on")
+		p.prompt("/tmp/d")
+		check(p)
+		// The runner's own timeout still ends an ordinary line.
+		p.run("while :; do :; done")
+		p.expect("limit exceeded: timeout 1s")
+		p.prompt("/tmp/d")
+		check(p)
+		noTrace(p)
+	})
 }

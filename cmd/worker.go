@@ -9,11 +9,12 @@ package cmd
 // seccomp), starts a heap watchdog and then runs exactly as an
 // in-process run would (runMain).
 //
-// The interactive shell (REPL) stays in the parent process: it needs the
-// terminal, the history file and Ctrl-C handling, and its user is at the
-// keyboard. --no-worker runs a script in-process too (for debugging and
-// the in-process tests); the limits inside the runner still apply, but a
-// Go stack overflow or an unbounded allocation then kills sandsh.
+// The interactive shell (REPL) keeps the terminal, the history file and
+// Ctrl-C in the parent and runs its lines in a long-lived worker of the
+// same kind (repl_worker.go). --no-worker runs a script or the REPL
+// in-process (for debugging and the in-process tests); the limits inside
+// the runner still apply, but a Go stack overflow or an unbounded
+// allocation then kills sandsh.
 
 import (
 	"context"
@@ -25,6 +26,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"reflect"
+	"sync"
 	"syscall"
 	"time"
 
@@ -50,6 +52,10 @@ type workerPayload struct {
 	// Script is the script file's content when the script is a file.
 	HasScript bool   `json:"hasScript,omitempty"`
 	Script    []byte `json:"script,omitempty"`
+	// REPL makes the worker the interactive shell's (repl_worker.go),
+	// started from the session snapshot ReplState when it is set.
+	REPL      bool   `json:"repl,omitempty"`
+	ReplState []byte `json:"replState,omitempty"`
 }
 
 // workerTestHook, set only by tests, runs in the worker once it is
@@ -67,7 +73,7 @@ func (o *Options) superviseRun() (int, bool) {
 		return 0, false
 	}
 	if o.Command == nil && len(o.Args) == 0 && o.IO.InTerminal {
-		return 0, false // the REPL stays in-process
+		return 0, false // the REPL starts its own worker (repl_worker.go)
 	}
 	return runSupervised(o), true
 }
@@ -299,6 +305,12 @@ func workerMain() int {
 	if err := json.Unmarshal(data, &p); err != nil {
 		return fail("decode the run: %v", err)
 	}
+	if p.REPL {
+		// Like bash at a prompt, the interactive shell ignores Ctrl-\
+		// (the terminal sends it to the worker too).
+		signal.Stop(quit)
+		signal.Ignore(syscall.SIGQUIT)
+	}
 	o := &Options{}
 	if err := decodeOptions(o, p.Options); err != nil {
 		return fail("decode the run: %v", err)
@@ -324,6 +336,14 @@ func workerMain() int {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
 	o.worker = &workerState{ctx: ctx, hasScript: p.HasScript, script: p.Script}
+	// The interactive worker reads the terminal through a second,
+	// pollable open of it, so Ctrl-C can end a read; Landlock would
+	// refuse that open later.
+	var tty *ttyInput
+	if p.REPL && !(o.FS == "disk" && o.Root == "" && !o.Restricted) {
+		tty = newTTYInput(os.Stdin)
+		defer tty.close()
+	}
 
 	// Load what the Go runtime reads lazily from the host before the
 	// host is out of reach: the local time zone. (Zones a script asks
@@ -342,11 +362,28 @@ func workerMain() int {
 		}
 	}
 	limitErr := &interp.LimitError{Limit: "max-memory", Value: interp.FormatBytes(maxMem)}
+	// In the interactive worker the watchdog ends the running line, not
+	// the session.
+	var lineMu sync.Mutex
+	var lineCancel context.CancelCauseFunc
 	wd := restrict.StartHeapWatchdog(maxMem, 10*time.Millisecond, 2*time.Second,
-		func() { cancel(limitErr) },
+		func() {
+			if !p.REPL {
+				cancel(limitErr)
+				return
+			}
+			lineMu.Lock()
+			if lineCancel != nil {
+				lineCancel(limitErr)
+			}
+			lineMu.Unlock()
+		},
 		func(orphaned bool) {
 			if orphaned {
 				os.Exit(ExitInternal)
+			}
+			if p.REPL {
+				os.Exit(ExitLimit) // the parent reports it and restarts
 			}
 			// The run did not stop in time after the limit: end it here
 			// with the same message.
@@ -356,6 +393,16 @@ func workerMain() int {
 	defer wd.Stop()
 	if workerTestHook != nil {
 		workerTestHook(o)
+	}
+	if p.REPL {
+		return replWorkerMain(o, &p, tty, func(c context.CancelCauseFunc) {
+			lineMu.Lock()
+			lineCancel = c
+			lineMu.Unlock()
+			if c == nil {
+				wd.Rearm() // the line is over: watch the next one
+			}
+		})
 	}
 	return runMain(o)
 }

@@ -46,6 +46,16 @@ func testHook(o *Options) {
 		time.Sleep(10 * time.Second)
 	case action == "stack:1MiB":
 		debug.SetMaxStack(1 << 20)
+	case action == "repl-hang":
+		// A line "hang" ignores Ctrl-C and every limit, as a command
+		// with an unchecked loop would.
+		replTestLineHook = func(src string) {
+			if strings.TrimSpace(src) == "hang" {
+				for {
+					time.Sleep(time.Hour)
+				}
+			}
+		}
 	case action == "environ":
 		say("environ %s", strings.Join(os.Environ(), " "))
 	case strings.HasPrefix(action, "open:"):

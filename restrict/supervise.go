@@ -34,6 +34,7 @@ const (
 	WorkerStdoutFD  = 3 // the real standard output
 	WorkerStderrFD  = 4 // the real standard error
 	WorkerPayloadFD = 5 // the serialized run, read to EOF
+	WorkerExtraFD   = 6 // the first of WorkerSpec.Extra
 )
 
 // Death says how a worker ended.
@@ -87,6 +88,13 @@ type WorkerSpec struct {
 	// worker (and keeps the Go runtime from dumping the supervisor's
 	// goroutines on SIGQUIT).
 	ForwardSignals bool
+	// Extra files become the worker's descriptors WorkerExtraFD, +1, ...
+	// (the interactive shell's control pipes).
+	Extra []*os.File
+	// Started, if set, is called with the worker's process once it runs,
+	// so the caller can signal or kill it (a kill by the caller is
+	// reported as DiedCrash, "killed").
+	Started func(*os.Process)
 }
 
 // WorkerResult is how a worker ended.
@@ -203,7 +211,7 @@ func RunWorker(spec WorkerSpec) (WorkerResult, error) {
 		Stdin:      spec.Stdin,
 		Stdout:     crashW,
 		Stderr:     crashW,
-		ExtraFiles: []*os.File{stdout, stderr, payR},
+		ExtraFiles: append([]*os.File{stdout, stderr, payR}, spec.Extra...),
 		// The worker dies with sandsh, even if sandsh is killed.
 		SysProcAttr: workerSysProcAttr(),
 		// A stdin that is not a file is copied by a goroutine that
@@ -251,6 +259,9 @@ func RunWorker(spec WorkerSpec) (WorkerResult, error) {
 		return res, fmt.Errorf("start worker: %w", err)
 	}
 
+	if spec.Started != nil {
+		spec.Started(cmd.Process)
+	}
 	go func() {
 		payW.Write(spec.Payload)
 		payW.Close()

@@ -4,6 +4,7 @@ import (
 	"runtime/debug"
 	"runtime/metrics"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -17,6 +18,7 @@ type HeapWatchdog struct {
 	stop     chan struct{}
 	once     sync.Once
 	interval time.Duration
+	rearm    atomic.Bool
 }
 
 // StartHeapWatchdog watches the heap every interval (20ms if 0). When
@@ -51,6 +53,12 @@ func StartHeapWatchdog(limit int64, interval, grace time.Duration, fail func(), 
 	return w
 }
 
+// Rearm forgets an earlier failure, so that the next time the heap
+// passes the limit fail is called again, and exit is not called for the
+// earlier one: for a long-lived worker whose failed unit of work (an
+// interactive line) has ended.
+func (w *HeapWatchdog) Rearm() { w.rearm.Store(true) }
+
 // Stop ends the watchdog.
 func (w *HeapWatchdog) Stop() { w.once.Do(func() { close(w.stop) }) }
 
@@ -73,6 +81,9 @@ func (w *HeapWatchdog) run(limit int64, ppid int, grace time.Duration, fail func
 		if syscall.Getppid() != ppid {
 			exit(true) // orphaned: the supervisor is gone
 			return
+		}
+		if w.rearm.Swap(false) {
+			failedAt = time.Time{}
 		}
 		if !failedAt.IsZero() {
 			if time.Since(failedAt) > grace {
