@@ -100,8 +100,6 @@ type Config struct {
 	nfields   int
 
 	bufferAlloc strings.Builder
-	fieldAlloc  [4]fieldPart
-	fieldsAlloc [4][]fieldPart
 
 	ifs string
 
@@ -199,7 +197,7 @@ func Literal(cfg *Config, word *syntax.Word) (string, error) {
 		return "", nil
 	}
 	cfg = prepareConfig(cfg)
-	field, err := cfg.wordField(word.Parts, quoteNone)
+	field, err := cfg.wordParts(word.Parts, partsCtx{tilde: true})
 	if err != nil {
 		return "", err
 	}
@@ -217,7 +215,7 @@ func Document(cfg *Config, word *syntax.Word) (string, error) {
 		return "", nil
 	}
 	cfg = prepareConfig(cfg)
-	field, err := cfg.wordField(word.Parts, quoteHeredoc)
+	field, err := cfg.wordParts(word.Parts, partsCtx{ql: quoteHeredoc})
 	if err != nil {
 		return "", err
 	}
@@ -235,13 +233,15 @@ func Pattern(cfg *Config, word *syntax.Word) (string, error) {
 		return "", nil
 	}
 	cfg = prepareConfig(cfg)
-	field, err := cfg.wordField(word.Parts, quoteNone)
+	field, err := cfg.wordParts(word.Parts, partsCtx{tilde: true})
 	if err != nil {
 		return "", err
 	}
 	sb := cfg.strBuilder()
 	for _, part := range field {
-		if part.quote > quoteNone {
+		if part.brk {
+			sb.WriteByte(' ')
+		} else if part.quote > quoteNone {
 			sb.WriteString(pattern.QuoteMeta(part.val, 0))
 		} else {
 			sb.WriteString(part.val)
@@ -434,6 +434,9 @@ func (cfg *Config) fieldJoin(parts []fieldPart) string {
 	}
 	sb := cfg.strBuilder()
 	for _, part := range parts {
+		if part.brk { // "$@" in one string: its elements join with spaces
+			sb.WriteByte(' ')
+		}
 		sb.WriteString(part.val)
 	}
 	return sb.String()
@@ -492,7 +495,7 @@ func FieldsSeq(cfg *Config, words ...*syntax.Word) iter.Seq2[string, error] {
 	dir := cfg.envGet("PWD")
 	return func(yield func(string, error) bool) {
 		expandWord := func(w *syntax.Word) (stop bool) {
-			wfields, err := cfg.wordFields(w.Parts)
+			wfields, err := cfg.wordFields(w.Parts, true)
 			if err != nil {
 				yield("", err)
 				return true
@@ -546,128 +549,6 @@ func FieldsSeq(cfg *Config, words ...*syntax.Word) iter.Seq2[string, error] {
 	}
 }
 
-type fieldPart struct {
-	val   string
-	quote quoteLevel
-}
-
-type quoteLevel uint
-
-const (
-	quoteNone quoteLevel = iota
-	quoteDouble
-	quoteHeredoc
-	quoteSingle
-)
-
-func (cfg *Config) wordField(wps []syntax.WordPart, ql quoteLevel) ([]fieldPart, error) {
-	var field []fieldPart
-	for i, wp := range wps {
-		switch wp := wp.(type) {
-		case *syntax.Lit:
-			s := wp.Value
-			if i == 0 && ql == quoteNone {
-				if prefix, rest := cfg.expandUser(s, len(wps) > 1); prefix != "" {
-					// TODO: return two separate fieldParts,
-					// like in wordFields?
-					s = prefix + rest
-				}
-			}
-			if (ql == quoteDouble || ql == quoteHeredoc) && strings.Contains(s, "\\") {
-				sb := cfg.strBuilder()
-				for i := 0; i < len(s); i++ {
-					b := s[i]
-					if b == '\\' && i+1 < len(s) {
-						switch s[i+1] {
-						case '"':
-							if ql != quoteDouble {
-								break
-							}
-							fallthrough
-						case '\\', '$', '`': // special chars
-							i++
-							b = s[i] // write the special char, skipping the backslash
-						}
-					}
-					sb.WriteByte(b)
-				}
-				s = sb.String()
-			}
-			s, _, _ = strings.Cut(s, "\x00") // TODO: why is this needed?
-			field = append(field, fieldPart{val: s})
-		case *syntax.SglQuoted:
-			fp := fieldPart{quote: quoteSingle, val: wp.Value}
-			if wp.Dollar {
-				fp.val, _, _ = Format(cfg, fp.val, nil)
-				fp.val, _, _ = strings.Cut(fp.val, "\x00") // cut the string if format included \x00
-			}
-			field = append(field, fp)
-		case *syntax.DblQuoted:
-			wfield, err := cfg.wordField(wp.Parts, quoteDouble)
-			if err != nil {
-				return nil, err
-			}
-			for _, part := range wfield {
-				part.quote = quoteDouble
-				field = append(field, part)
-			}
-		case *syntax.ParamExp:
-			val, err := cfg.paramExp(wp)
-			if err != nil {
-				return nil, err
-			}
-			field = append(field, fieldPart{val: val})
-		case *syntax.CmdSubst:
-			val, err := cfg.cmdSubst(wp)
-			if err != nil {
-				return nil, err
-			}
-			field = append(field, fieldPart{val: val})
-		case *syntax.ArithmExp:
-			n, err := Arithm(cfg, wp.X)
-			if err != nil {
-				return nil, err
-			}
-			field = append(field, fieldPart{val: strconv.Itoa(n)})
-		case *syntax.ProcSubst:
-			path, err := cfg.ProcSubst(wp)
-			if err != nil {
-				return nil, err
-			}
-			field = append(field, fieldPart{val: path})
-		case *syntax.ExtGlob:
-			// Like how [Config.wordFields] deals with [syntax.ExtGlob],
-			// except that we allow these through even when [Config.ExtGlob]
-			// is false, as it only applies to pathname expansion.
-			egField, err := cfg.extGlobField(wp)
-			if err != nil {
-				return nil, err
-			}
-			field = append(field, egField...)
-		default:
-			panic(fmt.Sprintf("unhandled word part: %T", wp))
-		}
-	}
-	return field, nil
-}
-
-// extGlobField expands an extended glob (sandsh): the operator and the
-// parentheses stay pattern syntax, and the pattern list is expanded like
-// the rest of the word, so quoted parts in it match literally.
-func (cfg *Config) extGlobField(eg *syntax.ExtGlob) ([]fieldPart, error) {
-	if eg.Parts == nil {
-		return []fieldPart{{val: eg.Op.String() + eg.Pattern.Value + ")"}}, nil
-	}
-	inner, err := cfg.wordField(eg.Parts, quoteNone)
-	if err != nil {
-		return nil, err
-	}
-	field := make([]fieldPart, 0, len(inner)+2)
-	field = append(field, fieldPart{val: eg.Op.String()})
-	field = append(field, inner...)
-	return append(field, fieldPart{val: ")"}), nil
-}
-
 func (cfg *Config) cmdSubst(cs *syntax.CmdSubst) (string, error) {
 	if cfg.CmdSubst == nil {
 		return "", UnexpectedCommandError{Node: cs}
@@ -679,183 +560,6 @@ func (cfg *Config) cmdSubst(cs *syntax.CmdSubst) (string, error) {
 	out := sb.String()
 	out = strings.ReplaceAll(out, "\x00", "")
 	return strings.TrimRight(out, "\n"), nil
-}
-
-func (cfg *Config) wordFields(wps []syntax.WordPart) ([][]fieldPart, error) {
-	fields := cfg.fieldsAlloc[:0]
-	curField := cfg.fieldAlloc[:0]
-	allowEmpty := false
-	tooMany := false
-	flush := func() {
-		if len(curField) == 0 {
-			return
-		}
-		if cfg.MaxFields > 0 {
-			cfg.nfields++
-			tooMany = tooMany || cfg.nfields > cfg.MaxFields
-		}
-		fields = append(fields, curField)
-		curField = nil
-	}
-	splitAdd := func(val string) {
-		fieldStart := -1
-		for i, r := range val {
-			if tooMany {
-				return
-			}
-			if cfg.ifsRune(r) {
-				if fieldStart >= 0 { // ending a field
-					curField = append(curField, fieldPart{val: val[fieldStart:i]})
-					fieldStart = -1
-				}
-				flush()
-			} else {
-				if fieldStart < 0 { // starting a new field
-					fieldStart = i
-				}
-			}
-		}
-		if fieldStart >= 0 { // ending a field without IFS
-			curField = append(curField, fieldPart{val: val[fieldStart:]})
-		}
-	}
-	for i, wp := range wps {
-		if tooMany {
-			return nil, ErrTooManyFields
-		}
-		switch wp := wp.(type) {
-		case *syntax.Lit:
-			s := wp.Value
-			if i == 0 {
-				prefix, rest := cfg.expandUser(s, len(wps) > 1)
-				curField = append(curField, fieldPart{
-					quote: quoteSingle,
-					val:   prefix,
-				})
-				s = rest
-			}
-			// Escaped characters are quoted, so that they aren't
-			// treated as metacharacters when globbing.
-			for {
-				i := strings.IndexByte(s, '\\')
-				if i < 0 || i == len(s)-1 {
-					break // a trailing backslash is kept as-is
-				}
-				_, size := utf8.DecodeRuneInString(s[i+1:])
-				curField = append(curField,
-					fieldPart{val: s[:i]},
-					fieldPart{quote: quoteSingle, val: s[i+1 : i+1+size]},
-				)
-				s = s[i+1+size:]
-			}
-			curField = append(curField, fieldPart{val: s})
-		case *syntax.SglQuoted:
-			allowEmpty = true
-			fp := fieldPart{quote: quoteSingle, val: wp.Value}
-			if wp.Dollar {
-				fp.val, _, _ = Format(cfg, fp.val, nil)
-				fp.val, _, _ = strings.Cut(fp.val, "\x00") // cut the string if format included \x00
-			}
-			curField = append(curField, fp)
-		case *syntax.DblQuoted:
-			if len(wp.Parts) == 1 {
-				pe, _ := wp.Parts[0].(*syntax.ParamExp)
-				elems, err := cfg.quotedElemFields(pe)
-				if err != nil {
-					return nil, err
-				}
-				if elems != nil {
-					for i, elem := range elems {
-						if i > 0 {
-							flush()
-						}
-						if tooMany {
-							return nil, ErrTooManyFields
-						}
-						curField = append(curField, fieldPart{
-							quote: quoteDouble,
-							val:   elem,
-						})
-					}
-					continue
-				}
-			}
-			allowEmpty = true
-			wfield, err := cfg.wordField(wp.Parts, quoteDouble)
-			if err != nil {
-				return nil, err
-			}
-			for _, part := range wfield {
-				part.quote = quoteDouble
-				curField = append(curField, part)
-			}
-		case *syntax.ParamExp:
-			if elems, ok := cfg.unquotedElemFields(wp); ok {
-				// Unquoted "*" or "@" expansions produce one field per
-				// element; joining and re-splitting them would lose
-				// fields when IFS is empty.
-				for j, elem := range elems {
-					if j > 0 {
-						flush()
-					}
-					if tooMany {
-						return nil, ErrTooManyFields
-					}
-					splitAdd(elem)
-				}
-				continue
-			}
-			val, err := cfg.paramExp(wp)
-			if err != nil {
-				return nil, err
-			}
-			splitAdd(val)
-		case *syntax.CmdSubst:
-			val, err := cfg.cmdSubst(wp)
-			if err != nil {
-				return nil, err
-			}
-			splitAdd(val)
-		case *syntax.ArithmExp:
-			n, err := Arithm(cfg, wp.X)
-			if err != nil {
-				return nil, err
-			}
-			curField = append(curField, fieldPart{val: strconv.Itoa(n)})
-		case *syntax.ProcSubst:
-			path, err := cfg.ProcSubst(wp)
-			if err != nil {
-				return nil, err
-			}
-			splitAdd(path)
-		case *syntax.ExtGlob:
-			if !cfg.ExtGlob {
-				return nil, fmt.Errorf("extended globbing operator used without the \"extglob\" option set")
-			}
-			// We don't translate or interpret the pattern here in any way;
-			// that's done later when globbing takes place via [pattern.Regexp].
-			// Here, all we do is keep the extended globbing expression in string form.
-			//
-			// TODO(v4): perhaps the syntax parser should keep extended globbing expressions
-			// as plain literal strings, because a custom node is not particularly helpful.
-			// It's not like other globbing operators like `*` or `**` get their own nodes.
-			egField, err := cfg.extGlobField(wp)
-			if err != nil {
-				return nil, err
-			}
-			curField = append(curField, egField...)
-		default:
-			panic(fmt.Sprintf("unhandled word part: %T", wp))
-		}
-	}
-	flush()
-	if tooMany {
-		return nil, ErrTooManyFields
-	}
-	if allowEmpty && len(fields) == 0 {
-		fields = append(fields, curField)
-	}
-	return fields, nil
 }
 
 // ErrTooManyFields is returned when one expansion would produce more than
@@ -875,7 +579,8 @@ func (cfg *Config) listElems(pe *syntax.ParamExp) (elems []string, star, ok bool
 	}
 	switch lit := nodeLit(pe.Index); lit {
 	case "@", "*":
-		switch vr := cfg.Env.Get(pe.Param.Value); vr.Kind {
+		_, vr := cfg.Env.Get(pe.Param.Value).Resolve(cfg.Env)
+		switch vr.Kind {
 		case Indexed:
 			return cfg.sliceElems(pe, vr.List, vr.Indexes, false), lit == "*", true
 		case Associative:
@@ -883,60 +588,6 @@ func (cfg *Config) listElems(pe *syntax.ParamExp) (elems []string, star, ok bool
 		}
 	}
 	return nil, false, false
-}
-
-// unquotedElemFields returns the elements of an unquoted "*" or "@" list
-// expansion like $* or ${foo[@]}; ok is false for any other expansion.
-func (cfg *Config) unquotedElemFields(pe *syntax.ParamExp) ([]string, bool) {
-	if pe.Excl || pe.Length || pe.Width || pe.IsSet || pe.Repl != nil || pe.Exp != nil {
-		return nil, false
-	}
-	elems, _, ok := cfg.listElems(pe)
-	return elems, ok
-}
-
-// quotedElemFields returns the list of elements resulting from a quoted
-// parameter expansion that should be treated especially, like "${foo[@]}".
-// The result is nil for any other parameter expansion.
-func (cfg *Config) quotedElemFields(pe *syntax.ParamExp) ([]string, error) {
-	if pe == nil || pe.Param == nil || pe.Length || pe.Width || pe.IsSet {
-		return nil, nil
-	}
-	name := pe.Param.Value
-	if pe.Excl {
-		switch pe.Names {
-		case syntax.NamesPrefixWords: // "${!prefix@}"
-			return cfg.namesByPrefix(pe.Param.Value), nil
-		case syntax.NamesPrefix: // "${!prefix*}"
-			return nil, nil
-		}
-		switch nodeLit(pe.Index) {
-		case "@": // "${!name[@]}"
-			switch vr := cfg.Env.Get(name); vr.Kind {
-			case Indexed:
-				return vr.indexedKeys(), nil
-			case Associative:
-				return vr.Map.Keys(), nil
-			}
-		}
-		return nil, nil
-	}
-	if elems, star, ok := cfg.listElems(pe); ok {
-		// Operators like "${foo[@]#prefix}" apply to each element.
-		elems, err := cfg.perElemOps(pe, elems)
-		if err != nil {
-			return nil, err
-		}
-		if star {
-			return []string{cfg.ifsJoin(elems)}, nil
-		}
-		return elems, nil
-	}
-	if nodeLit(pe.Index) == "@" && !cfg.Env.Get(name).IsSet() {
-		// An unset "${name[@]}" produces zero fields, like an empty array.
-		return []string{}, nil
-	}
-	return nil, nil
 }
 
 // sliceElems applies ${var:offset:length} slicing to a list of elements.

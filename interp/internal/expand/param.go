@@ -49,12 +49,19 @@ func overridingUnset(pe *syntax.ParamExp) bool {
 }
 
 func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
+	str, _, err := cfg.paramValue(pe)
+	return str, err
+}
+
+// paramValue expands pe, also reporting whether the parameter (or
+// element) is set; operators like ${v:-word} see both.
+func (cfg *Config) paramValue(pe *syntax.ParamExp) (_ string, set bool, _ error) {
 	oldParam := cfg.curParam
 	cfg.curParam = pe
 	defer func() { cfg.curParam = oldParam }()
 
 	if pe.Param == nil { // e.g. zsh's ${}
-		return "", fmt.Errorf("unsupported")
+		return "", false, fmt.Errorf("unsupported")
 	}
 	name := pe.Param.Value
 	index := pe.Index
@@ -87,7 +94,7 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 		name, vr = n, v
 	}
 	if cfg.NoUnset && !vr.IsSet() && !overridingUnset(pe) {
-		return "", UnsetParameterError{
+		return "", false, UnsetParameterError{
 			Node:    pe,
 			Message: "unbound variable",
 		}
@@ -99,13 +106,13 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 		if pe.Slice.Offset != nil {
 			sliceOffset, err = Arithm(cfg, pe.Slice.Offset)
 			if err != nil {
-				return "", err
+				return "", false, err
 			}
 		}
 		if pe.Slice.Length != nil {
 			sliceLen, err = Arithm(cfg, pe.Slice.Length)
 			if err != nil {
-				return "", err
+				return "", false, err
 			}
 		}
 	}
@@ -116,8 +123,8 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 
 		indexAllElements bool // true if var has been accessed with * or @ index
 		callVarInd       = true
-		set              = vr.IsSet()
 	)
+	set = vr.IsSet()
 
 	switch nodeLit(index) {
 	case "@", "*":
@@ -142,7 +149,7 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 		var err error
 		str, set, err = cfg.varInd(vr, index)
 		if err != nil {
-			return "", err
+			return "", false, err
 		}
 	}
 	if !indexAllElements {
@@ -170,18 +177,18 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 		case pe.Index != nil && vr.Kind == Associative:
 			strs = vr.Map.Keys()
 		case !vr.IsSet():
-			return "", fmt.Errorf("invalid indirect expansion")
+			return "", false, fmt.Errorf("invalid indirect expansion")
 		case str == "":
-			return "", nil
+			return "", false, nil
 		default:
 			vr = cfg.Env.Get(str)
 			strs = append(strs, vr.String())
 		}
 		str = join(strs)
 	case pe.Width:
-		return "", fmt.Errorf("unsupported")
+		return "", false, fmt.Errorf("unsupported")
 	case pe.IsSet:
-		return "", fmt.Errorf("unsupported")
+		return "", false, fmt.Errorf("unsupported")
 	case pe.Slice != nil:
 		if callVarInd {
 			// The offset and length are in characters, not bytes.
@@ -208,13 +215,13 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 	case pe.Repl != nil:
 		elems, err := cfg.replaceElems(pe.Repl, elems)
 		if err != nil {
-			return "", err
+			return "", false, err
 		}
 		str = join(elems)
 	case pe.Exp != nil:
 		arg, err := Literal(cfg, pe.Exp.Word)
 		if err != nil {
-			return "", err
+			return "", false, err
 		}
 		switch op := pe.Exp.Op; op {
 		case syntax.AlternateUnsetOrNull:
@@ -242,7 +249,7 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			fallthrough
 		case syntax.ErrorUnsetOrNull:
 			if str == "" {
-				return "", UnsetParameterError{
+				return "", false, UnsetParameterError{
 					Node:    pe,
 					Message: arg,
 				}
@@ -255,7 +262,7 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 		case syntax.AssignUnsetOrNull:
 			if str == "" {
 				if err := cfg.assignElem(name, vr, index, arg); err != nil {
-					return "", err
+					return "", false, err
 				}
 				str = arg
 			}
@@ -266,54 +273,13 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 			syntax.LowerFirst, syntax.LowerAll:
 			str = join(cfg.caseConvElems(op, arg, elems))
 		case syntax.OtherParamOps:
-			switch arg {
-			case "Q":
-				str = BashQuote(str)
-			case "E":
-				tail := str
-				var rns []rune
-				for tail != "" {
-					var rn rune
-					rn, _, tail, _ = strconv.UnquoteChar(tail, 0)
-					rns = append(rns, rn)
-				}
-				str = string(rns)
-			case "a":
-				// ${var@a} returns variable attribute flags.
-				// We use orig (before nameref resolve) for the attributes.
-				str = orig.Flags()
-			case "A":
-				// ${var@A} returns a declare statement that recreates the variable.
-				flags := orig.Flags()
-				quoted, err := syntax.Quote(str, syntax.LangBash)
-				if err != nil {
-					return "", err
-				}
-				if flags == "" {
-					str = fmt.Sprintf("%s=%s", name, quoted)
-				} else {
-					str = fmt.Sprintf("declare -%s %s=%s", flags, name, quoted)
-				}
-			case "P":
-				// TODO: implement prompt expansion (\u, \h, \w, etc.).
-			case "U":
-				str = strings.ToUpper(str)
-			case "u":
-				rs := []rune(str)
-				if len(rs) > 0 {
-					rs[0] = unicode.ToUpper(rs[0])
-					str = string(rs)
-				}
-			case "L":
-				str = strings.ToLower(str)
-			case "K", "k":
-				// TODO: implement, like @A but listing keys for assoc arrays.
-			default:
-				panic(fmt.Sprintf("unexpected @%s param expansion", arg))
+			var err error
+			if str, err = cfg.transform(arg, str, name, orig); err != nil {
+				return "", false, err
 			}
 		}
 	}
-	return str, nil
+	return str, set, nil
 }
 
 func removePattern(str, pat string, fromEnd, shortest bool) string {
@@ -366,6 +332,17 @@ func (cfg *Config) perElemOps(pe *syntax.ParamExp, elems []string) ([]string, er
 		case syntax.UpperFirst, syntax.UpperAll,
 			syntax.LowerFirst, syntax.LowerAll:
 			return cfg.caseConvElems(op, arg, elems), nil
+		case syntax.OtherParamOps:
+			name := pe.Param.Value
+			_, vr := cfg.Env.Get(name).Resolve(cfg.Env)
+			out := make([]string, len(elems))
+			for i, e := range elems {
+				var err error
+				if out[i], err = cfg.transform(arg, e, name, vr); err != nil {
+					return nil, err
+				}
+			}
+			return out, nil
 		}
 	}
 	return elems, nil
@@ -479,6 +456,10 @@ func (cfg *Config) varInd(vr Variable, idx syntax.ArithmExpr) (string, bool, err
 	}
 	switch vr.Kind {
 	case String:
+		switch nodeLit(idx) {
+		case "*", "@": // a scalar is an array of one element
+			return vr.Str, vr.IsSet(), nil
+		}
 		n, err := Arithm(cfg, idx)
 		if err != nil {
 			return "", false, err
