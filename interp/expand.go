@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"regexp"
 	"strings"
 
 	"github.com/sandsh/sandsh/interp/internal/expand"
@@ -158,6 +159,17 @@ func (r *Runner) document(ctx context.Context, w *syntax.Word) (s string, err er
 func (r *Runner) pattern(ctx context.Context, w *syntax.Word) (s string, err error) {
 	defer guard(&err)
 	return expand.Pattern(r.ecfg(ctx), w)
+}
+
+// regex expands the right side of [[ =~ ]]: quoted parts match
+// literally, as in bash.
+func (r *Runner) regex(ctx context.Context, w *syntax.Word) (s string, err error) {
+	defer guard(&err)
+	s, err = expand.Regex(r.ecfg(ctx), w, regexp.QuoteMeta)
+	if err == nil && r.s.fatalErr() != nil {
+		err = r.s.fatalErr()
+	}
+	return s, r.tooBig(err)
 }
 
 // arith evaluates an arithmetic expression.

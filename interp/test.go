@@ -87,20 +87,10 @@ func (r *Runner) testExpr(ctx context.Context, x syntax.TestExpr) (bool, error) 
 // regexMatch implements =~, setting BASH_REMATCH. Quoted parts of the
 // pattern match literally, as in bash.
 func (r *Runner) regexMatch(ctx context.Context, left string, w *syntax.Word) (bool, error) {
-	var sb strings.Builder
-	for _, part := range w.Parts {
-		s, err := r.literal(ctx, &syntax.Word{Parts: []syntax.WordPart{part}})
-		if err != nil {
-			return false, err
-		}
-		switch part.(type) {
-		case *syntax.SglQuoted, *syntax.DblQuoted:
-			sb.WriteString(regexp.QuoteMeta(s))
-		default:
-			sb.WriteString(s)
-		}
+	expr, err := r.regex(ctx, w)
+	if err != nil {
+		return false, err
 	}
-	expr := sb.String()
 	if r.opts.nocasematch {
 		expr = "(?i)" + expr
 	}

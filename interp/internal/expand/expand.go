@@ -242,7 +242,7 @@ func Pattern(cfg *Config, word *syntax.Word) (string, error) {
 		if part.brk {
 			sb.WriteByte(' ')
 		} else if part.quote > quoteNone {
-			sb.WriteString(pattern.QuoteMeta(part.val, 0))
+			sb.WriteString(quotePattern(part.val))
 		} else {
 			sb.WriteString(part.val)
 		}
@@ -461,7 +461,7 @@ func (cfg *Config) escapedGlobField(parts []fieldPart) (escaped string, glob boo
 	sb := cfg.strBuilder()
 	for _, part := range parts {
 		if part.quote > quoteNone {
-			sb.WriteString(pattern.QuoteMeta(part.val, 0))
+			sb.WriteString(quotePattern(part.val))
 		} else {
 			sb.WriteString(part.val)
 		}

@@ -393,3 +393,47 @@ func (cfg *Config) wordFields(wps []syntax.WordPart, tilde bool) ([][]fieldPart,
 	}
 	return cfg.splitFields(parts)
 }
+
+// quotePattern escapes quoted text for a pattern: the glob
+// metacharacters and the extglob ones, since a pattern may be matched
+// with extglob on ("*\(\)" must not become the extglob "*()").
+func quotePattern(s string) string {
+	if !strings.ContainsAny(s, "*?[]\\()|@!+") {
+		return s
+	}
+	var sb strings.Builder
+	for _, r := range s {
+		switch r {
+		case '*', '?', '[', ']', '\\', '(', ')', '|', '@', '!', '+':
+			sb.WriteByte('\\')
+		}
+		sb.WriteRune(r)
+	}
+	return sb.String()
+}
+
+// Regex expands the right side of [[ x =~ re ]]: quoted text (and
+// backslash-escaped characters) is passed through quote, the rest is
+// regular expression syntax.
+func Regex(cfg *Config, word *syntax.Word, quote func(string) string) (string, error) {
+	if word == nil {
+		return "", nil
+	}
+	cfg = prepareConfig(cfg)
+	parts, err := cfg.wordParts(word.Parts, partsCtx{tilde: true})
+	if err != nil {
+		return "", err
+	}
+	var sb strings.Builder
+	for _, p := range parts {
+		switch {
+		case p.brk:
+			sb.WriteByte(' ')
+		case p.quote > quoteNone:
+			sb.WriteString(quote(p.val))
+		default:
+			sb.WriteString(p.val)
+		}
+	}
+	return sb.String(), nil
+}

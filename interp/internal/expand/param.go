@@ -177,7 +177,7 @@ func (cfg *Config) paramValue(pe *syntax.ParamExp) (_ string, set bool, _ error)
 		case pe.Index != nil && vr.Kind == Associative:
 			strs = vr.Map.Keys()
 		case !vr.IsSet():
-			return "", false, fmt.Errorf("invalid indirect expansion")
+			return "", false, fmt.Errorf("%s: invalid indirect expansion", pe.Param.Value)
 		case str == "":
 			return "", false, nil
 		default:

@@ -40,7 +40,20 @@ func (cfg *Config) paramParts(pe *syntax.ParamExp, pc partsCtx) ([]fieldPart, er
 	if elems, star, ok, err := cfg.paramElems(pe); err != nil {
 		return nil, err
 	} else if ok {
+		if star && pe.Excl && pc.fields && !pc.quoted() && cfg.ifs == "" {
+			// bash's quirk: with an empty IFS, unquoted ${!prefix*} and
+			// ${!a[*]} are one field, joined as if quoted (the keys
+			// with spaces).
+			sep := ""
+			if pe.Names == 0 {
+				sep = " "
+			}
+			return []fieldPart{{val: strings.Join(elems, sep), split: true}}, nil
+		}
 		return cfg.elemParts(elems, star, pc), nil
+	}
+	if list := cfg.indirectList(pe); list != nil {
+		return cfg.paramParts(list, pc)
 	}
 	val, err := cfg.paramExp(pe)
 	if err != nil {
@@ -55,15 +68,19 @@ func (cfg *Config) paramUsesWord(pe *syntax.ParamExp) (bool, error) {
 	bare := *pe
 	bare.Exp = nil
 	var set, null bool
-	if elems, _, ok, err := cfg.paramElems(&bare); err != nil {
+	if elems, star, ok, err := cfg.paramElems(&bare); err != nil {
 		return false, err
 	} else if ok {
+		// A list is unset with no elements, and null when its elements
+		// join into an empty string.
 		set = len(elems) > 0
-		null = strings.Join(elems, " ") == ""
-		if pe.Param.Value != "@" && pe.Param.Value != "*" && !bare.Excl {
-			// ${a[@]-x}: an array with no elements is unset.
-			set = len(elems) > 0
+		if star {
+			null = cfg.ifsJoin(elems) == ""
+		} else {
+			null = strings.Join(elems, " ") == ""
 		}
+	} else if target, isRef := cfg.indirectTarget(&bare); isRef {
+		set, null = target.set, target.null
 	} else {
 		noUnset := cfg.NoUnset
 		cfg.NoUnset = false
@@ -155,11 +172,7 @@ func (cfg *Config) paramElems(pe *syntax.ParamExp) (elems []string, star, ok boo
 		}
 		return elems, star, true, nil
 	}
-	if cfg.NoUnset && pe.Param.Value != "@" && pe.Param.Value != "*" && !overridingUnset(pe) {
-		if _, vr := cfg.Env.Get(pe.Param.Value).Resolve(cfg.Env); !vr.IsSet() {
-			return nil, false, false, UnsetParameterError{Node: pe, Message: "unbound variable"}
-		}
-	}
+	// Like bash, set -u lets "${undefined[@]}" expand to nothing.
 	var vr Variable
 	elems, star, ok = cfg.listElems(pe)
 	if !ok {
@@ -419,4 +432,64 @@ func (cfg *Config) promptExpand(s string) string {
 		}
 	}
 	return sb.String()
+}
+
+type refState struct{ set, null bool }
+
+// indirectTarget reports on the variable that ${!ref} names, for
+// ${!ref-word} and ${!ref+word}: an unset ref, or one naming an unset
+// variable or an empty array ("arr[@]"), is unset rather than an error.
+func (cfg *Config) indirectTarget(pe *syntax.ParamExp) (refState, bool) {
+	if !pe.Excl || pe.Names != 0 || pe.Index != nil || pe.Param == nil {
+		return refState{}, false
+	}
+	ref := cfg.Env.Get(pe.Param.Value)
+	if ref.Kind == NameRef || !ref.IsSet() {
+		// ${!nameref} is the referenced name; an unset ref is an error.
+		return refState{}, false
+	}
+	target := ref.String()
+	name, sub, hasSub := strings.Cut(target, "[")
+	if hasSub && strings.HasSuffix(sub, "]") {
+		sub = sub[:len(sub)-1]
+		if sub == "@" || sub == "*" {
+			_, vr := cfg.Env.Get(name).Resolve(cfg.Env)
+			var elems []string
+			switch vr.Kind {
+			case Indexed:
+				elems = vr.List
+			case Associative:
+				elems = assocValues(vr.Map)
+			default:
+				if vr.IsSet() {
+					elems = []string{vr.String()}
+				}
+			}
+			return refState{set: len(elems) > 0, null: strings.Join(elems, " ") == ""}, true
+		}
+		return refState{}, false
+	}
+	_, vr := cfg.Env.Get(target).Resolve(cfg.Env)
+	return refState{set: vr.IsSet(), null: vr.String() == ""}, true
+}
+
+// indirectList turns ${!ref} where ref holds "arr[@]" or "arr[*]" into
+// ${arr[@]} (keeping any operator), which expands to the elements.
+func (cfg *Config) indirectList(pe *syntax.ParamExp) *syntax.ParamExp {
+	if !pe.Excl || pe.Names != 0 || pe.Index != nil || pe.Param == nil || pe.Length {
+		return nil
+	}
+	ref := cfg.Env.Get(pe.Param.Value)
+	if ref.Kind == NameRef || !ref.IsSet() {
+		return nil
+	}
+	name, sub, ok := strings.Cut(ref.String(), "[")
+	if !ok || (sub != "@]" && sub != "*]") || !syntax.ValidName(name) {
+		return nil
+	}
+	list := *pe
+	list.Excl = false
+	list.Param = &syntax.Lit{ValuePos: pe.Param.ValuePos, ValueEnd: pe.Param.ValueEnd, Value: name}
+	list.Index = &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: sub[:1]}}}
+	return &list
 }
