@@ -459,7 +459,7 @@ func (cfg *Config) indirectTarget(pe *syntax.ParamExp) (refState, bool) {
 			case Indexed:
 				elems = vr.List
 			case Associative:
-				elems = assocValues(vr.Map)
+				elems = vr.Map.Values()
 			default:
 				if vr.IsSet() {
 					elems = []string{vr.String()}
