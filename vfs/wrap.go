@@ -248,7 +248,16 @@ func (l *limitFS) LinkIfPossible(o, n string) error {
 	if !ok {
 		return linkErr("link", o, n, syscall.EPERM)
 	}
-	return hl.LinkIfPossible(o, n)
+	// A link is an entry like any other (removing one gives one back),
+	// so a loop of `ln` cannot grow a directory without bound.
+	if err := l.newEntry(); err != nil {
+		return linkErr("link", o, n, err)
+	}
+	err := hl.LinkIfPossible(o, n)
+	if err != nil {
+		l.dropEntry(0)
+	}
+	return err
 }
 
 // freed returns what removing name gives back: its bytes if it is the

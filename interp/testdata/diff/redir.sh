@@ -69,3 +69,7 @@ read -u 7 x; echo $?
 echo x >&9; echo $?
 ### named fd close
 exec {w}>nf.txt; echo a >&$w; exec {w}>&-; echo b >&$w; echo $?; cat nf.txt
+### device path spellings name the shell's descriptors
+{ echo a >> /dev/./fd/1; echo b >> /dev//stdout; echo c >> /proc/self/../self/fd/1; echo d >> /dev/fd/../fd/1; echo e >> /proc/thread-self/fd/1; } > spell.txt; cat spell.txt
+### device path spellings on a pipe
+{ echo p1 > /dev//stdout; echo p2 > /proc/thread-self/fd/1; } | cat
