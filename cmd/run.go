@@ -3,6 +3,7 @@ package cmd
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -57,6 +58,17 @@ type Options struct {
 	MaxScript    string
 	MaxFields    int
 
+	// Session flags (results.go).
+	State     string
+	Vars      []string
+	VarJSON   []string
+	PrintVars []string
+	JSON      bool
+	Import    string
+	Export    string
+	ExportTar string
+	Changes   bool
+
 	NoWorker bool         // run in this process, without a supervised worker (worker.go)
 	worker   *workerState // set in the worker process
 }
@@ -90,6 +102,15 @@ func addRunFlags(fl *pflag.FlagSet, o *Options) {
 	fl.StringVar(&o.MaxCapture, "max-capture", interp.FormatBytes(d.MaxCapture), "limit on bytes one $(...) may capture")
 	fl.StringVar(&o.MaxScript, "max-script-bytes", interp.FormatBytes(d.MaxScript), "limit on script, eval and source text")
 	fl.IntVar(&o.MaxFields, "max-fields", d.MaxFields, "limit on the fields one command's words expand to (0 = none)")
+	fl.StringVar(&o.State, "state", "", "load the sandbox (files and shell state) from FILE if it exists; save it there after the run")
+	fl.StringArrayVar(&o.Vars, "var", nil, "set the shell variable NAME=VALUE before the run")
+	fl.StringArrayVar(&o.VarJSON, "var-json", nil, "set NAME=JSON before the run: an array makes an indexed array, an object an associative array")
+	fl.StringArrayVar(&o.PrintVars, "print-var", nil, "print the variable NAME (as JSON) after the run")
+	fl.BoolVar(&o.JSON, "json", false, "print one JSON object (outputs, status, duration, limit, changes, variables) instead of streaming")
+	fl.StringVar(&o.Import, "import", "", "copy host directory DIR into the sandbox's working directory before the run")
+	fl.StringVar(&o.Export, "export", "", "write the sandbox's working tree to the new or empty host directory DIR after the run")
+	fl.StringVar(&o.ExportTar, "export-tar", "", "write the sandbox's working tree to FILE (.tar, .tar.gz or .tgz) after the run")
+	fl.BoolVar(&o.Changes, "changes", false, "list the files the run added (A), modified (M) and deleted (D) on stderr")
 	fl.BoolVar(&o.NoWorker, "no-worker", false, "run the script in this process instead of a supervised, confined worker (debugging)")
 }
 
@@ -349,6 +370,9 @@ func runMain(o *Options) int {
 	case len(o.Args) > 0:
 		src, name, arg0, params = stdio.In, "-", "sandsh", o.Args[1:]
 	case stdio.InTerminal:
+		if o.sessionFlags() {
+			return reportSetupError(stdio.Err, usagef("--state, --var, --json, --import, --export and --changes need a script"))
+		}
 		return runREPL(o)
 	default:
 		src, name, arg0 = stdio.In, "-", "sandsh"
@@ -359,24 +383,33 @@ func runMain(o *Options) int {
 		// what follows it, as with `bash < script`.
 		scriptStdin = src
 	}
-	cfg, err := o.sandboxConfig()
-	if err != nil {
+	sc := sandbox.Script{Reader: src, Name: name, Args: append([]string{arg0}, params...),
+		File: o.Command == nil && name != "-", Stdin: scriptStdin, Stdout: stdio.Out, Stderr: stdio.Err}
+	if o.worker != nil {
+		// The sandbox side of a supervised run (worker.go).
+		status, oc := o.runSandboxed(o.runContext(), o.worker.inputs, sc)
+		if o.worker.result != nil {
+			json.NewEncoder(o.worker.result).Encode(oc)
+		}
+		return status
+	}
+	if !o.sessionFlags() {
+		status, _ := o.runSandboxed(o.runContext(), nil, sc)
+		return status
+	}
+	// --no-worker: both sides of the run in this process.
+	if err := o.checkSessionFlags(); err != nil {
 		return reportSetupError(stdio.Err, err)
 	}
-	sess, err := newSessionFrom(cfg, nil, nil, nil, arg0, nil)
+	h := o.newHostSide()
+	in, status, err := o.readInputs()
 	if err != nil {
-		return reportSetupError(stdio.Err, err)
+		fmt.Fprintf(h.errw, "sandsh: %v\n", err)
+		return h.finish(status, "", nil)
 	}
-	defer sess.sb.Close()
-	if o.Verbose {
-		fmt.Fprintf(stdio.Err, "sandsh: sandbox: %s\n", sess.desc)
-	}
-	res, err := sess.sb.Run(o.runContext(), sandbox.Script{Reader: src, Name: name, Args: append([]string{arg0}, params...),
-		File: o.Command == nil && name != "-", Stdin: scriptStdin, Stdout: stdio.Out, Stderr: stdio.Err})
-	if err != nil {
-		return finalStatus(stdio.Err, 0, &interp.InternalError{Value: err.Error()})
-	}
-	return finalStatus(stdio.Err, res.Status, res.Err)
+	sc.Stdout, sc.Stderr = h.out, h.errw
+	status, oc := o.runSandboxed(o.runContext(), in, sc)
+	return h.finish(status, "", oc)
 }
 
 // maxScriptRead caps how much of a script file is read from the host.

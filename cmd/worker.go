@@ -17,6 +17,7 @@ package cmd
 // allocation then kills sandsh.
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -40,6 +41,8 @@ type workerState struct {
 	ctx       context.Context // cancelled by the heap watchdog
 	hasScript bool            // the script file was read by the parent
 	script    []byte
+	inputs    *runInputs // what the parent read for the session flags
+	result    io.Writer  // where the run's outcome goes back (results.go), or nil
 }
 
 // workerPayload is the run, as the parent sends it to the worker.
@@ -56,6 +59,9 @@ type workerPayload struct {
 	// started from the session snapshot ReplState when it is set.
 	REPL      bool   `json:"repl,omitempty"`
 	ReplState []byte `json:"replState,omitempty"`
+	// Inputs and WantResult carry the session flags (results.go).
+	Inputs     *runInputs `json:"inputs,omitempty"`
+	WantResult bool       `json:"wantResult,omitempty"`
 }
 
 // workerTestHook, set only by tests, runs in the worker once it is
@@ -123,6 +129,22 @@ func runSupervised(o *Options) int {
 		}
 		p.HasScript, p.Script = true, data
 	}
+	session := o.sessionFlags()
+	if session {
+		if err := o.checkSessionFlags(); err != nil {
+			return reportSetupError(stdio.Err, err)
+		}
+	}
+	h := o.newHostSide()
+	var result bytes.Buffer
+	if session {
+		in, status, err := o.readInputs()
+		if err != nil {
+			fmt.Fprintf(h.errw, "sandsh: %v\n", err)
+			return h.finish(status, "", nil)
+		}
+		p.Inputs, p.WantResult = in, true
+	}
 	if stdio.Getenv != nil {
 		names := []string{"HOME"}
 		for _, e := range o.Env {
@@ -153,41 +175,85 @@ func runSupervised(o *Options) int {
 	if len(os.Args) > 0 {
 		arg0 = filepath.Base(os.Args[0])
 	}
-	res, err := restrict.RunWorker(restrict.WorkerSpec{
+	spec := restrict.WorkerSpec{
 		Exe:            exe,
 		Arg0:           arg0,
 		Env:            []string{restrict.WorkerEnv + "=1", "GOTRACEBACK=" + traceback},
 		Payload:        payload,
 		Stdin:          stdio.In,
-		Stdout:         stdio.Out,
-		Stderr:         stdio.Err,
+		Stdout:         h.out,
+		Stderr:         h.errw,
 		Timeout:        o.Timeout,
 		MaxMemory:      maxMem,
 		ForwardSignals: true,
-	})
-	if err != nil {
-		return finalStatus(stdio.Err, 0, &interp.InternalError{Value: err.Error()})
 	}
+	// The worker reports its outcome on a pipe (its first extra
+	// descriptor), read while it runs so it never blocks on it.
+	var resultDone chan struct{}
+	var resW *os.File
+	if session {
+		resR, w, err := os.Pipe()
+		if err != nil {
+			return finalStatus(h.errw, 0, &interp.InternalError{Value: err.Error()})
+		}
+		resW, resultDone = w, make(chan struct{})
+		spec.Extra = []*os.File{resW}
+		go func() {
+			io.Copy(&result, io.LimitReader(resR, resultMax))
+			io.Copy(io.Discard, resR)
+			resR.Close()
+			close(resultDone)
+		}()
+	}
+	res, err := restrict.RunWorker(spec)
+	if resW != nil {
+		resW.Close() // the worker is gone: the reader sees EOF
+		<-resultDone
+	}
+	if err != nil {
+		return finalStatus(h.errw, 0, &interp.InternalError{Value: err.Error()})
+	}
+	status, limit := workerStatus(o, h.errw, res, maxMem)
+	if !session {
+		return status
+	}
+	var oc *runOutcome
+	if result.Len() > 0 {
+		oc = &runOutcome{}
+		if err := json.Unmarshal(result.Bytes(), oc); err != nil {
+			oc = nil
+		}
+	}
+	return h.finish(status, limit, oc)
+}
+
+// resultMax bounds what the parent takes from the worker's report: a
+// state or an export can be as big as the filesystem.
+const resultMax = 4 << 30
+
+// workerStatus turns how the worker ended into sandsh's status (and the
+// limit that ended it), reporting deaths on errw.
+func workerStatus(o *Options, errw io.Writer, res restrict.WorkerResult, maxMem int64) (int, string) {
 	if o.Verbose && res.CrashText != "" {
 		if f, err := os.CreateTemp("", "sandsh-crash-*.txt"); err == nil {
 			f.WriteString(res.CrashText)
 			f.Close()
-			fmt.Fprintf(stdio.Err, "sandsh: the worker's crash report is in %s\n", f.Name())
+			fmt.Fprintf(o.IO.Err, "sandsh: the worker's crash report is in %s\n", f.Name())
 		}
 	}
 	switch res.Death {
 	case restrict.Exited:
-		return res.Status
+		return res.Status, ""
 	case restrict.DiedMemory:
-		return finalStatus(stdio.Err, 0, &interp.LimitError{Limit: "max-memory", Value: interp.FormatBytes(maxMem)})
+		return finalStatus(errw, 0, &interp.LimitError{Limit: "max-memory", Value: interp.FormatBytes(maxMem)}), "max-memory"
 	case restrict.DiedTimeout:
-		return finalStatus(stdio.Err, 0, &interp.LimitError{Limit: "timeout", Value: o.Timeout.String()})
+		return finalStatus(errw, 0, &interp.LimitError{Limit: "timeout", Value: o.Timeout.String()}), "timeout"
 	case restrict.DiedStack:
-		return finalStatus(stdio.Err, 0, &interp.LimitError{Limit: "nesting too deep", Value: "(Go stack)"})
+		return finalStatus(errw, 0, &interp.LimitError{Limit: "nesting too deep", Value: "(Go stack)"}), "nesting too deep"
 	case restrict.DiedSignal:
-		return 128 + int(res.Signal)
+		return 128 + int(res.Signal), ""
 	}
-	return finalStatus(stdio.Err, 0, &interp.InternalError{Value: "worker crashed: " + res.Detail})
+	return finalStatus(errw, 0, &interp.InternalError{Value: "worker crashed: " + res.Detail}), ""
 }
 
 // readScriptCapped reads the script file for the worker, but never more
@@ -335,7 +401,14 @@ func workerMain() int {
 	}
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
-	o.worker = &workerState{ctx: ctx, hasScript: p.HasScript, script: p.Script}
+	o.worker = &workerState{ctx: ctx, hasScript: p.HasScript, script: p.Script, inputs: p.Inputs}
+	if p.WantResult && !p.REPL {
+		restrict.CloseOnExec(restrict.WorkerExtraFD)
+		if f := os.NewFile(restrict.WorkerExtraFD, "result"); f != nil {
+			defer f.Close()
+			o.worker.result = f
+		}
+	}
 	// The interactive worker reads the terminal through a second,
 	// pollable open of it, so Ctrl-C can end a read; Landlock would
 	// refuse that open later.

@@ -80,7 +80,7 @@ func Read(r io.Reader, maxBytes int64) (*File, error) {
 	br := bufio.NewReader(io.LimitReader(r, maxBytes+200))
 	line1, err := readLine(br, 64)
 	if err != nil {
-		return nil, fmt.Errorf("%w (empty or unreadable header)", ErrNotState)
+		return nil, ErrNotState
 	}
 	name, ver, ok := strings.Cut(line1, " ")
 	if !ok || name != magic {

@@ -6,4 +6,5 @@ package vfs
 const (
 	oNoFollow  = 0
 	oDirectory = 0
+	oNonBlock  = 0
 )

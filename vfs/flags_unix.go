@@ -8,4 +8,5 @@ import "syscall"
 const (
 	oNoFollow  = syscall.O_NOFOLLOW
 	oDirectory = syscall.O_DIRECTORY
+	oNonBlock  = syscall.O_NONBLOCK
 )

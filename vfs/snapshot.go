@@ -51,11 +51,19 @@ type SnapLimits struct {
 // that no permission bit hides a file, and fails (rather than cut the
 // tree short) when the tree is bigger than lim.
 func TakeSnapshot(ctx context.Context, fsys FS, lim SnapLimits) (*Snapshot, error) {
+	return TakeSnapshotAt(ctx, fsys, "/", lim)
+}
+
+// TakeSnapshotAt is TakeSnapshot of the tree below dir: its paths are
+// relative to dir ("/" is dir itself), as for exporting a working tree.
+func TakeSnapshotAt(ctx context.Context, fsys FS, dir string, lim SnapLimits) (*Snapshot, error) {
 	m, ok := fsys.(*MemFS)
 	if !ok {
 		return nil, errors.New("snapshot: only the memory and overlay filesystems can be saved")
 	}
 	root := m.As(Cred{UID: 0, GID: 0, Umask: 0o022})
+	dir = Clean("/", dir)
+	real := func(p string) string { return path.Join(dir, p) }
 	s := &Snapshot{}
 	var bytes int64
 	inodes := map[uint64]string{}
@@ -64,9 +72,12 @@ func TakeSnapshot(ctx context.Context, fsys FS, lim SnapLimits) (*Snapshot, erro
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		fi, err := Lstat(root, p)
+		fi, err := Lstat(root, real(p))
 		if err != nil {
 			return fmt.Errorf("snapshot: %w", err)
+		}
+		if p == "/" && !fi.IsDir() {
+			return fmt.Errorf("snapshot: %s is not a directory", dir)
 		}
 		if p != "/" && lim.MaxFiles > 0 && len(s.Entries) > lim.MaxFiles {
 			return fmt.Errorf("snapshot: more than %d files", lim.MaxFiles)
@@ -77,7 +88,7 @@ func TakeSnapshot(ctx context.Context, fsys FS, lim SnapLimits) (*Snapshot, erro
 		case fi.IsDir():
 			e.Type = "dir"
 			s.Entries = append(s.Entries, e)
-			f, err := root.Open(p)
+			f, err := root.Open(real(p))
 			if err != nil {
 				return fmt.Errorf("snapshot: %w", err)
 			}
@@ -95,7 +106,7 @@ func TakeSnapshot(ctx context.Context, fsys FS, lim SnapLimits) (*Snapshot, erro
 			return nil
 		case fi.Mode()&fs.ModeSymlink != 0:
 			e.Type, e.Mode = "symlink", 0
-			e.Target, err = root.ReadlinkIfPossible(p)
+			e.Target, err = root.ReadlinkIfPossible(real(p))
 			if err != nil {
 				return fmt.Errorf("snapshot: %w", err)
 			}
@@ -115,7 +126,7 @@ func TakeSnapshot(ctx context.Context, fsys FS, lim SnapLimits) (*Snapshot, erro
 			if lim.MaxBytes > 0 && bytes > lim.MaxBytes {
 				return fmt.Errorf("snapshot: files hold more than %d bytes", lim.MaxBytes)
 			}
-			f, err := root.Open(p)
+			f, err := root.Open(real(p))
 			if err != nil {
 				return fmt.Errorf("snapshot: %w", err)
 			}
@@ -203,6 +214,17 @@ func (s *Snapshot) Check(lim SnapLimits) error {
 // caller that must not half-load a state restores into a fresh
 // filesystem and drops it on failure.
 func Restore(ctx context.Context, fsys FS, s *Snapshot, lim SnapLimits) error {
+	return apply(ctx, fsys, "/", s, lim, true)
+}
+
+// Graft adds the entries of s below dir (its "/" is dir, which must
+// exist and keeps its own mode and owner), replacing what is there under
+// the same names and leaving everything else alone: --import.
+func Graft(ctx context.Context, fsys FS, dir string, s *Snapshot, lim SnapLimits) error {
+	return apply(ctx, fsys, Clean("/", dir), s, lim, false)
+}
+
+func apply(ctx context.Context, fsys FS, prefix string, s *Snapshot, lim SnapLimits, prune bool) error {
 	if err := s.Check(lim); err != nil {
 		return err
 	}
@@ -211,13 +233,14 @@ func Restore(ctx context.Context, fsys FS, s *Snapshot, lim SnapLimits) error {
 		return errors.New("restore: only the memory and overlay filesystems can be restored")
 	}
 	root := m.As(Cred{UID: 0, GID: 0, Umask: 0})
+	real := func(p string) string { return path.Join(prefix, p) }
 	want := make(map[string]*SnapEntry, len(s.Entries))
 	for i := range s.Entries {
 		want[s.Entries[i].Path] = &s.Entries[i]
 	}
 	// Remove what s does not hold, or holds as another type.
-	var prune func(p string) error
-	prune = func(p string) error {
+	var pruneTree func(p string) error
+	pruneTree = func(p string) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -242,38 +265,54 @@ func Restore(ctx context.Context, fsys FS, s *Snapshot, lim SnapLimits) error {
 			return err
 		}
 		for _, n := range names {
-			if err := prune(path.Join(p, n)); err != nil {
+			if err := pruneTree(path.Join(p, n)); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
-	if err := prune("/"); err != nil {
-		return fmt.Errorf("restore: %w", err)
+	if prune {
+		if err := pruneTree("/"); err != nil {
+			return fmt.Errorf("restore: %w", err)
+		}
 	}
-	for i := range s.Entries {
+	first := 0
+	if !prune {
+		first = 1 // a graft keeps the directory it goes into as it is
+	}
+	for i := first; i < len(s.Entries); i++ {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		e := &s.Entries[i]
-		if err := restoreEntry(root, e); err != nil {
+		e := s.Entries[i]
+		e.Path = real(e.Path)
+		if e.Type == "link" {
+			e.Target = real(e.Target)
+		}
+		if !prune {
+			if fi, err := Lstat(root, e.Path); err == nil && snapType(fi) != e.Type && !(e.Type == "dir" && fi.IsDir()) {
+				root.RemoveAll(e.Path)
+			}
+		}
+		if err := restoreEntry(root, &e); err != nil {
 			return fmt.Errorf("restore: %w", err)
 		}
 	}
 	// Modes and times last, deepest first, so creating the entries of a
 	// directory does not change its mtime afterwards.
-	for i := len(s.Entries) - 1; i >= 0; i-- {
+	for i := len(s.Entries) - 1; i >= first; i-- {
 		e := &s.Entries[i]
+		p := real(e.Path)
 		switch e.Type {
 		case "dir", "file":
-			if err := root.Chmod(e.Path, fileMode(e.Mode)); err != nil {
+			if err := root.Chmod(p, fileMode(e.Mode)); err != nil {
 				return fmt.Errorf("restore: %w", err)
 			}
-			if err := root.Chtimes(e.Path, e.Atime, e.Mtime); err != nil {
+			if err := root.Chtimes(p, e.Atime, e.Mtime); err != nil {
 				return fmt.Errorf("restore: %w", err)
 			}
 		case "symlink":
-			if err := root.LchtimesIfPossible(e.Path, e.Atime, e.Mtime); err != nil {
+			if err := root.LchtimesIfPossible(p, e.Atime, e.Mtime); err != nil {
 				return fmt.Errorf("restore: %w", err)
 			}
 		}

@@ -1,0 +1,570 @@
+package cmd
+
+// The session flags of `sandsh run`: --state, --var, --var-json,
+// --print-var, --json, --import, --export, --export-tar, --changes.
+//
+// A run has a host side (the parent sandsh, which may touch host files)
+// and a sandbox side (the worker, which cannot: Landlock hides the host).
+// The host side reads the state file and the --import directory into
+// runInputs, which travel to the worker with the run; the worker applies
+// them, runs the script and sends a runOutcome back (restrict's result
+// descriptor); the host side then saves the state, writes the export
+// and prints the results. With --no-worker both sides are this process.
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/sandsh/sandsh/interp"
+	"github.com/sandsh/sandsh/sandbox"
+	"github.com/sandsh/sandsh/statefile"
+	"github.com/sandsh/sandsh/vfs"
+)
+
+// ExitState is sandsh's status when the --state file cannot be used: it
+// is damaged, truncated, not a state file, from a newer sandsh, over the
+// limits, or cannot be saved (sysexits' EX_DATAERR).
+const ExitState = 65
+
+// jsonStreamMax is how much of each of stdout and stderr --json keeps;
+// past it the stream is cut and its *_truncated flag set.
+const jsonStreamMax = 1 << 20
+
+// runInputs is what the host side hands the sandbox side.
+type runInputs struct {
+	State    []byte        `json:"state,omitempty"` // the --state file, when it exists
+	HasState bool          `json:"hasState,omitempty"`
+	Import   *vfs.Snapshot `json:"import,omitempty"` // --import DIR, read on the host
+}
+
+// runOutcome is what the sandbox side reports back besides its streams.
+type runOutcome struct {
+	Limit    string         `json:"limit,omitempty"`
+	Finished bool           `json:"finished"` // the script ran to its end (whatever its status)
+	State    []byte         `json:"state,omitempty"`
+	Vars     map[string]any `json:"vars,omitempty"`
+	Changes  []vfs.Change   `json:"changes,omitempty"`
+	HasDiff  bool           `json:"hasDiff,omitempty"`
+	Export   *vfs.Snapshot  `json:"export,omitempty"`
+}
+
+// sessionFlags reports whether any flag needs the host/sandbox exchange.
+func (o *Options) sessionFlags() bool {
+	return o.State != "" || len(o.Vars) > 0 || len(o.VarJSON) > 0 || len(o.PrintVars) > 0 || o.JSON || o.Import != "" || o.Export != "" || o.ExportTar != "" || o.Changes
+}
+
+// wantsDiff reports whether the run must list its changes.
+func (o *Options) wantsDiff() bool { return o.Changes || o.JSON }
+
+// checkSessionFlags refuses combinations that cannot work, before
+// anything runs.
+func (o *Options) checkSessionFlags() error {
+	memLike := o.FS == "" || o.FS == "mem" || o.FS == "overlay"
+	for _, f := range []struct {
+		name string
+		set  bool
+	}{{"--import", o.Import != ""}, {"--export", o.Export != ""}, {"--export-tar", o.ExportTar != ""}} {
+		if f.set && !memLike {
+			return usagef("%s needs --fs mem or --fs overlay", f.name)
+		}
+	}
+	if o.Changes && o.FS == "disk" && o.Root == "" {
+		return usagef("--changes needs --fs mem, overlay or disk --root")
+	}
+	for _, v := range o.Vars {
+		if name, _, ok := strings.Cut(v, "="); !ok || !validName(name) {
+			return usagef("--var %q: want NAME=VALUE", v)
+		}
+	}
+	for _, v := range o.VarJSON {
+		name, val, ok := strings.Cut(v, "=")
+		if !ok || !validName(name) {
+			return usagef("--var-json %q: want NAME=JSON", v)
+		}
+		if _, err := jsonVar(val); err != nil {
+			return usagef("--var-json %s: %v", name, err)
+		}
+	}
+	for _, n := range o.PrintVars {
+		if !validName(n) {
+			return usagef("--print-var %q: not a variable name", n)
+		}
+	}
+	if o.Import != "" {
+		if err := checkDir(o.Import, "--import"); err != nil {
+			return err
+		}
+	}
+	if o.ExportTar != "" && !strings.HasSuffix(o.ExportTar, ".tar") && !strings.HasSuffix(o.ExportTar, ".tar.gz") && !strings.HasSuffix(o.ExportTar, ".tgz") {
+		return usagef("--export-tar %s: the name must end in .tar, .tar.gz or .tgz", o.ExportTar)
+	}
+	for _, out := range []struct{ flag, path string }{{"--export", o.Export}, {"--export-tar", o.ExportTar}} {
+		if out.path == "" {
+			continue
+		}
+		for _, in := range []struct{ flag, path string }{{"--base", o.Base}, {"--import", o.Import}, {"--root", o.Root}} {
+			if in.path != "" && within(out.path, in.path) {
+				return usagef("%s %s: inside the %s directory %s, which sandsh never writes", out.flag, out.path, in.flag, in.path)
+			}
+		}
+	}
+	if o.Export != "" {
+		if err := vfs.CheckExportDir(o.Export); err != nil {
+			return usagef("--export: %v", err)
+		}
+	}
+	return nil
+}
+
+func validName(s string) bool {
+	if s == "" || s[0] >= '0' && s[0] <= '9' {
+		return false
+	}
+	for _, c := range s {
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// within reports whether path p is dir or inside it, after resolving
+// symlinks as far as the paths exist.
+func within(p, dir string) bool {
+	rp, rd := resolvePath(p), resolvePath(dir)
+	rel, err := filepath.Rel(rd, rp)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+}
+
+func resolvePath(p string) string {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return p
+	}
+	// Resolve the longest existing prefix: the export may not exist yet.
+	rest := ""
+	for cur := abs; ; {
+		if r, err := filepath.EvalSymlinks(cur); err == nil {
+			return filepath.Join(r, rest)
+		}
+		parent := filepath.Dir(cur)
+		if parent == cur {
+			return abs
+		}
+		rest = filepath.Join(filepath.Base(cur), rest)
+		cur = parent
+	}
+}
+
+// jsonVar turns --var-json text into a string, []string or
+// map[string]string.
+func jsonVar(text string) (any, error) {
+	var v any
+	dec := json.NewDecoder(strings.NewReader(text))
+	dec.UseNumber()
+	if err := dec.Decode(&v); err != nil {
+		return nil, fmt.Errorf("bad JSON: %v", err)
+	}
+	if dec.More() {
+		return nil, errors.New("bad JSON: more than one value")
+	}
+	scalar := func(x any) (string, bool) {
+		switch x := x.(type) {
+		case string:
+			return x, true
+		case json.Number:
+			return x.String(), true
+		case bool:
+			return fmt.Sprint(x), true
+		}
+		return "", false
+	}
+	switch x := v.(type) {
+	case []any:
+		list := make([]string, len(x))
+		for i, e := range x {
+			s, ok := scalar(e)
+			if !ok {
+				return nil, errors.New("array elements must be strings, numbers or booleans")
+			}
+			list[i] = s
+		}
+		return list, nil
+	case map[string]any:
+		m := make(map[string]string, len(x))
+		for k, e := range x {
+			s, ok := scalar(e)
+			if !ok {
+				return nil, errors.New("object values must be strings, numbers or booleans")
+			}
+			m[k] = s
+		}
+		return m, nil
+	case nil:
+		return nil, errors.New("null is not a value")
+	}
+	if s, ok := scalar(v); ok {
+		return s, nil
+	}
+	return nil, errors.New("unsupported JSON value")
+}
+
+// readInputs is the host side before a run: the state file (if it
+// exists) and the --import directory.
+func (o *Options) readInputs() (*runInputs, int, error) {
+	in := &runInputs{}
+	lim, err := o.sandboxLimits()
+	if err != nil {
+		return nil, ExitUsage, err
+	}
+	if o.State != "" {
+		f, err := os.Open(o.State)
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+		case err != nil:
+			return nil, ExitState, fmt.Errorf("--state %s: %v", o.State, err)
+		default:
+			// A state holds at most the filesystem's bytes, compressed,
+			// plus the shell: anything much bigger is refused unread.
+			max := stateFileMax(lim)
+			data, err := io.ReadAll(io.LimitReader(f, max+1))
+			f.Close()
+			if err != nil {
+				return nil, ExitState, fmt.Errorf("--state %s: %v", o.State, err)
+			}
+			if int64(len(data)) > max {
+				return nil, ExitState, fmt.Errorf("--state %s: bigger than %d bytes", o.State, max)
+			}
+			in.State, in.HasState = data, true
+		}
+	}
+	if o.Import != "" {
+		snap, err := vfs.ReadHostTree(context.Background(), o.Import,
+			vfs.SnapLimits{MaxBytes: lim.MaxFSBytes, MaxFiles: lim.MaxFiles, MaxFileSize: lim.MaxFileSize})
+		if err != nil {
+			return nil, ExitUsage, usagef("--import: %v", err)
+		}
+		in.Import = snap
+	}
+	return in, 0, nil
+}
+
+func stateFileMax(lim sandbox.Limits) int64 {
+	max := int64(1 << 30)
+	if lim.MaxFSBytes > 0 {
+		max = 2*lim.MaxFSBytes + 64<<20
+	}
+	return max
+}
+
+// runSandboxed is the sandbox side of a script run: build the sandbox
+// (from the state, with the import and the variables), run, and report.
+func (o *Options) runSandboxed(ctx context.Context, in *runInputs, sc sandbox.Script) (int, *runOutcome) {
+	oc := &runOutcome{}
+	errw := sc.Stderr
+	cfg, err := o.sandboxConfig()
+	if err != nil {
+		return reportSetupError(errw, err), oc
+	}
+	if in != nil && in.HasState {
+		f, err := statefile.Read(bytes.NewReader(in.State), stateFileMax(cfg.Limits))
+		if err != nil {
+			fmt.Fprintf(errw, "sandsh: --state %s: %v\n", o.State, err)
+			return ExitState, oc
+		}
+		cfg.State = f
+	}
+	sb, err := sandbox.New(cfg)
+	if err != nil {
+		var ce *sandbox.ConfigError
+		switch {
+		case cfg.State != nil && (strings.HasPrefix(err.Error(), "state") || errors.As(err, &ce) && strings.Contains(ce.Msg, "state")):
+			fmt.Fprintf(errw, "sandsh: --state %s: %v\n", o.State, err)
+			return ExitState, oc
+		case errors.As(err, &ce):
+			return reportSetupError(errw, usagef("%s", ce.Msg)), oc
+		}
+		return reportSetupError(errw, err), oc
+	}
+	defer sb.Close()
+	if o.Verbose {
+		fmt.Fprintf(errw, "sandsh: sandbox: %s\n", sb.Description())
+	}
+	workDir := sb.Dir()
+	lim := cfg.Limits
+	snapLim := vfs.SnapLimits{MaxBytes: lim.MaxFSBytes, MaxFiles: lim.MaxFiles, MaxFileSize: lim.MaxFileSize}
+	if in != nil && in.Import != nil {
+		if err := vfs.Graft(ctx, sb.FS(), workDir, in.Import, snapLim); err != nil {
+			return reportSetupError(errw, usagef("--import: %v", err)), oc
+		}
+	}
+	for _, v := range o.Vars {
+		name, val, _ := strings.Cut(v, "=")
+		if err := sb.SetVar(name, val); err != nil {
+			return reportSetupError(errw, usagef("--var %s: %v", name, err)), oc
+		}
+	}
+	for _, v := range o.VarJSON {
+		name, text, _ := strings.Cut(v, "=")
+		val, _ := jsonVar(text)
+		switch x := val.(type) {
+		case string:
+			err = sb.SetVar(name, x)
+		case []string:
+			err = sb.SetArray(name, x)
+		case map[string]string:
+			err = sb.SetAssoc(name, x)
+		}
+		if err != nil {
+			return reportSetupError(errw, usagef("--var-json %s: %v", name, err)), oc
+		}
+	}
+	var before vfs.Manifest
+	diffable := o.FS != "disk" || o.Root != ""
+	if o.wantsDiff() && diffable {
+		if before, err = vfs.TakeManifest(ctx, sb.FS(), "/", lim.MaxFiles); err != nil {
+			fmt.Fprintf(errw, "sandsh: --changes: %v\n", err)
+			return ExitInternal, oc
+		}
+	}
+	res, err := sb.Run(ctx, sc)
+	if err != nil {
+		return finalStatus(errw, 0, &interp.InternalError{Value: err.Error()}), oc
+	}
+	status := finalStatus(errw, res.Status, res.Err)
+	oc.Limit = res.Limit
+	oc.Finished = res.Err == nil
+	// What follows reads the sandbox after the run: it gets its own
+	// time, not what is left of the script's.
+	post := context.Background()
+	if len(o.PrintVars) > 0 {
+		oc.Vars = map[string]any{}
+		for _, n := range o.PrintVars {
+			v, _ := sb.Var(n)
+			oc.Vars[n] = v
+		}
+	}
+	if before != nil {
+		if after, err := vfs.TakeManifest(post, sb.FS(), "/", 2*max(lim.MaxFiles, 1)); err == nil {
+			oc.Changes, oc.HasDiff = vfs.Diff(before, after), true
+		} else {
+			fmt.Fprintf(errw, "sandsh: --changes: %v\n", err)
+		}
+	}
+	if oc.Finished && (o.Export != "" || o.ExportTar != "") {
+		snap, err := vfs.TakeSnapshotAt(post, sb.FS(), workDir, snapLim)
+		if err != nil {
+			fmt.Fprintf(errw, "sandsh: --export: %v\n", err)
+			return ExitInternal, oc
+		}
+		oc.Export = snap
+	}
+	if oc.Finished && o.State != "" {
+		st, err := sb.State(post)
+		if err == nil {
+			var buf bytes.Buffer
+			if err = statefile.Write(&buf, st); err == nil {
+				oc.State = buf.Bytes()
+			}
+		}
+		if err != nil {
+			fmt.Fprintf(errw, "sandsh: --state %s: cannot save: %v\n", o.State, err)
+			return ExitState, oc
+		}
+	}
+	return status, oc
+}
+
+// capBuffer keeps the first max bytes written and notes the rest.
+type capBuffer struct {
+	mu        sync.Mutex
+	buf       bytes.Buffer
+	max       int
+	truncated bool
+}
+
+func (c *capBuffer) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	room := c.max - c.buf.Len()
+	if len(p) > room {
+		c.truncated = true
+		if room > 0 {
+			c.buf.Write(p[:room])
+		}
+		return len(p), nil
+	}
+	c.buf.Write(p)
+	return len(p), nil
+}
+
+func (c *capBuffer) text() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	b := c.buf.Bytes()
+	// Cut at a character boundary so a cut stream stays valid UTF-8.
+	for k := 0; k < utf8.UTFMax && len(b) > 0 && !utf8.Valid(b); k++ {
+		if r, _ := utf8.DecodeLastRune(b); r != utf8.RuneError {
+			break
+		}
+		b = b[:len(b)-1]
+	}
+	return strings.ToValidUTF8(string(b), "\uFFFD")
+}
+
+// jsonResult is what --json prints (documented in the README).
+type jsonResult struct {
+	Status          int            `json:"status"`
+	Limit           *string        `json:"limit"`
+	DurationMS      float64        `json:"duration_ms"`
+	Stdout          string         `json:"stdout"`
+	StdoutTruncated bool           `json:"stdout_truncated"`
+	Stderr          string         `json:"stderr"`
+	StderrTruncated bool           `json:"stderr_truncated"`
+	Changes         []vfs.Change   `json:"changes"`
+	Vars            map[string]any `json:"vars,omitempty"`
+	StateSaved      *bool          `json:"state_saved,omitempty"`
+}
+
+// hostSide holds the host side of one run.
+type hostSide struct {
+	o              *Options
+	out, errw      io.Writer // where the run's streams go
+	outCap, errCap *capBuffer
+	start          time.Time
+}
+
+func (o *Options) newHostSide() *hostSide {
+	h := &hostSide{o: o, out: o.IO.Out, errw: o.IO.Err, start: time.Now()}
+	if o.JSON {
+		h.outCap, h.errCap = &capBuffer{max: jsonStreamMax}, &capBuffer{max: jsonStreamMax}
+		h.out, h.errw = h.outCap, h.errCap
+	}
+	return h
+}
+
+// finish is the host side after the run: save the state, write the
+// export, print what was asked for. oc is nil when the sandbox side
+// reported nothing (it died).
+func (h *hostSide) finish(status int, limit string, oc *runOutcome) int {
+	o := h.o
+	if oc == nil {
+		oc = &runOutcome{}
+	}
+	if oc.Limit != "" {
+		limit = oc.Limit
+	}
+	var saved *bool
+	if o.State != "" {
+		ok := false
+		saved = &ok
+		if oc.Finished && oc.State != nil {
+			if err := writeAtomic(o.State, 0o600, func(w io.Writer) error { _, err := w.Write(oc.State); return err }); err != nil {
+				fmt.Fprintf(h.errw, "sandsh: --state %s: cannot save: %v\n", o.State, err)
+				status = ExitState
+			} else {
+				ok = true
+			}
+		}
+	}
+	if oc.Export != nil {
+		if o.Export != "" {
+			if err := vfs.WriteHostTree(o.Export, oc.Export); err != nil {
+				fmt.Fprintf(h.errw, "sandsh: --export %s: %v\n", o.Export, err)
+				status = ExitInternal
+			}
+		}
+		if o.ExportTar != "" {
+			gz := !strings.HasSuffix(o.ExportTar, ".tar")
+			if err := writeAtomic(o.ExportTar, 0o644, func(w io.Writer) error { return vfs.WriteTar(w, oc.Export, gz) }); err != nil {
+				fmt.Fprintf(h.errw, "sandsh: --export-tar %s: %v\n", o.ExportTar, err)
+				status = ExitInternal
+			}
+		}
+	}
+	if o.JSON {
+		r := jsonResult{Status: status, DurationMS: float64(time.Since(h.start).Microseconds()) / 1000,
+			Stdout: h.outCap.text(), StdoutTruncated: h.outCap.truncated,
+			Stderr: h.errCap.text(), StderrTruncated: h.errCap.truncated,
+			Vars: oc.Vars, StateSaved: saved}
+		if limit != "" {
+			r.Limit = &limit
+		}
+		if oc.HasDiff {
+			r.Changes = oc.Changes
+			if r.Changes == nil {
+				r.Changes = []vfs.Change{}
+			}
+		}
+		if len(o.PrintVars) > 0 && r.Vars == nil {
+			r.Vars = map[string]any{}
+			for _, n := range o.PrintVars {
+				r.Vars[n] = nil
+			}
+		}
+		enc := json.NewEncoder(o.IO.Out)
+		enc.SetEscapeHTML(false)
+		enc.Encode(r)
+		return status
+	}
+	if len(o.PrintVars) > 0 && oc.Vars != nil {
+		names := append([]string(nil), o.PrintVars...)
+		for _, n := range names {
+			b, _ := json.Marshal(oc.Vars[n])
+			fmt.Fprintf(o.IO.Out, "%s=%s\n", n, b)
+		}
+	}
+	if o.Changes && oc.HasDiff {
+		letters := map[string]string{"added": "A", "modified": "M", "deleted": "D"}
+		for _, c := range oc.Changes {
+			fmt.Fprintf(o.IO.Err, "%s %s\n", letters[c.Change], c.Path)
+		}
+	}
+	return status
+}
+
+// writeAtomic writes a host file through a temporary file in the same
+// directory and a rename, so the file is either the old one or the
+// whole new one, never a torn mix.
+func writeAtomic(name string, perm os.FileMode, write func(io.Writer) error) error {
+	dir := filepath.Dir(name)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(name)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	ok := false
+	defer func() {
+		if !ok {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	if err := write(f); err != nil {
+		return err
+	}
+	if err := f.Chmod(perm); err != nil {
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, name); err != nil {
+		return err
+	}
+	ok = true
+	return nil
+}

@@ -1,0 +1,239 @@
+package vfs
+
+import (
+	"archive/tar"
+	"compress/gzip"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"slices"
+	"strings"
+)
+
+// ReadHostTree reads the host directory dir into a Snapshot whose "/" is
+// dir, for --import. It never follows a symlink: links are copied as
+// links (so inside the sandbox they resolve to sandbox paths, never to
+// the host), and everything is read through os.Root, which no path
+// escapes. Files that are neither regular, directories nor symlinks
+// (sockets, FIFOs, devices) are skipped. Everything is owned by the
+// sandbox user; setuid and setgid bits are dropped. A tree bigger than
+// lim is refused whole.
+func ReadHostTree(ctx context.Context, dir string, lim SnapLimits) (*Snapshot, error) {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	s := &Snapshot{}
+	var bytes int64
+	var walk func(rel string) error
+	walk = func(rel string) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if lim.MaxFiles > 0 && len(s.Entries) > lim.MaxFiles {
+			return fmt.Errorf("%s: more than %d files", dir, lim.MaxFiles)
+		}
+		fi, err := root.Lstat(rel)
+		if err != nil {
+			return err
+		}
+		p := "/" + rel
+		if rel == "." {
+			p = "/"
+		}
+		e := SnapEntry{Path: p, Mode: unixPerm(fi.Mode()) &^ 0o6000, UID: DefaultUID, GID: DefaultGID, Mtime: fi.ModTime(), Atime: fi.ModTime()}
+		switch {
+		case fi.IsDir():
+			e.Type = "dir"
+			s.Entries = append(s.Entries, e)
+			f, err := root.Open(rel)
+			if err != nil {
+				return err
+			}
+			names, err := f.Readdirnames(-1)
+			f.Close()
+			if err != nil {
+				return err
+			}
+			slices.Sort(names)
+			for _, n := range names {
+				if err := walk(path.Join(rel, n)); err != nil {
+					return err
+				}
+			}
+			return nil
+		case fi.Mode()&fs.ModeSymlink != 0:
+			e.Type, e.Mode = "symlink", 0
+			if e.Target, err = root.Readlink(rel); err != nil {
+				return err
+			}
+			if e.Target == "" || len(e.Target) > maxPathLen {
+				return nil
+			}
+		case fi.Mode().IsRegular():
+			e.Type = "file"
+			if lim.MaxFileSize > 0 && fi.Size() > lim.MaxFileSize {
+				return fmt.Errorf("%s: bigger than %d bytes", path.Join(dir, rel), lim.MaxFileSize)
+			}
+			bytes += fi.Size()
+			if lim.MaxBytes > 0 && bytes > lim.MaxBytes {
+				return fmt.Errorf("%s: files hold more than %d bytes", dir, lim.MaxBytes)
+			}
+			f, err := root.OpenFile(rel, os.O_RDONLY|oNoFollow|oNonBlock, 0)
+			if err != nil {
+				return err
+			}
+			e.Data, err = io.ReadAll(io.LimitReader(f, fi.Size()))
+			f.Close()
+			if err != nil {
+				return err
+			}
+		default:
+			return nil
+		}
+		s.Entries = append(s.Entries, e)
+		return nil
+	}
+	if err := walk("."); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// CheckExportDir refuses an export target that exists and is not an
+// empty directory.
+func CheckExportDir(dir string) error {
+	fi, err := os.Lstat(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("%s exists and is not a directory", dir)
+	}
+	f, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if names, _ := f.Readdirnames(1); len(names) > 0 {
+		return fmt.Errorf("%s is not empty", dir)
+	}
+	return nil
+}
+
+// WriteHostTree writes s (as TakeSnapshotAt made it) into the host
+// directory dir, which must be new or empty: directories, files with
+// their permissions (without setuid and setgid) and times, symlinks
+// verbatim, hard links. Everything goes through os.Root, so nothing is
+// written outside dir, whatever the links say.
+func WriteHostTree(dir string, s *Snapshot) error {
+	if err := s.Check(SnapLimits{}); err != nil {
+		return err
+	}
+	if err := CheckExportDir(dir); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	rel := func(p string) string { return strings.TrimPrefix(p, "/") }
+	for _, e := range s.Entries[1:] {
+		p := rel(e.Path)
+		switch e.Type {
+		case "dir":
+			err = root.Mkdir(p, 0o700)
+		case "file":
+			var f *os.File
+			if f, err = root.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600); err == nil {
+				_, err = f.Write(e.Data)
+				if cerr := f.Close(); err == nil {
+					err = cerr
+				}
+			}
+		case "symlink":
+			err = root.Symlink(e.Target, p)
+		case "link":
+			err = root.Link(rel(e.Target), p)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	for i := len(s.Entries) - 1; i >= 0; i-- {
+		e := s.Entries[i]
+		p := rel(e.Path)
+		if p == "" {
+			p = "."
+		}
+		if e.Type != "dir" && e.Type != "file" {
+			continue
+		}
+		if err := root.Chmod(p, fileMode(e.Mode&^0o6000)); err != nil {
+			return err
+		}
+		if err := root.Chtimes(p, e.Atime, e.Mtime); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// WriteTar writes s as a tar archive (gzip-compressed with gz) whose
+// names are relative ("dir/", "dir/file"), with permissions (without
+// setuid and setgid), times, symlinks and hard links.
+func WriteTar(w io.Writer, s *Snapshot, gz bool) error {
+	if err := s.Check(SnapLimits{}); err != nil {
+		return err
+	}
+	var zw *gzip.Writer
+	if gz {
+		zw = gzip.NewWriter(w)
+		w = zw
+	}
+	tw := tar.NewWriter(w)
+	for _, e := range s.Entries[1:] {
+		h := &tar.Header{Name: strings.TrimPrefix(e.Path, "/"), Mode: int64(e.Mode &^ 0o6000), Uid: e.UID, Gid: e.GID,
+			ModTime: e.Mtime, Format: tar.FormatPAX}
+		if e.UID == DefaultUID {
+			h.Uname, h.Gname = DefaultUser, DefaultUser
+		}
+		switch e.Type {
+		case "dir":
+			h.Typeflag, h.Name = tar.TypeDir, h.Name+"/"
+		case "file":
+			h.Typeflag, h.Size = tar.TypeReg, int64(len(e.Data))
+		case "symlink":
+			h.Typeflag, h.Linkname, h.Mode = tar.TypeSymlink, e.Target, 0o777
+		case "link":
+			h.Typeflag, h.Linkname = tar.TypeLink, strings.TrimPrefix(e.Target, "/")
+		}
+		if err := tw.WriteHeader(h); err != nil {
+			return err
+		}
+		if e.Type == "file" {
+			if _, err := tw.Write(e.Data); err != nil {
+				return err
+			}
+		}
+	}
+	if err := tw.Close(); err != nil {
+		return err
+	}
+	if zw != nil {
+		return zw.Close()
+	}
+	return nil
+}
