@@ -161,11 +161,13 @@ func startRemote(o *Options, stdin io.Reader) (*remoteShell, error) {
 
 // start starts a worker from rs.state (a fresh session when nil) and
 // returns its ready message.
-func (rs *remoteShell) start() (replReply, error) {
+func (rs *remoteShell) start() (replReply, error) { return rs.startTry(3) }
+
+func (rs *remoteShell) startTry(retry int) (replReply, error) {
 	o := rs.o
 	p := workerPayload{HostEnv: map[string]string{}, REPL: true, ReplState: rs.state}
 	if o.IO.Getenv != nil {
-		names := []string{"HOME", "TERM", "NO_COLOR"}
+		names := []string{"HOME"}
 		for _, e := range o.Env {
 			if name, _, ok := splitEnv(e); !ok {
 				names = append(names, name)
@@ -250,10 +252,13 @@ func (rs *remoteShell) start() (replReply, error) {
 				return
 			}
 			if rep.StateLen > 0 {
-				rep.State = make([]byte, rep.StateLen)
-				if _, err := io.ReadFull(br, rep.State); err != nil {
+				// Grown as the bytes arrive: a forged length costs
+				// nothing before the data is really there.
+				var buf bytes.Buffer
+				if n, err := io.CopyN(&buf, br, rep.StateLen); err != nil || n != rep.StateLen {
 					return
 				}
+				rep.State = buf.Bytes()
 			}
 			replies <- rep
 		}
@@ -266,6 +271,10 @@ func (rs *remoteShell) start() (replReply, error) {
 		rs.mu.Lock()
 		res := rs.gone
 		rs.mu.Unlock()
+		if res != nil && res.Death == restrict.DiedSignal && res.Signal == syscall.SIGINT && retry > 0 {
+			// Ctrl-C reached the new worker before it could handle it.
+			return rs.startTry(retry - 1)
+		}
 		if res != nil && res.Death == restrict.Exited {
 			// The worker reported its own set-up error.
 			return replReply{}, &exitError{status: res.Status}

@@ -376,6 +376,9 @@ func workerMain() int {
 		// (the terminal sends it to the worker too).
 		signal.Stop(quit)
 		signal.Ignore(syscall.SIGQUIT)
+		// Until the shell handles Ctrl-C (replWorkerMain's Notify undoes
+		// this), a Ctrl-C for a line that just died must not end it.
+		signal.Ignore(syscall.SIGINT)
 	}
 	o := &Options{}
 	if err := decodeOptions(o, p.Options); err != nil {
