@@ -36,6 +36,10 @@ type Env struct {
 	// Environ holds the exported variables as NAME=VALUE pairs.
 	Environ []string
 
+	// SearchPath is the shell's $PATH, used to find commands when Environ
+	// has no PATH (bash searches its PATH variable, exported or not).
+	SearchPath string
+
 	// Exec runs args[0] with args[1:] through the sandbox gateway, as the
 	// shell would for a command that is not a function or shell builtin.
 	// sub carries the streams, directory and environment to run it with.
@@ -126,6 +130,14 @@ func (e *Env) LookupEnv(name string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// CommandPath is the $PATH commands are looked up in.
+func (e *Env) CommandPath() string {
+	if p, ok := e.LookupEnv("PATH"); ok {
+		return p
+	}
+	return e.SearchPath
 }
 
 // Abs resolves a path given by the user against the working directory.

@@ -35,6 +35,8 @@ type Gateway interface {
 	Run(ctx context.Context, env *builtins.Env, args []string) int
 	// LookPath reports what `type`, `command -v` and `which` show for name.
 	LookPath(env *builtins.Env, name string) (string, bool)
+	// LookPathAll lists every place $PATH lookup finds name (type -a).
+	LookPathAll(env *builtins.Env, name string) []string
 	// Restricted reports whether host programs are refused.
 	Restricted() bool
 }

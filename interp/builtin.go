@@ -832,16 +832,25 @@ func (r *Runner) biCommand(ctx context.Context, args []string) int {
 		return 0
 	}
 	if mode != 0 {
-		status := 0
+		// Like bash, command -v and -V succeed when any name is found.
+		found := false
 		for _, name := range args {
-			if !r.describe(name, mode == 'V', false, mode == 'v') {
+			flags := descShort
+			if mode == 'v' {
+				flags = descReusable
+			}
+			if !r.describe(name, flags) {
 				if mode == 'V' {
 					r.builtinErr("command", "%s: not found", name)
 				}
-				status = 1
+				continue
 			}
+			found = true
 		}
-		return status
+		if !found {
+			return 1
+		}
+		return 0
 	}
 	r.runCommand(ctx, args, nil, true)
 	return r.lastStatus
@@ -863,137 +872,7 @@ func (r *Runner) biBuiltin(ctx context.Context, args []string) int {
 	return fn(r, ctx, args)
 }
 
-// describe prints what a name is, for type and command -v/-V. It
-// reports whether the name was found.
-func (r *Runner) describe(name string, verbose, typeOnly, short bool) bool {
-	w := r.out()
-	if v, ok := r.aliases[name]; ok {
-		switch {
-		case typeOnly:
-			fmt.Fprintln(w, "alias")
-		case short:
-			fmt.Fprintf(w, "alias %s=%s\n", name, aliasQuote(v))
-		default:
-			fmt.Fprintf(w, "%s is aliased to `%s'\n", name, v)
-		}
-		return true
-	}
-	if keywords[name] {
-		switch {
-		case typeOnly:
-			fmt.Fprintln(w, "keyword")
-		case short:
-			fmt.Fprintln(w, name)
-		default:
-			fmt.Fprintf(w, "%s is a shell keyword\n", name)
-		}
-		return true
-	}
-	if body, ok := r.funcs[name]; ok {
-		switch {
-		case typeOnly:
-			fmt.Fprintln(w, "function")
-		case short:
-			fmt.Fprintln(w, name)
-		default:
-			fmt.Fprintf(w, "%s is a function\n", name)
-			r.printFunc(w, name, body)
-		}
-		return true
-	}
-	if isShellBuiltin(name) {
-		switch {
-		case typeOnly:
-			fmt.Fprintln(w, "builtin")
-		case short:
-			fmt.Fprintln(w, name)
-		default:
-			fmt.Fprintf(w, "%s is a shell builtin\n", name)
-		}
-		return true
-	}
-	env := r.biEnv()
-	if p, ok := r.s.gw.LookPath(env, name); ok {
-		switch {
-		case typeOnly:
-			fmt.Fprintln(w, "file")
-		case short:
-			fmt.Fprintln(w, p)
-		default:
-			fmt.Fprintf(w, "%s is %s\n", name, p)
-		}
-		return true
-	}
-	return false
-}
-
 func aliasQuote(v string) string { return "'" + strings.ReplaceAll(v, "'", `'\''`) + "'" }
-
-func (r *Runner) biType(_ context.Context, args []string) int {
-	typeOnly, path, all := false, false, false
-	args = args[1:]
-	for len(args) > 0 && strings.HasPrefix(args[0], "-") && len(args[0]) > 1 {
-		for _, c := range args[0][1:] {
-			switch c {
-			case 't':
-				typeOnly = true
-			case 'p', 'P':
-				path = true
-			case 'a':
-				all = true
-			case 'f':
-			default:
-				r.builtinErr("type", "-%c: invalid option", c)
-				return 2
-			}
-		}
-		args = args[1:]
-	}
-	_ = all
-	status := 0
-	for _, name := range args {
-		if path {
-			if p, ok := r.s.gw.LookPath(r.biEnv(), name); ok && r.funcs[name] == nil && !isShellBuiltin(name) {
-				fmt.Fprintln(r.out(), p)
-			} else if !ok {
-				status = 1
-			}
-			continue
-		}
-		if !r.describe(name, true, typeOnly, false) {
-			if !typeOnly {
-				r.builtinErr("type", "%s: not found", name)
-			}
-			status = 1
-		}
-	}
-	return status
-}
-
-func (r *Runner) biHash(_ context.Context, args []string) int {
-	status := 0
-	names := args[1:]
-	if len(names) > 0 && names[0] == "-r" {
-		return 0
-	}
-	if len(names) == 0 {
-		fmt.Fprintln(r.out(), "hash: hash table empty")
-		return 0
-	}
-	for _, name := range names {
-		if strings.HasPrefix(name, "-") {
-			continue
-		}
-		if isShellBuiltin(name) || r.funcs[name] != nil {
-			continue
-		}
-		if _, ok := r.s.gw.LookPath(r.biEnv(), name); !ok {
-			r.builtinErr("hash", "%s: not found", name)
-			status = 1
-		}
-	}
-	return status
-}
 
 func (r *Runner) biAlias(_ context.Context, args []string) int {
 	w := r.out()
@@ -1065,6 +944,7 @@ func (r *Runner) biUnset(_ context.Context, args []string) int {
 	for _, name := range args {
 		if mode == 'f' {
 			delete(r.funcs, name)
+			delete(r.funcExported, name)
 			continue
 		}
 		base, idx, hasIdx := strings.Cut(name, "[")
@@ -1117,6 +997,7 @@ func (r *Runner) biUnset(_ context.Context, args []string) int {
 		if v, _ := r.lookup(name); v == nil && mode == 0 {
 			if _, ok := r.funcs[name]; ok {
 				delete(r.funcs, name)
+				delete(r.funcExported, name)
 				continue
 			}
 		}

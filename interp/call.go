@@ -143,6 +143,7 @@ func (r *Runner) runCommand(ctx context.Context, fields, extraEnv []string, skip
 
 // external hands a command to the gateway.
 func (r *Runner) external(ctx context.Context, fields, extraEnv []string) {
+	r.hashCommand(fields[0])
 	env := r.cmdEnv(extraEnv)
 	r.lastStatus = r.s.gw.Run(ctx, env, fields)
 	if ctx.Err() != nil && r.s.fatalErr() != nil {
@@ -164,6 +165,8 @@ func (r *Runner) cmdEnv(extraEnv []string) *builtins.Env {
 		Dir:     r.dir,
 		Environ: environ,
 		Sys:     r.s.sys,
+
+		SearchPath: r.getVar("PATH").String(),
 	}
 	if of := r.fds.get(0); of == nil {
 		env.Stdin = strings.NewReader("")

@@ -93,23 +93,52 @@ func (r *Runner) declClause(ctx context.Context, dc *syntax.DeclClause) {
 		if len(names) == 0 {
 			names = slices.Sorted(maps.Keys(r.funcs))
 		}
+		// export -f f, declare -fx f, export -nf f, declare +fx f.
+		setExport := len(items) > 0 && (variant == "export" || attrs.has('x') || strings.Contains(attrs.off, "x"))
+		unexport := attrs.unexport || strings.Contains(attrs.off, "x")
+		// export -f and declare -fx with no names list exported functions.
+		onlyExported := len(items) == 0 && (variant == "export" || attrs.has('x'))
 		for _, name := range names {
 			body, ok := r.funcs[name]
 			if !ok {
 				if len(items) > 0 {
+					if variant == "export" {
+						r.builtinErr(variant, "%s: not a function", name)
+					}
 					r.lastStatus = 1
 				}
 				continue
 			}
-			if variant == "export" || attrs.has('x') || attrs.has('r') {
+			if setExport {
+				if unexport {
+					delete(r.funcExported, name)
+				} else {
+					if r.funcExported == nil {
+						r.funcExported = map[string]bool{}
+					}
+					r.funcExported[name] = true
+				}
 				continue
+			}
+			if attrs.has('r') {
+				continue
+			}
+			if onlyExported && !r.funcExported[name] {
+				continue
+			}
+			flags := "-f"
+			if r.funcExported[name] {
+				flags = "-fx"
 			}
 			if attrs.fnames && len(items) > 0 {
 				fmt.Fprintln(w, name)
 			} else if attrs.fnames {
-				fmt.Fprintf(w, "declare -f %s\n", name)
+				fmt.Fprintf(w, "declare %s %s\n", flags, name)
 			} else {
 				r.printFunc(w, name, body)
+				if flags != "-f" {
+					fmt.Fprintf(w, "declare %s %s\n", flags, name)
+				}
 			}
 		}
 		return
@@ -495,10 +524,15 @@ func ansiCQuote(s string) string { return expand.ANSIC(s) }
 
 // printFunc prints a function definition like `declare -f`.
 func (r *Runner) printFunc(w io.Writer, name string, body *syntax.Stmt) {
+	fmt.Fprintf(w, "%s () \n%s\n", name, r.funcText(body))
+}
+
+// funcText is a function body as declare -f prints it.
+func (r *Runner) funcText(body *syntax.Stmt) string {
 	var sb strings.Builder
 	p := syntax.NewPrinter(syntax.Indent(4))
 	p.Print(&sb, body)
-	fmt.Fprintf(w, "%s () \n%s\n", name, sb.String())
+	return sb.String()
 }
 
 // letClause runs `let expr...`.

@@ -90,6 +90,9 @@ func runSandsh(t *testing.T, script string) outcome {
 	}
 	var out, errb bytes.Buffer
 	gw := restrict.New(builtins.NewRegistry(), restrict.Restricted(true))
+	if err := vfs.InstallCommands(fsys, gw.ProgramNames()); err != nil {
+		t.Fatal(err)
+	}
 	lim := interp.DefaultLimits()
 	lim.Timeout = 20 * time.Second
 	r, err := interp.New(interp.WithFS(fsys), interp.WithGateway(gw),

@@ -21,16 +21,20 @@ import (
 type Runner struct {
 	s *session
 
-	scopes  []*scope
-	funcs   map[string]*syntax.Stmt
-	aliases map[string]string
-	dir     string
-	arg0    string
-	params  []string
-	opts    shellOpts
-	fds     *fdTable
-	traps   map[string]string
-	jobs    *jobTable
+	scopes []*scope
+	funcs  map[string]*syntax.Stmt
+	// funcExported holds the functions marked with export -f: they go to
+	// nested shells and host programs as BASH_FUNC_name%% variables.
+	funcExported map[string]bool
+	aliases      map[string]string
+	hash         *hashTable
+	dir          string
+	arg0         string
+	params       []string
+	opts         shellOpts
+	fds          *fdTable
+	traps        map[string]string
+	jobs         *jobTable
 
 	// parentTraps are the traps a subshell inherited: not run, but shown
 	// by `trap`/`trap -p` until the subshell sets a trap of its own.
@@ -106,6 +110,8 @@ func (r *Runner) subshell() *Runner {
 		c.scopes[i] = &scope{vars: vars, funcName: sc.funcName}
 	}
 	c.funcs = maps.Clone(r.funcs)
+	c.funcExported = maps.Clone(r.funcExported)
+	c.hash = r.hash.clone()
 	c.aliases = maps.Clone(r.aliases)
 	c.params = slices.Clone(r.params)
 	c.fds = r.fds.clone()

@@ -2,6 +2,7 @@ package interp
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"sort"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/sandsh/sandsh/interp/internal/expand"
+	"github.com/sandsh/sandsh/interp/internal/parseguard"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -454,6 +456,9 @@ func (r *Runner) setIndexed(name string, v *variable, i int, val string, appendV
 // specialAssign handles the variables whose assignment has side effects.
 func (r *Runner) specialAssign(name, val string) bool {
 	switch name {
+	case "PATH":
+		r.hash = nil // like bash, any assignment to PATH empties the table
+		return false
 	case "RANDOM":
 		n, _ := strconv.Atoi(val)
 		r.s.randMu.Lock()
@@ -524,7 +529,41 @@ func (r *Runner) environ() []string {
 			env = append(env, name+"="+v.Str)
 		}
 	}
+	for _, name := range slices.Sorted(maps.Keys(r.funcExported)) {
+		if body, ok := r.funcs[name]; ok {
+			env = append(env, "BASH_FUNC_"+name+"%%=() "+r.funcText(body))
+		}
+	}
 	return env
+}
+
+// importFunc defines a function from a BASH_FUNC_name%% environment
+// entry, the way bash passes `export -f` functions to its children. Like
+// bash since Shellshock, the text must be exactly one function definition
+// and nothing else: anything more is refused, not run.
+func (r *Runner) importFunc(name, val string) bool {
+	if !strings.HasPrefix(val, "() {") || strings.ContainsAny(name, " \t\n$`'\"\\|&;<>(){}=") || name == "" {
+		return false
+	}
+	src := name + " " + val
+	if r.checkScriptSize(len(src)) != nil || checkNesting([]byte(src)) != nil {
+		return false
+	}
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	if err != nil || parseguard.Check(f, len(src)) != nil || len(f.Stmts) != 1 {
+		return false
+	}
+	st := f.Stmts[0]
+	fd, ok := st.Cmd.(*syntax.FuncDecl)
+	if !ok || st.Negated || st.Background || st.Coprocess || len(st.Redirs) > 0 || fd.Name.Value != name {
+		return false
+	}
+	r.funcs[name] = fd.Body
+	if r.funcExported == nil {
+		r.funcExported = map[string]bool{}
+	}
+	r.funcExported[name] = true
+	return true
 }
 
 // initVars sets up the shell variables from the initial environment.
@@ -532,6 +571,10 @@ func (r *Runner) initVars(env []string) {
 	r.scopes = []*scope{{vars: map[string]*variable{}}}
 	for _, kv := range env {
 		name, val, ok := strings.Cut(kv, "=")
+		if fn, isFunc := strings.CutPrefix(name, "BASH_FUNC_"); ok && isFunc && strings.HasSuffix(fn, "%%") {
+			r.importFunc(strings.TrimSuffix(fn, "%%"), val)
+			continue
+		}
 		if !ok || !syntax.ValidName(name) {
 			continue
 		}
@@ -542,6 +585,8 @@ func (r *Runner) initVars(env []string) {
 			r.scopes[0].vars[name] = &variable{Variable: expand.Variable{Set: true, Kind: expand.String, Str: val}}
 		}
 	}
+	// bash's default when the environment has no PATH (not exported).
+	def("PATH", "/usr/local/bin:/usr/local/sbin:/usr/bin:/usr/sbin:/bin:/sbin:.")
 	def("IFS", " \t\n")
 	def("PS1", `\s-\v\$ `)
 	def("PS2", "> ")

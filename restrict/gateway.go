@@ -24,6 +24,7 @@ import (
 	"syscall"
 
 	"github.com/sandsh/sandsh/builtins"
+	"github.com/sandsh/sandsh/vfs"
 )
 
 // Exit statuses the gateway returns for commands it cannot run; they
@@ -83,6 +84,19 @@ func (g *Gateway) CommandNames() []string {
 	return names
 }
 
+// ProgramNames lists the names the gateway serves in /usr/bin and /bin:
+// the in-process commands and the shells.
+func (g *Gateway) ProgramNames() []string {
+	names := g.CommandNames()
+	for name := range shells {
+		if _, ok := g.reg.Lookup(name); !ok {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
 // refuse prints why a command cannot run and returns status.
 func refuse(env *builtins.Env, name, why string, status int) int {
 	fmt.Fprintf(env.Stderr, "sandsh: %s: %s\n", name, why)
@@ -121,25 +135,26 @@ func (g *Gateway) Run(ctx context.Context, env *builtins.Env, args []string) int
 	}
 	name := args[0]
 	if !strings.Contains(name, "/") {
+		if g.restricted {
+			return g.runRestricted(ctx, env, args)
+		}
 		if shells[name] {
 			return g.shell(ctx, env, args)
 		}
-		if !g.restricted {
-			if p, ok := hostLookPath(env, name); ok {
-				return g.host(ctx, env, p, args)
-			}
+		if p, ok := hostLookPath(env, name); ok {
+			return g.host(ctx, env, p, args)
 		}
 		if c, ok := g.reg.Lookup(name); ok {
 			return g.call(ctx, c, env, args)
 		}
-		if p, ok := g.scriptOnPath(env, name); ok {
-			return g.runFile(ctx, env, p, args)
+		if m, ok := g.first(env, name); ok && !m.virtual {
+			return g.runFile(ctx, env, m.abs, m.path, args)
 		}
 		return g.notFound(env, name)
 	}
 	p := env.Abs(name)
 	if _, err := env.FS.Stat(p); err == nil {
-		return g.runFile(ctx, env, p, args)
+		return g.runFile(ctx, env, p, name, args)
 	}
 	if !g.restricted {
 		if _, err := os.Stat(p); err == nil {
@@ -147,16 +162,105 @@ func (g *Gateway) Run(ctx context.Context, env *builtins.Env, args []string) int
 		}
 	}
 	base := path.Base(p)
-	if slices.Contains(binDirs, path.Dir(p)) {
-		if shells[base] {
-			return g.shell(ctx, env, append([]string{base}, args[1:]...))
-		}
-		if c, ok := g.reg.Lookup(base); ok {
-			return g.call(ctx, c, env, args)
+	dir := path.Dir(p)
+	if g.restricted && virtualDir(dir) || !g.restricted && slices.Contains(binDirs, dir) {
+		if ok := g.virtual(ctx, env, base, args); ok >= 0 {
+			return ok
 		}
 	}
 	return g.notFound(env, name)
 }
+
+// runRestricted runs a bare command name the way bash finds it: the first
+// directory of $PATH that holds it wins. The in-process commands live in
+// /usr/bin and /bin (see virtualDir), so a script earlier on $PATH
+// overrides them exactly where it would override a real program, and a
+// $PATH without those directories finds none of them.
+func (g *Gateway) runRestricted(ctx context.Context, env *builtins.Env, args []string) int {
+	name := args[0]
+	m, ok := g.first(env, name)
+	if !ok {
+		return g.notFound(env, name)
+	}
+	if m.virtual {
+		if st := g.virtual(ctx, env, name, args); st >= 0 {
+			return st
+		}
+	}
+	return g.runFile(ctx, env, m.abs, m.path, args)
+}
+
+// virtual runs the in-process command or shell called name, or returns -1
+// when there is none.
+func (g *Gateway) virtual(ctx context.Context, env *builtins.Env, name string, args []string) int {
+	if shells[name] {
+		return g.shell(ctx, env, append([]string{name}, args[1:]...))
+	}
+	if c, ok := g.reg.Lookup(name); ok {
+		return g.call(ctx, c, env, args)
+	}
+	return -1
+}
+
+// virtualDir reports whether the in-process commands live in dir (an
+// absolute, clean path): /usr/bin, where vfs.InstallCommands puts their
+// stubs, and /bin, Debian's symlink to it. They are found there even on
+// a filesystem without the stubs (an API user's, or --root).
+func virtualDir(dir string) bool { return dir == vfs.CommandDir || dir == "/bin" }
+
+// match is one place where $PATH lookup finds a command.
+type match struct {
+	path    string // as bash shows it: the $PATH entry, "/", the name
+	abs     string // the sandbox path
+	virtual bool   // an in-process command or shell with no file
+}
+
+// search walks $PATH like bash: each directory in turn, an executable
+// regular file wins; in virtual directories an in-process command with no
+// file of its own is found too. With all, every match is returned (type
+// -a); otherwise only the first.
+func (g *Gateway) search(env *builtins.Env, name string, all bool) []match {
+	if name == "" || name == "." || name == ".." {
+		return nil
+	}
+	_, inproc := g.reg.Lookup(name)
+	inproc = inproc || shells[name]
+	var out []match
+	for _, dir := range strings.Split(env.CommandPath(), ":") {
+		if dir == "" {
+			dir = "."
+		}
+		disp := strings.TrimSuffix(dir, "/") + "/" + name
+		p := env.Abs(disp)
+		fi, err := env.FS.Stat(p)
+		switch {
+		case err == nil:
+			if !fi.Mode().IsRegular() || !executable(env, fi) {
+				continue
+			}
+			out = append(out, match{path: disp, abs: p})
+		case inproc && virtualDir(path.Dir(p)):
+			out = append(out, match{path: disp, abs: p, virtual: true})
+		default:
+			continue
+		}
+		if !all {
+			break
+		}
+	}
+	return out
+}
+
+func (g *Gateway) first(env *builtins.Env, name string) (match, bool) {
+	if m := g.search(env, name, false); len(m) > 0 {
+		return m[0], true
+	}
+	return match{}, false
+}
+
+// executable reports whether fi has an execute bit. (Who may execute is
+// the filesystem's business; the sandbox's programs are root's 0755.)
+func executable(_ *builtins.Env, fi fs.FileInfo) bool { return fi.Mode().Perm()&0o111 != 0 }
 
 // call runs an in-process command, recovering a crash.
 func (g *Gateway) call(ctx context.Context, c *builtins.Command, env *builtins.Env, args []string) (status int) {
@@ -179,25 +283,11 @@ func (g *Gateway) shell(ctx context.Context, env *builtins.Env, args []string) i
 	return env.Shell(ctx, env, args)
 }
 
-// scriptOnPath finds an executable file called name in the sandbox's
-// $PATH, so scripts a user installs (e.g. in ~/bin) run by name.
-func (g *Gateway) scriptOnPath(env *builtins.Env, name string) (string, bool) {
-	for _, dir := range strings.Split(env.Getenv("PATH"), ":") {
-		if dir == "" {
-			dir = "."
-		}
-		p := env.Abs(dir + "/" + name)
-		fi, err := env.FS.Stat(p)
-		if err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
-			return p, true
-		}
-	}
-	return "", false
-}
-
-// runFile runs a file of the sandbox filesystem: shell scripts run in a
-// nested in-process shell; anything else is refused.
-func (g *Gateway) runFile(ctx context.Context, env *builtins.Env, p string, args []string) int {
+// runFile runs a file of the sandbox filesystem at sandbox path p, named
+// as; the stub of an in-process command runs that command; shell scripts
+// run in a nested in-process shell with $0 set to as, like bash sets it
+// to the path it found; anything else is refused.
+func (g *Gateway) runFile(ctx context.Context, env *builtins.Env, p, as string, args []string) int {
 	name := args[0]
 	fi, err := env.FS.Stat(p)
 	if err != nil {
@@ -206,21 +296,34 @@ func (g *Gateway) runFile(ctx context.Context, env *builtins.Env, p string, args
 	if fi.IsDir() {
 		return refuse(env, name, "Is a directory", StatusNotExecutable)
 	}
-	if fi.Mode().Perm()&0o111 == 0 {
+	if !executable(env, fi) {
 		return refuse(env, name, "Permission denied", StatusNotExecutable)
 	}
 	head, err := readHead(env, p)
 	if err != nil {
 		return refuse(env, name, builtins.ErrText(err), StatusNotExecutable)
 	}
+	if vfs.IsCommandStub(head) {
+		if st := g.virtual(ctx, env, path.Base(p), args); st >= 0 {
+			return st
+		}
+		return refuse(env, name, "restricted: no such in-process command", StatusNotFound)
+	}
 	interp, ok := shebangShell(head)
 	if !ok {
+		// A program file in a system directory (a host binary on --fs
+		// disk -r) stands for the in-process command of its name.
+		if g.restricted && slices.Contains(binDirs, path.Dir(p)) {
+			if st := g.virtual(ctx, env, path.Base(p), args); st >= 0 {
+				return st
+			}
+		}
 		if g.restricted {
 			return refuse(env, name, "restricted: only bash and sh scripts can run in the sandbox", StatusNotExecutable)
 		}
 		return g.host(ctx, env, p, args)
 	}
-	return g.shell(ctx, env, append([]string{interp, name}, args[1:]...))
+	return g.shell(ctx, env, append([]string{interp, as}, args[1:]...))
 }
 
 // readHead reads the start of a file to look for a #! line.
@@ -272,39 +375,50 @@ func shebangShell(head []byte) (string, bool) {
 
 // LookPath reports what `command -v` and `which` show for name.
 func (g *Gateway) LookPath(env *builtins.Env, name string) (string, bool) {
+	if all := g.LookPathAll(env, name); len(all) > 0 {
+		return all[0], true
+	}
+	return "", false
+}
+
+// LookPathAll lists every place $PATH lookup finds name, in order: what
+// `type -a` and `which -a` show.
+func (g *Gateway) LookPathAll(env *builtins.Env, name string) []string {
+	var out []string
 	if strings.Contains(name, "/") {
 		p := env.Abs(name)
-		if fi, err := env.FS.Stat(p); err == nil && !fi.IsDir() && fi.Mode().Perm()&0o111 != 0 {
-			return name, true
+		if fi, err := env.FS.Stat(p); err == nil && !fi.IsDir() && executable(env, fi) {
+			return []string{name}
 		}
-		if slices.Contains(binDirs, path.Dir(p)) {
+		if g.restricted && virtualDir(path.Dir(p)) || !g.restricted && slices.Contains(binDirs, path.Dir(p)) {
 			if _, ok := g.reg.Lookup(path.Base(p)); ok || shells[path.Base(p)] {
-				return name, true
+				return []string{name}
 			}
 		}
-		return "", false
+		return nil
 	}
 	if !g.restricted {
 		if p, ok := hostLookPath(env, name); ok {
-			return p, true
+			out = append(out, p)
 		}
 	}
-	if p, ok := g.scriptOnPath(env, name); ok {
-		return p, true
-	}
-	if _, ok := g.reg.Lookup(name); ok || shells[name] {
-		if name == "bash" || name == "sh" {
-			return "/bin/" + name, true
+	for _, m := range g.search(env, name, true) {
+		if !slices.Contains(out, m.path) {
+			out = append(out, m.path)
 		}
-		return "/usr/bin/" + name, true
 	}
-	return "", false
+	if !g.restricted && len(out) == 0 {
+		if _, ok := g.reg.Lookup(name); ok || shells[name] {
+			out = append(out, "/usr/bin/"+name)
+		}
+	}
+	return out
 }
 
 // hostLookPath searches the sandbox's $PATH on the host disk. Only used
 // in unrestricted mode.
 func hostLookPath(env *builtins.Env, name string) (string, bool) {
-	for _, dir := range strings.Split(env.Getenv("PATH"), ":") {
+	for _, dir := range strings.Split(env.CommandPath(), ":") {
 		if dir == "" {
 			dir = "."
 		}

@@ -288,6 +288,13 @@ func New(cfg Config) (*Sandbox, error) {
 				runner.Abort(&interp.InternalError{Value: fmt.Sprintf("%s: %v", cmd, v), Stack: string(stack)})
 			}
 		}))
+	if cfg.FS == "mem" || cfg.FS == "" || cfg.FS == "overlay" {
+		// The in-process commands appear as programs in /usr/bin (and
+		// /bin, a symlink), where bash would find them.
+		if err := vfs.InstallCommands(fsys, gw.ProgramNames()); err != nil {
+			return nil, fmt.Errorf("set up the sandbox: %w", err)
+		}
+	}
 	runner, err = interp.New(append([]interp.Option{
 		interp.WithFS(fsys),
 		interp.WithGateway(gw),

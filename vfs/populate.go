@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"strconv"
+	"strings"
 	"syscall"
 )
 
@@ -33,7 +34,6 @@ func Populate(fsys FS, cwd string) error {
 		owner int
 	}{
 		{"/", 0o755, root},
-		{"/bin", 0o755, root},
 		{"/usr", 0o755, root},
 		{"/usr/bin", 0o755, root},
 		{"/usr/local", 0o755, root},
@@ -49,6 +49,13 @@ func Populate(fsys FS, cwd string) error {
 	for _, d := range dirs {
 		if err := ensureDir(admin, d.name, d.perm, d.owner); err != nil {
 			return err
+		}
+	}
+	// Like Debian since bookworm (merged /usr), /bin is a symlink to
+	// usr/bin; an existing /bin directory is left alone.
+	if _, _, err := admin.LstatIfPossible("/bin"); errors.Is(err, fs.ErrNotExist) {
+		if err := admin.SymlinkIfPossible("usr/bin", "/bin"); err != nil {
+			return fmt.Errorf("vfs: populate: %w", err)
 		}
 	}
 	for _, f := range etcFiles() {
@@ -159,4 +166,53 @@ VERSION_ID="1"
 HOME_URL="https://github.com/sandsh/sandsh"
 `},
 	}
+}
+
+// CommandDir is where the sandbox's in-process commands are installed,
+// as Debian installs its programs; /bin is a symlink to it.
+const CommandDir = "/usr/bin"
+
+// CommandStub is the content of the files that stand for the in-process
+// commands. Like busybox, one file (hard-linked under every command's
+// name) serves them all: the gateway runs the in-process command named by
+// the last element of the path it was run by. Run by a shell instead of
+// through the gateway, it still runs the command.
+const CommandStub = "#!/bin/sh\n# sandsh: an in-process command, run by its file name\nexec " + CommandDir + "/\"${0##*/}\" \"$@\"\n"
+
+// IsCommandStub reports whether a file starting with head is the stub.
+func IsCommandStub(head []byte) bool { return strings.HasPrefix(string(head), CommandStub) }
+
+// InstallCommands puts the command stub into CommandDir (root's, mode
+// 0755) under each name, so that ls, type -a, hash, command -v and which
+// see the commands where bash would find programs. The names share one
+// inode where the filesystem has hard links, so they cost one file of
+// --max-files. Existing files are left alone.
+func InstallCommands(fsys FS, names []string) error {
+	admin := fsys
+	if m, ok := fsys.(*MemFS); ok {
+		admin = m.As(Cred{UID: 0, GID: 0, Umask: 0o022})
+	}
+	first := ""
+	for _, name := range names {
+		if name == "" || strings.ContainsAny(name, "/\x00") || name == "." || name == ".." {
+			continue
+		}
+		p := CommandDir + "/" + name
+		if _, _, err := admin.LstatIfPossible(p); err == nil {
+			continue
+		}
+		if hl, ok := admin.(HardLinker); ok && first != "" {
+			if err := hl.LinkIfPossible(first, p); err == nil {
+				continue
+			}
+		}
+		if err := ensureFile(admin, p, CommandStub); err != nil {
+			return err
+		}
+		if err := admin.Chmod(p, 0o755); err != nil {
+			return fmt.Errorf("vfs: install commands: %w", err)
+		}
+		first = p
+	}
+	return nil
 }

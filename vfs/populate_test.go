@@ -22,7 +22,6 @@ func TestPopulateMem(t *testing.T) {
 		uid  int
 	}{
 		{"/", "755", 0},
-		{"/bin", "755", 0},
 		{"/usr/bin", "755", 0},
 		{"/usr/local/bin", "755", 0},
 		{"/etc", "755", 0},

@@ -132,6 +132,14 @@ func (cfg *Config) paramValue(pe *syntax.ParamExp) (_ string, set bool, _ error)
 		case Unknown:
 			elems = nil
 			indexAllElements = true
+		case String:
+			// sandsh: a scalar is an array of one element: ${x[@]}.
+			indexAllElements = true
+			callVarInd = false
+			if vr.IsSet() {
+				elems = cfg.sliceElems(pe, []string{vr.Str}, nil, false)
+			}
+			str = join(elems)
 		case Indexed:
 			indexAllElements = true
 			callVarInd = false

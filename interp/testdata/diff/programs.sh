@@ -1,0 +1,43 @@
+### path lookup: type -a, -P, -p, -t of a program
+type -a cat; type -P sort; type -p ls; type -t head; command -v cat; command -V cat
+### path lookup: /bin and /usr/bin hold the same programs
+[ /bin/cat -ef /usr/bin/cat ] && echo same; ls -d /usr/bin/sort; [ -x /bin/sed ] && echo exec
+### path lookup: builtin and program
+type -a echo printf; type -P echo; type -p echo; echo "status $?"
+### path lookup: a script earlier on PATH wins
+mkdir -p "$HOME/bin"; printf '#!/bin/bash\necho "mine: ${0#$HOME}"\n' >"$HOME/bin/cat"; chmod +x "$HOME/bin/cat"
+PATH=$HOME/bin:$PATH; cat; type -a cat | sed "s|$HOME|~|"; hash -t cat | sed "s|$HOME|~|"
+### path lookup: a script later on PATH loses
+mkdir -p "$HOME/bin"; printf '#!/bin/bash\necho mine\n' >"$HOME/bin/cat"; chmod +x "$HOME/bin/cat"
+PATH=$PATH:$HOME/bin; echo x | cat; type -P cat
+### path lookup: a PATH without the system directories finds nothing
+PATH=/nowhere; cat </dev/null; echo "status $?"; type -P cat; echo "status $?"
+### path lookup: scripts by name, with each kind of shebang
+mkdir -p "$HOME/bin"; cd "$HOME/bin"
+printf '#!/usr/bin/env bash\necho env-bash "$@"\n' >a; printf '#!/bin/bash\necho bin-bash $#\n' >b
+printf '#!/bin/sh\necho bin-sh\n' >c; printf 'echo no-shebang $1\n' >d; chmod +x a b c d
+cd /; PATH=$HOME/bin:$PATH; a 1 2; b x y z; c; d q; echo "${0##*/}"
+### path lookup: a non-executable file is skipped
+mkdir -p "$HOME/bin"; printf 'echo never\n' >"$HOME/bin/ls"; PATH=$HOME/bin:$PATH; ls -d /; type -P ls
+### path lookup: $0 of a script found through PATH
+mkdir -p "$HOME/bin"; printf '#!/bin/bash\necho "${0#$HOME}" "${BASH_SOURCE#$HOME}"\n' >"$HOME/bin/s0"; chmod +x "$HOME/bin/s0"; PATH=$HOME/bin:$PATH s0
+### hash table: hits, order, -t, -d, -p, -l, -r
+cat </dev/null; ls >/dev/null; cat </dev/null; sort </dev/null; hash; type cat; hash -t cat; hash -t cat ls
+hash -p /x/y foo; hash; hash -d cat; hash -l; hash -r; hash; type -t cat; hash nosuch; echo $?; hash cat; hash
+### hash table: a PATH assignment empties it
+cat </dev/null; hash -t cat; PATH=$PATH; hash -t cat; echo "status $?"
+### type: alias, keyword, function, builtin and -f, -p, -P, -a
+alias ll='ls -l'; type ll; shopt -s expand_aliases; type ll; type -t ll; command -v ll
+f() { echo f; }; type -t f; type -p f; echo "p $?"; type -P f; echo "P $?"; type -f -t f; echo "f $?"
+type -t if; type -p if; echo "p if $?"; type -ap cd; echo "ap cd $?"; type -t nosuch; echo "t $?"
+command -v if cd nosuch; echo "v $?"; type -a -t echo
+### export -f passes functions to nested shells
+f() { echo "f got $1"; }; export -f f; bash -c 'f one'; bash -c 'f two'
+export -nf f; bash -c 'f three' 2>/dev/null; echo "status $?"
+g() { echo g; }; declare -fx g; bash -c g; export -f nosuch 2>/dev/null; echo "status $?"
+### export -f: the environment entry and declare -F
+f() { echo hi; }; export -f f; env | grep -c '^BASH_FUNC_f%%=() {'; declare -F; export -f | grep -c 'declare -fx f'
+### export -f: an unset function is not passed
+f() { echo hi; }; export -f f; unset -f f; bash -c 'type -t f'; echo "status $?"
+### export -f: a redefinition stays exported
+f() { echo one; }; export -f f; f() { echo two; }; bash -c f
