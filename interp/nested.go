@@ -85,7 +85,7 @@ func (r *Runner) parseAt(ctx context.Context, src, name string, line uint) (*syn
 	if err := checkNesting([]byte(src)); err != nil {
 		return nil, err
 	}
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.StartLine(line)).Parse(parseguard.String(ctx, src), name)
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.StartLine(line), syntax.ExtGlobOption(r.opts.extglob)).Parse(parseguard.String(ctx, src), name)
 	if err == nil {
 		err = parseguard.Check(f, len(src))
 	}
@@ -131,7 +131,7 @@ func (r *Runner) parseAndRun(ctx context.Context, src io.Reader, name string) er
 		// The line-by-line parser runs a line when it sees its newline.
 		data = append(data, '\n')
 	}
-	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
+	p := syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.ExtGlobOption(r.opts.extglob))
 	var runErr, tooDeep, perr error
 	// Like bash, parse a whole line (with its here-documents) before
 	// running it, and run each line before parsing the next.
@@ -149,6 +149,8 @@ func (r *Runner) parseAndRun(ctx context.Context, src io.Reader, name string) er
 			}
 			r.stmt(ctx, st)
 		}
+		// Like bash, the next line is parsed with extglob as it is now.
+		syntax.ExtGlobOption(r.opts.extglob)(p)
 		return !r.stop(ctx)
 	}
 	// The loop never breaks: mvdan's iterator panics ("range function

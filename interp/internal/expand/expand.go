@@ -549,6 +549,14 @@ func FieldsSeq(cfg *Config, words ...*syntax.Word) iter.Seq2[string, error] {
 	}
 }
 
+// extMode is the pattern mode of extglob for ${x%pat} and the like (sandsh).
+func (cfg *Config) extMode() pattern.Mode {
+	if cfg.ExtGlob {
+		return pattern.ExtendedOperators
+	}
+	return 0
+}
+
 func (cfg *Config) cmdSubst(cs *syntax.CmdSubst) (string, error) {
 	if cfg.CmdSubst == nil {
 		return "", UnexpectedCommandError{Node: cs}
@@ -707,8 +715,8 @@ func (cfg *Config) expandUser(field string, moreFields bool) (prefix, rest strin
 	return "", field
 }
 
-func findAllIndex(pat, name string, n int) [][]int {
-	expr, err := pattern.Regexp(pat, 0)
+func findAllIndex(pat, name string, n int, mode pattern.Mode) [][]int {
+	expr, err := pattern.Regexp(pat, mode)
 	if err != nil {
 		return nil
 	}

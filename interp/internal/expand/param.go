@@ -290,8 +290,7 @@ func (cfg *Config) paramValue(pe *syntax.ParamExp) (_ string, set bool, _ error)
 	return str, set, nil
 }
 
-func removePattern(str, pat string, fromEnd, shortest bool) string {
-	var mode pattern.Mode
+func removePattern(str, pat string, fromEnd, shortest bool, mode pattern.Mode) string {
 	if shortest {
 		mode |= pattern.Shortest
 	}
@@ -386,7 +385,7 @@ func (cfg *Config) replaceElems(repl *syntax.Replace, elems []string) ([]string,
 	}
 	out := make([]string, len(elems))
 	for i, elem := range elems {
-		locs := findAllIndex(orig, elem, n)
+		locs := findAllIndex(orig, elem, n, cfg.extMode())
 		sb := cfg.strBuilder()
 		last := 0
 		for _, loc := range locs {
@@ -410,7 +409,7 @@ func (cfg *Config) removePatternElems(op syntax.ParExpOperator, arg string, elem
 	small := op == syntax.RemSmallPrefix || op == syntax.RemSmallSuffix
 	out := make([]string, len(elems))
 	for i, elem := range elems {
-		out[i] = removePattern(elem, arg, suffix, small)
+		out[i] = removePattern(elem, arg, suffix, small, cfg.extMode())
 	}
 	return out
 }
@@ -588,7 +587,7 @@ func (cfg *Config) replaceAnchored(repl *syntax.Replace, orig string, anchor byt
 	if err != nil {
 		return nil, err
 	}
-	expr, err := pattern.Regexp(orig, 0)
+	expr, err := pattern.Regexp(orig, cfg.extMode())
 	if err != nil {
 		return elems, nil
 	}

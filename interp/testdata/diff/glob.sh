@@ -36,3 +36,15 @@ echo $(( echo 3
 if ! ((test x = y) || (test a = a)); then echo no; else echo yes; fi
 v="$((echo hi || echo no)2>/dev/null)"; echo $v
 echo $(( (1+2)*3 )) "$(( 2 * (3) ))"; x=1; (( (x+1) == 2 )) && echo arith
+### extglob syntax follows shopt at parse time
+have=false
+if !($have && $have); then echo one; fi
+empty= str=x
+[[ !($empty) ]] && echo T1
+[[ !($str) ]] || echo F1
+shopt -s extglob
+[[ !($str) ]] && echo T2
+[[ '' == @() ]] && echo empty
+x=foo.py; echo ${x//@(o.py)/Z} ${x%@(.py|.sh)} ${x##+(f|o)}
+### extglob off: @( is a syntax error
+echo @(x)

@@ -431,6 +431,9 @@ func (p *Parser) extendedGlob() bool {
 		// Just like glob qualifiers, parse extended globs as literals in Zsh.
 		return false
 	}
+	if p.noExtGlob && !p.extPat {
+		return false // sandsh
+	}
 	if p.val == "function" {
 		// We don't support e.g. `function @() { ... }` at the moment, but we could.
 		return false
@@ -443,7 +446,8 @@ func (p *Parser) extendedGlob() bool {
 		// followed by a newline does not hang an interactive shell parser until
 		// another byte is input.
 		_, p2 := p.peekTwo()
-		return p2 != ')'
+		return p2 != ')' || p.extPat // sandsh: [[ x == @() ]] is no function
+
 	}
 	return false
 }

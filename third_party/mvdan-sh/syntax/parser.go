@@ -18,6 +18,14 @@ import (
 // call it directly, for example KeepComments(true)(parser).
 type ParserOption func(*Parser)
 
+// ExtGlobOption tells the parser whether shopt extglob is on (sandsh); bash
+// parses @(a|b) and the like only then, and otherwise reads !(cmd) as
+// negation and a subshell. It may change between calls, such as between
+// the lines of a script. The default is on.
+func ExtGlobOption(enabled bool) ParserOption {
+	return func(p *Parser) { p.noExtGlob = !enabled }
+}
+
 // KeepComments makes the parser parse comments and attach them to
 // nodes, as opposed to discarding them.
 func KeepComments(enabled bool) ParserOption {
@@ -547,6 +555,11 @@ type Parser struct {
 
 	rxOpenParens int
 	rxFirstPart  bool
+
+	// sandsh: noExtGlob is shopt -u extglob when the text is parsed, which
+	// makes @( and the like plain characters, as in bash; extPat turns
+	// them back on for the pattern of [[ == ]].
+	noExtGlob, extPat bool
 
 	accComs []Comment
 	curComs *[]Comment
@@ -2745,8 +2758,12 @@ func (p *Parser) testExprBinary(pastAndOr bool) TestExpr {
 			p.posErr(b.OpPos, "expected %#q, %#q or %#q after complex expr",
 				AndTest, OrTest, dblRightBrack)
 		}
+		// sandsh: like bash, the pattern of == and != may use extended
+		// globs even when extglob is off.
+		p.extPat = b.Op == TsMatch || b.Op == TsMatchShort || b.Op == TsNoMatch
 		p.next()
 		b.Y = p.followWordTok(token(b.Op), b.OpPos)
+		p.extPat = false
 	}
 	return b
 }
