@@ -34,6 +34,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -65,6 +66,7 @@ type replReply struct {
 	Dir         string   `json:"dir"`
 	Desc        string   `json:"desc,omitempty"`
 	Cands       []string `json:"cands,omitempty"`
+	Jobs        int      `json:"jobs,omitempty"` // background jobs running
 	// StateLen is the length of the gob-encoded replSnapshot that
 	// follows the message's line; 0 when the session is unchanged since
 	// the last one sent.
@@ -121,6 +123,7 @@ type remoteShell struct {
 	state  []byte // the last snapshot (gob-encoded replSnapshot)
 	dir    string
 	desc   string
+	jobs   int // background jobs running after the last line
 
 	mu       sync.Mutex
 	proc     *os.Process
@@ -290,6 +293,7 @@ func (rs *remoteShell) keep(rep replReply) {
 	if rep.Dir != "" {
 		rs.dir = rep.Dir
 	}
+	rs.jobs = rep.Jobs
 	if len(rep.State) > 0 {
 		rs.state = rep.State
 	}
@@ -436,11 +440,21 @@ func (rs *remoteShell) recover(errw io.Writer, inLine bool) int {
 	if killed == "interrupt" {
 		fmt.Fprintln(errw) // after the ^C the terminal echoed
 	}
-	lost := "background jobs, if any, were lost"
-	if rs.o.FS == "disk" {
-		lost += "; files the line wrote on disk stay as they are"
+	var lost []string
+	switch {
+	case rs.jobs == 1:
+		lost = append(lost, "1 background job was lost")
+	case rs.jobs > 1:
+		lost = append(lost, fmt.Sprintf("%d background jobs were lost", rs.jobs))
 	}
-	fmt.Fprintf(errw, "sandsh: %s; the session goes on from its state before that line (%s)\n", what, lost)
+	if rs.o.FS == "disk" && inLine {
+		lost = append(lost, "what the line wrote on disk stays")
+	}
+	note := ""
+	if len(lost) > 0 {
+		note = " (" + strings.Join(lost, "; ") + ")"
+	}
+	fmt.Fprintf(errw, "sandsh: %s; the session goes on from its state before that line%s\n", what, note)
 	if _, err := rs.start(); err != nil {
 		fmt.Fprintf(errw, "sandsh: cannot restart the shell: %v\n", err)
 		return -1
@@ -605,7 +619,7 @@ func replWorkerMain(o *Options, p *workerPayload, tty *ttyInput, onLine func(con
 		lastSum = sum
 		return buf.Bytes()
 	}
-	if reply(replReply{Dir: r.Dir(), Desc: sess.desc, State: snapshot(r.Status())}) != nil {
+	if reply(replReply{Dir: r.Dir(), Desc: sess.desc, Jobs: r.RunningJobs(), State: snapshot(r.Status())}) != nil {
 		return ExitInternal
 	}
 
@@ -726,6 +740,7 @@ func replWorkerMain(o *Options, p *workerPayload, tty *ttyInput, onLine func(con
 			return ExitInternal
 		}
 		rep.Dir = r.Dir()
+		rep.Jobs = r.RunningJobs()
 		if err := reply(rep); err != nil {
 			return finish()
 		}

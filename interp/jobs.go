@@ -326,3 +326,15 @@ func (j *job) stateString() string {
 	}
 	return "Running"
 }
+
+// RunningJobs is the number of background jobs still running: what an
+// interactive session would lose if its process had to be replaced.
+func (r *Runner) RunningJobs() int {
+	n := 0
+	for _, j := range r.jobs.list() {
+		if !j.finished() {
+			n++
+		}
+	}
+	return n
+}
