@@ -2,6 +2,7 @@ package interp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -38,6 +39,9 @@ func (r *Runner) call(ctx context.Context, ce *syntax.CallExpr) {
 		for _, as := range ce.Assigns {
 			if err := r.assign(ctx, as, false); err != nil {
 				r.assignError(err)
+				// An assignment statement that fails abandons the rest
+				// of the command line, like bash.
+				r.abortLine = !r.exiting
 				return
 			}
 		}
@@ -62,8 +66,14 @@ func (r *Runner) call(ctx context.Context, ce *syntax.CallExpr) {
 				saved = old.clone()
 			}
 			if err := r.assign(ctx, as, false); err != nil {
-				r.assignError(err)
-				return
+				if _, ok := err.(*readonlyError); !ok || r.s.fatalErr() != nil {
+					r.assignError(err)
+					return
+				}
+				// bash reports a readonly prefix assignment and runs
+				// the command anyway.
+				r.errf("%v", err)
+				continue
 			}
 			if v, _ := r.lookup(name); v != nil {
 				v.Exported = true
@@ -119,8 +129,9 @@ func (r *Runner) assignError(err error) {
 	}
 	r.errf("%v", err)
 	r.lastStatus = 1
-	if _, ok := err.(*readonlyError); ok && !r.interactive {
-		r.exiting, r.exitCode = true, 1
+	if errors.As(err, new(*expand.ArithmError)) {
+		// bash abandons the rest of the command line and goes on.
+		r.abortLine = true
 	}
 }
 

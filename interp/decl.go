@@ -213,8 +213,13 @@ func (r *Runner) declClause(ctx context.Context, dc *syntax.DeclClause) {
 			}
 		}
 		if aerr != nil {
+			if _, ok := aerr.(*readonlyError); ok && r.s.fatalErr() == nil {
+				r.builtinErr(variant, "%v", aerr)
+				r.lastStatus = 1
+				continue
+			}
 			r.assignError(aerr)
-			if r.exiting {
+			if r.exiting || r.abortLine {
 				return
 			}
 			continue
@@ -272,12 +277,11 @@ func (r *Runner) declVar(name string, local bool, a *declAttrs) (*variable, erro
 		top := r.scopes[len(r.scopes)-1]
 		v = top.vars[name]
 		if v == nil {
-			v = &variable{Variable: expand.Variable{Local: true}}
-			if outer, _ := r.lookup(name); outer != nil && outer.Exported {
-				// A new local hides the exported global but bash keeps it out of
-				// the environment until assigned with export.
-				_ = outer
+			if outer, _ := r.lookup(name); outer != nil && outer.ReadOnly {
+				// bash refuses to shadow a readonly variable.
+				return nil, &readonlyError{name}
 			}
+			v = &variable{Variable: expand.Variable{Local: true}}
 			top.vars[name] = v
 		}
 	} else {

@@ -141,7 +141,7 @@ func (r *Runner) parseAndRun(ctx context.Context, src io.Reader, name string) er
 		}
 		for _, st := range stmts {
 			if r.stop(ctx) {
-				return false
+				break
 			}
 			if err := parseguard.Check(st, int(st.End().Offset()-st.Pos().Offset())); err != nil {
 				tooDeep = fmt.Errorf("%s:%d: %w", name, st.Pos().Line(), err)
@@ -151,6 +151,8 @@ func (r *Runner) parseAndRun(ctx context.Context, src io.Reader, name string) er
 		}
 		// Like bash, the next line is parsed with extglob as it is now.
 		syntax.ExtGlobOption(r.opts.extglob)(p)
+		// An error that abandons the command line stops here.
+		r.abortLine = false
 		return !r.stop(ctx)
 	}
 	// The loop never breaks: mvdan's iterator panics ("range function
@@ -205,7 +207,15 @@ func (r *Runner) evalString(ctx context.Context, src, name string) {
 		return
 	}
 	r.lastStatus = 0
-	r.stmts(ctx, f.Stmts)
+	for _, st := range f.Stmts {
+		if r.stop(ctx) {
+			break
+		}
+		r.stmt(ctx, st)
+		// Like bash's parse_and_execute, an error that abandons a command
+		// goes on with the next command of the string or file.
+		r.abortLine = false
+	}
 }
 
 // sourceFile runs a file from the sandbox in this shell.

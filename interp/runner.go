@@ -74,7 +74,7 @@ type Runner struct {
 	getoptsLastInd int
 	procWaits      []func()
 	umaskBits      uint32
-	abortLine      bool // interactive: an error ends the current line only
+	abortLine      bool // an error ends the current command line only (bash's DISCARD)
 }
 
 // frame is one function call or sourced file on the call stack.
@@ -806,8 +806,11 @@ func (r *Runner) expandError(err error) {
 			status = 127
 		}
 		fmt.Fprintf(r.fds.writer(2), "%s: %s\n", r.prefix(), msg)
-	case errors.As(err, new(*readonlyError)):
+	case errors.As(err, new(*readonlyError)), errors.As(err, new(*expand.ArithmError)):
+		// bash abandons the rest of the command line and goes on.
 		r.errf("%s", msg)
+		r.lastStatus, r.abortLine = 1, true
+		return
 	default:
 		fmt.Fprintf(r.fds.writer(2), "%s: %s\n", r.prefix(), msg)
 	}

@@ -17,7 +17,66 @@ import (
 // TODO(v4): the arithmetic APIs should return int64 for portability with 32-bit systems,
 // even if Bash only supports native int sizes.
 
-func Arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
+// Arithm evaluates an arithmetic expression. Like bash, which expands the
+// text of an expression before it parses it, an expression whose words
+// hold expansions or quotes ($x, "1 + 2", $(cmd)) is evaluated from its
+// expanded text: with x='1 + 2', $(( $x * 3 )) is 7, not 9.
+func Arithm(cfg *Config, expr syntax.ArithmExpr) (n int, err error) {
+	defer func() {
+		var ae *ArithmError
+		if err != nil && !errors.As(err, new(UnsetParameterError)) && !errors.As(err, &ae) {
+			err = &ArithmError{err}
+		}
+	}()
+	if arithHasExpansion(expr) {
+		s, err := cfg.arithSource(expr, true)
+		if err != nil {
+			return 0, err
+		}
+		if strings.TrimSpace(s) == "" {
+			return 0, nil
+		}
+		return cfg.arithText(s)
+	}
+	return arithm(cfg, expr)
+}
+
+// ArithmError is an error of arithmetic evaluation itself (a syntax
+// error in a value, a division by zero); bash abandons the command line it
+// happens in and goes on with the next one.
+type ArithmError struct{ Err error }
+
+func (e *ArithmError) Error() string { return e.Err.Error() }
+func (e *ArithmError) Unwrap() error { return e.Err }
+
+// arithHasExpansion reports whether a word of expr is more than literal
+// text.
+func arithHasExpansion(expr syntax.ArithmExpr) bool {
+	switch x := expr.(type) {
+	case *syntax.Word:
+		for _, wp := range x.Parts {
+			switch wp := wp.(type) {
+			case *syntax.Lit:
+			case *syntax.ParamExp:
+				// a[i] without a dollar names an element.
+				if wp.Dollar.IsValid() || wp.Index != nil && arithHasExpansion(wp.Index) {
+					return true
+				}
+			default:
+				return true
+			}
+		}
+	case *syntax.BinaryArithm:
+		return arithHasExpansion(x.X) || arithHasExpansion(x.Y)
+	case *syntax.UnaryArithm:
+		return arithHasExpansion(x.X)
+	case *syntax.ParenArithm:
+		return arithHasExpansion(x.X)
+	}
+	return false
+}
+
+func arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
 	switch expr := expr.(type) {
 	case *syntax.Word:
 		str, err := Literal(cfg, expr)
@@ -46,7 +105,7 @@ func Arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
 		}
 		return cfg.arithText(str)
 	case *syntax.ParenArithm:
-		return Arithm(cfg, expr.X)
+		return arithm(cfg, expr.X)
 	case *syntax.UnaryArithm:
 		switch expr.Op {
 		case syntax.Inc, syntax.Dec:
@@ -69,7 +128,7 @@ func Arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
 			}
 			return int(val), nil
 		}
-		val, err := Arithm(cfg, expr.X)
+		val, err := arithm(cfg, expr.X)
 		if err != nil {
 			return 0, err
 		}
@@ -93,18 +152,18 @@ func Arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
 			syntax.ShlAssgn, syntax.ShrAssgn:
 			return cfg.assgnArit(expr)
 		case syntax.TernQuest: // TernColon can't happen here
-			cond, err := Arithm(cfg, expr.X)
+			cond, err := arithm(cfg, expr.X)
 			if err != nil {
 				return 0, err
 			}
 			b2 := expr.Y.(*syntax.BinaryArithm) // must have Op==TernColon
 			if cond != 0 {
-				return Arithm(cfg, b2.X)
+				return arithm(cfg, b2.X)
 			}
-			return Arithm(cfg, b2.Y)
+			return arithm(cfg, b2.Y)
 		case syntax.AndArit, syntax.OrArit:
 			// Like Bash, short-circuit the right operand.
-			left, err := Arithm(cfg, expr.X)
+			left, err := arithm(cfg, expr.X)
 			if err != nil {
 				return 0, err
 			}
@@ -114,7 +173,7 @@ func Arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
 			if expr.Op == syntax.OrArit && left != 0 {
 				return 1, nil
 			}
-			right, err := Arithm(cfg, expr.Y)
+			right, err := arithm(cfg, expr.Y)
 			if err != nil {
 				return 0, err
 			}
@@ -123,11 +182,11 @@ func Arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
 		if l, ok := expr.X.(*syntax.BinaryArithm); ok && plainBinary(l.Op) {
 			return cfg.binChain(expr)
 		}
-		left, err := Arithm(cfg, expr.X)
+		left, err := arithm(cfg, expr.X)
 		if err != nil {
 			return 0, err
 		}
-		right, err := Arithm(cfg, expr.Y)
+		right, err := arithm(cfg, expr.Y)
 		if err != nil {
 			return 0, err
 		}
@@ -165,12 +224,12 @@ func (cfg *Config) binChain(expr *syntax.BinaryArithm) (int, error) {
 		}
 		spine = append(spine, l)
 	}
-	val, err := Arithm(cfg, spine[len(spine)-1].X)
+	val, err := arithm(cfg, spine[len(spine)-1].X)
 	if err != nil {
 		return 0, err
 	}
 	for i := len(spine) - 1; i >= 0; i-- {
-		right, err := Arithm(cfg, spine[i].Y)
+		right, err := arithm(cfg, spine[i].Y)
 		if err != nil {
 			return 0, err
 		}
@@ -276,7 +335,7 @@ func (cfg *Config) assgnArit(b *syntax.BinaryArithm) (int, error) {
 		return 0, err
 	}
 	val := atoi(cfg.envGet(name))
-	arg_, err := Arithm(cfg, b.Y)
+	arg_, err := arithm(cfg, b.Y)
 	if err != nil {
 		return 0, err
 	}
@@ -407,7 +466,7 @@ func (cfg *Config) arithName(w *syntax.Word) (string, error) {
 				}
 				return name + "[" + key + "]", nil
 			}
-			n, err := Arithm(cfg, pe.Index)
+			n, err := arithm(cfg, pe.Index)
 			if err != nil {
 				return "", err
 			}
@@ -456,7 +515,7 @@ func (cfg *Config) arithText(s string) (int, error) {
 	}
 	cfg.arithDepth++
 	defer func() { cfg.arithDepth-- }()
-	return Arithm(cfg, x)
+	return arithm(cfg, x)
 }
 
 // shorten keeps error messages one readable line.

@@ -14,6 +14,13 @@ func (cfg *Config) AssocKey(idx syntax.ArithmExpr) (string, error) {
 	if w, ok := idx.(*syntax.Word); ok {
 		return Literal(cfg, w)
 	}
+	return cfg.arithSource(idx, false)
+}
+
+// arithSource rebuilds the text of an arithmetic expression with its
+// words expanded and the source's spacing between tokens. With sglRaw, a
+// single-quoted part stays quoted, as bash's arithmetic refuses it.
+func (cfg *Config) arithSource(idx syntax.ArithmExpr, sglRaw bool) (string, error) {
 	var sb strings.Builder
 	var last syntax.Pos
 	var err error
@@ -31,6 +38,21 @@ func (cfg *Config) AssocKey(idx syntax.ArithmExpr) (string, error) {
 		}
 		switch x := x.(type) {
 		case *syntax.Word:
+			if sglRaw && hasSglQuote(x) {
+				emit(x.Pos(), x.End(), "'")
+				return
+			}
+			if pe, ok := bareElemRef(x); ok {
+				emit(pe.Param.Pos(), pe.Param.End(), pe.Param.Value)
+				emit(pe.Param.End(), posAfter(pe.Param.End(), 1), "[")
+				// Quotes in a subscript are removed, as for a['k'].
+				saved := sglRaw
+				sglRaw = false
+				walk(pe.Index)
+				sglRaw = saved
+				emit(last, last, "]")
+				return
+			}
 			s, e := Literal(cfg, x)
 			if e != nil {
 				err = e
@@ -67,4 +89,26 @@ func posAfter(pos syntax.Pos, n int) syntax.Pos {
 		return pos
 	}
 	return syntax.NewPos(pos.Offset()+uint(n), pos.Line(), pos.Col()+uint(n))
+}
+
+func hasSglQuote(w *syntax.Word) bool {
+	for _, wp := range w.Parts {
+		if _, ok := wp.(*syntax.SglQuoted); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// bareElemRef returns the a[i] of an arithmetic word that is an element
+// reference without a dollar.
+func bareElemRef(w *syntax.Word) (*syntax.ParamExp, bool) {
+	if len(w.Parts) != 1 {
+		return nil, false
+	}
+	pe, ok := w.Parts[0].(*syntax.ParamExp)
+	if !ok || pe.Dollar.IsValid() || pe.Param == nil || pe.Index == nil {
+		return nil, false
+	}
+	return pe, true
 }

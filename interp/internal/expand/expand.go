@@ -27,6 +27,10 @@ import (
 // A Config specifies details about how shell expansion should be performed. The
 // zero value is a valid configuration.
 type Config struct {
+	// Warn, if set, reports a problem that does not stop the expansion,
+	// such as bash's "a: bad array subscript".
+	Warn func(msg string)
+
 	// Env is used to get and set environment variables when performing
 	// shell expansions. Some special parameters are also expanded via this
 	// interface, such as:
@@ -1000,4 +1004,10 @@ func ReadFields(cfg *Config, s string, n int, raw bool) []string {
 		fields[i] = string(runes[p.start:p.end])
 	}
 	return fields
+}
+
+func (cfg *Config) warn(msg string) {
+	if cfg.Warn != nil {
+		cfg.Warn(msg)
+	}
 }

@@ -145,6 +145,14 @@ func (cfg *Config) paramValue(pe *syntax.ParamExp) (_ string, set bool, _ error)
 			callVarInd = false
 			elems = cfg.sliceElems(pe, vr.List, vr.Indexes, name == "@" || name == "*")
 			str = join(elems)
+		case String:
+			// ${s[@]} of a string is the string, as a one-element array.
+			indexAllElements = true
+			callVarInd = false
+			if vr.IsSet() {
+				elems = cfg.sliceElems(pe, []string{vr.Str}, nil, false)
+			}
+			str = join(elems)
 		case Associative:
 			// sandsh: ${#m[@]} counts the elements, ${m[@]:1} slices them.
 			indexAllElements = true
@@ -155,7 +163,7 @@ func (cfg *Config) paramValue(pe *syntax.ParamExp) (_ string, set bool, _ error)
 	}
 	if callVarInd {
 		var err error
-		str, set, err = cfg.varInd(vr, index)
+		str, set, err = cfg.varInd(name, vr, index)
 		if err != nil {
 			return "", false, err
 		}
@@ -448,7 +456,7 @@ func (cfg *Config) caseConvElems(op syntax.ParExpOperator, arg string, elems []s
 // varInd expands an indexed variable expansion like ${a[i]}, also reporting
 // whether the resulting element is set, which may be false for missing array
 // elements such as the holes in a sparse array.
-func (cfg *Config) varInd(vr Variable, idx syntax.ArithmExpr) (string, bool, error) {
+func (cfg *Config) varInd(name string, vr Variable, idx syntax.ArithmExpr) (string, bool, error) {
 	if idx == nil {
 		switch vr.Kind {
 		case Indexed:
@@ -486,7 +494,9 @@ func (cfg *Config) varInd(vr Variable, idx syntax.ArithmExpr) (string, bool, err
 		if i < 0 {
 			// Negative indices count from one past the maximum index.
 			if i += IndexedMax(vr.List, vr.Indexes) + 1; i < 0 {
-				return "", false, fmt.Errorf("negative array index")
+				// bash reports it and expands to nothing.
+				cfg.warn(name + ": bad array subscript")
+				return "", false, nil
 			}
 		}
 		if str, ok := vr.indexedVal(i); ok {

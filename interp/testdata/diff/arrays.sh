@@ -22,3 +22,30 @@ declare -A as; i=1
 as[i+1]=a; as["i + 1"]=b; as[$i+1]=c; as[i*2]=d
 for k in "${!as[@]}"; do echo "$k=${as[$k]}"; done
 echo "${as[i+1]} ${as[i + 1]} ${as[1+1]} ${as[i*2]}"
+### arithmetic expands its text before parsing
+x='1 + 2'; echo $(( $x * 3 )) $(( "$x" * 3 )) $(( x * 3 )) $(( "1+2" * 3 ))
+e=; echo $(( $e )) $(( $e + 1 ))
+a=(1 2 3); i=1; echo $(( a[$i] + ${#a[@]} )); (( a[$i]++ )); echo ${a[1]}
+declare -A A=([foo]=bar [spam]=42); (( x = A['spam'] )); echo $x
+### arithmetic error abandons the line only
+echo $((1/0)); echo same-line
+echo next=$?
+f() { echo $((2/0)); echo in-f; }; f; echo after-f
+echo end
+### single quotes in arithmetic are an error
+echo $(( '1' + 2 ))
+echo status=$?
+### readonly assignment abandons the line
+readonly r=1
+r=2; echo same-line
+echo next=$?
+r=3 true; echo prefix=$?
+declare r=4; echo declare=$?
+f() { local r=5; echo local=$?; }; f
+read r <<< x; echo read=$?
+(r=6; echo in-subshell); echo subshell=$?
+### out-of-range negative subscript reads as empty
+a=(1 2 3); echo "[${a[-5]}]" st=$?
+### string indexed with @
+s=abc; echo ${s[@]} "${s[*]}" ${#s[@]}
+a=(4 5 6); (( b = a )); echo $b
