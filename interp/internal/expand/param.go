@@ -145,14 +145,6 @@ func (cfg *Config) paramValue(pe *syntax.ParamExp) (_ string, set bool, _ error)
 			callVarInd = false
 			elems = cfg.sliceElems(pe, vr.List, vr.Indexes, name == "@" || name == "*")
 			str = join(elems)
-		case String:
-			// ${s[@]} of a string is the string, as a one-element array.
-			indexAllElements = true
-			callVarInd = false
-			if vr.IsSet() {
-				elems = cfg.sliceElems(pe, []string{vr.Str}, nil, false)
-			}
-			str = join(elems)
 		case Associative:
 			// sandsh: ${#m[@]} counts the elements, ${m[@]:1} slices them.
 			indexAllElements = true
