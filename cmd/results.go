@@ -331,8 +331,14 @@ func (o *Options) runSandboxed(ctx context.Context, in *runInputs, sc sandbox.Sc
 	}
 	var before vfs.Manifest
 	diffable := o.FS != "disk" || o.Root != ""
+	// An overlay base or a --root directory may hold more than the run
+	// may add: bound the walk generously, but bound it.
+	manifestMax := 0
+	if lim.MaxFiles > 0 {
+		manifestMax = 4*lim.MaxFiles + 100000
+	}
 	if o.wantsDiff() && diffable {
-		if before, err = vfs.TakeManifest(ctx, sb.FS(), "/", lim.MaxFiles); err != nil {
+		if before, err = vfs.TakeManifest(ctx, sb.FS(), "/", manifestMax); err != nil {
 			fmt.Fprintf(errw, "sandsh: --changes: %v\n", err)
 			return ExitInternal, oc
 		}
@@ -355,7 +361,7 @@ func (o *Options) runSandboxed(ctx context.Context, in *runInputs, sc sandbox.Sc
 		}
 	}
 	if before != nil {
-		if after, err := vfs.TakeManifest(post, sb.FS(), "/", 2*max(lim.MaxFiles, 1)); err == nil {
+		if after, err := vfs.TakeManifest(post, sb.FS(), "/", manifestMax); err == nil {
 			oc.Changes, oc.HasDiff = vfs.Diff(before, after), true
 		} else {
 			fmt.Fprintf(errw, "sandsh: --changes: %v\n", err)
