@@ -498,9 +498,10 @@ func (r *Runner) ifClause(ctx context.Context, ic *syntax.IfClause) {
 		r.stmts(ctx, ic.Then)
 		return
 	}
-	r.lastStatus = 0
+	// $? in an elif or else branch is still the failed condition's.
 	switch {
 	case ic.Else == nil:
+		r.lastStatus = 0
 	case ic.Else.ThenPos.IsValid() || len(ic.Else.Cond) > 0:
 		r.ifClause(ctx, ic.Else)
 	default:

@@ -41,3 +41,7 @@ f() { echo hi; }; export -f f; env | grep -c '^BASH_FUNC_f%%=() {'; declare -F; 
 f() { echo hi; }; export -f f; unset -f f; bash -c 'type -t f'; echo "status $?"
 ### export -f: a redefinition stays exported
 f() { echo one; }; export -f f; f() { echo two; }; bash -c f
+### $? in else and elif branches is the failed condition's
+f() { return 3; }; if f; then :; else echo "else $?"; fi
+if f; then :; elif echo "elif $?"; false; then :; else echo "else2 $?"; fi
+g() { local status=0; if f; then :; else status=$?; fi; return $status; }; g; echo "g $?"; if false; then :; fi; echo "none $?"
