@@ -228,6 +228,7 @@ func (r *Runner) RunReader(ctx context.Context, src io.Reader, name string) (int
 	ctx, stop := r.bind(ctx)
 	defer stop()
 	r.source = name
+	r.mainSource, r.scriptArgs = name, r.params
 	err := r.parseAndRun(ctx, src, name)
 	if err != nil {
 		var se *SyntaxError

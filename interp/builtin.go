@@ -786,7 +786,7 @@ func (r *Runner) biEval(ctx context.Context, args []string) int {
 		return 1
 	}
 	defer func() { r.callDepth-- }()
-	r.evalString(ctx, src, "eval")
+	r.evalStringAt(ctx, src, "eval", r.line)
 	return r.lastStatus
 }
 
@@ -1118,31 +1118,6 @@ func (r *Runner) biUmask(_ context.Context, args []string) int {
 }
 
 func (r *Runner) umask() uint32 { return r.umaskBits }
-
-func (r *Runner) biCaller(_ context.Context, args []string) int {
-	n := 0
-	if len(args) > 1 {
-		var err error
-		if n, err = strconv.Atoi(args[1]); err != nil || n < 0 {
-			r.builtinErr("caller", "%s: invalid number", args[1])
-			return 2
-		}
-	}
-	if n >= len(r.frames) {
-		return 1
-	}
-	f := r.frames[len(r.frames)-1-n]
-	caller := "main"
-	if k := len(r.frames) - 2 - n; k >= 0 {
-		caller = r.frames[k].funcName
-	}
-	if len(args) > 1 {
-		fmt.Fprintf(r.out(), "%d %s %s\n", f.callLine, caller, f.source)
-	} else {
-		fmt.Fprintf(r.out(), "%d %s\n", f.callLine, f.source)
-	}
-	return 0
-}
 
 func (r *Runner) biHelp(_ context.Context, args []string) int {
 	if len(args) > 1 {

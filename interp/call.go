@@ -213,7 +213,7 @@ func (r *Runner) callFunc(ctx context.Context, name string, body *syntax.Stmt, a
 	oldParams := r.params
 	r.params = args[1:]
 	r.scopes = append(r.scopes, &scope{vars: map[string]*variable{}, funcName: name})
-	r.frames = append(r.frames, frame{funcName: name, source: r.source, callLine: r.line})
+	r.frames = append(r.frames, frame{funcName: name, source: r.funcSource[name], callLine: r.line, args: r.params})
 	callLine := r.line
 	// Like bash, a function that is not traced (functrace) runs without
 	// the DEBUG and RETURN traps; one it sets itself stays set after it.

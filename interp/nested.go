@@ -192,7 +192,13 @@ func (r *Runner) parseAndRun(ctx context.Context, src io.Reader, name string) er
 
 // evalString runs text as shell code in this shell (eval, source).
 func (r *Runner) evalString(ctx context.Context, src, name string) {
-	f, err := r.parseCtx(ctx, src, name)
+	r.evalStringAt(ctx, src, name, 1)
+}
+
+// evalStringAt is evalString with the text's first line numbered line:
+// like bash, $LINENO in eval'd text counts from the eval's line.
+func (r *Runner) evalStringAt(ctx context.Context, src, name string, line uint) {
+	f, err := r.parseAt(ctx, src, name, max(line, 1))
 	if err != nil {
 		if r.stop(ctx) {
 			return // cancelled or timed out while parsing
@@ -240,7 +246,7 @@ func (r *Runner) sourceFile(ctx context.Context, name string, args []string) int
 		r.params = args
 	}
 	oldSource := r.source
-	r.frames = append(r.frames, frame{funcName: "source", source: r.source, callLine: r.line})
+	r.frames = append(r.frames, frame{funcName: "source", source: name, callLine: r.line, args: args})
 	r.source = name
 	r.evalString(ctx, string(data), name)
 	if r.returning {
@@ -425,10 +431,14 @@ func (r *Runner) nestedShell(ctx context.Context, env *builtins.Env, args []stri
 		src = bytes.NewReader(data)
 		c.arg0, c.params, srcName = path, rest[1:], path
 		c.source = path
+		c.mainSource, c.scriptArgs = path, c.params
 		c.scriptFile = true
 	default:
 		src = env.Stdin
 		c.params = rest
+	}
+	if c.mainSource == "" {
+		c.mainSource, c.source = srcName, srcName
 	}
 	err := c.parseAndRun(ctx, src, srcName)
 	c.runExitTrap(ctx)

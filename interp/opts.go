@@ -18,6 +18,7 @@ type shellOpts struct {
 	interactiveComments, cmdhist, extquote, globasciiranges, shiftVerbose, localvarInherit,
 	patsubstReplacement, assocExpandOnce bool
 	globskipdots bool
+	extdebug     bool
 }
 
 func defaultOpts() shellOpts {
@@ -105,7 +106,7 @@ var shoptOptions = map[string]func(*shellOpts) *bool{
 	"direxpand":               nil,
 	"dirspell":                nil,
 	"execfail":                nil,
-	"extdebug":                nil,
+	"extdebug":                func(o *shellOpts) *bool { return &o.extdebug },
 	"force_fignore":           nil,
 	"gnu_errfmt":              nil,
 	"histappend":              nil,

@@ -26,15 +26,19 @@ type Runner struct {
 	// funcExported holds the functions marked with export -f: they go to
 	// nested shells and host programs as BASH_FUNC_name%% variables.
 	funcExported map[string]bool
-	aliases      map[string]string
-	hash         *hashTable
-	dir          string
-	arg0         string
-	params       []string
-	opts         shellOpts
-	fds          *fdTable
-	traps        map[string]string
-	jobs         *jobTable
+	// funcSource is the file each function was defined in (BASH_SOURCE).
+	funcSource map[string]string
+	mainSource string   // the script file, bottom of BASH_SOURCE
+	scriptArgs []string // its arguments, bottom of BASH_ARGV
+	aliases    map[string]string
+	hash       *hashTable
+	dir        string
+	arg0       string
+	params     []string
+	opts       shellOpts
+	fds        *fdTable
+	traps      map[string]string
+	jobs       *jobTable
 
 	// parentTraps are the traps a subshell inherited: not run, but shown
 	// by `trap`/`trap -p` until the subshell sets a trap of its own.
@@ -80,8 +84,9 @@ type Runner struct {
 // frame is one function call or sourced file on the call stack.
 type frame struct {
 	funcName string
-	source   string
-	callLine uint
+	source   string   // BASH_SOURCE: where the function was defined, or the sourced file
+	callLine uint     // BASH_LINENO: the line it was called from
+	args     []string // BASH_ARGV: its arguments
 }
 
 func newRunner(s *session) *Runner {
@@ -111,6 +116,7 @@ func (r *Runner) subshell() *Runner {
 	}
 	c.funcs = maps.Clone(r.funcs)
 	c.funcExported = maps.Clone(r.funcExported)
+	c.funcSource = maps.Clone(r.funcSource)
 	c.hash = r.hash.clone()
 	c.aliases = maps.Clone(r.aliases)
 	c.params = slices.Clone(r.params)
@@ -359,6 +365,7 @@ func (r *Runner) cmd(ctx context.Context, cmd syntax.Command) {
 			return
 		}
 		r.funcs[name] = cmd.Body
+		r.setFuncSource(name, r.source)
 		r.lastStatus = 0
 	case *syntax.ArithmCmd:
 		if !r.debugTrap(ctx) {

@@ -205,36 +205,8 @@ func (r *Runner) dynamicVar(name string) (expand.Variable, bool) {
 			list[i] = strconv.Itoa(s)
 		}
 		return expand.Variable{Set: true, Kind: expand.Indexed, List: list}, true
-	case "FUNCNAME":
-		if len(r.frames) == 0 {
-			return expand.Variable{}, true
-		}
-		var list []string
-		for i := len(r.frames) - 1; i >= 0; i-- {
-			if r.frames[i].funcName != "" {
-				list = append(list, r.frames[i].funcName)
-			}
-		}
-		if len(list) == 0 {
-			return expand.Variable{}, true
-		}
-		if r.scriptFile {
-			// bash lists "main" only when running a script file.
-			list = append(list, "main")
-		}
-		return expand.Variable{Set: true, Kind: expand.Indexed, List: list}, true
-	case "BASH_SOURCE":
-		list := []string{}
-		for i := len(r.frames) - 1; i >= 0; i-- {
-			list = append(list, r.frames[i].source)
-		}
-		return expand.Variable{Set: true, Kind: expand.Indexed, List: append(list, r.source)}, true
-	case "BASH_LINENO":
-		list := []string{}
-		for i := len(r.frames) - 1; i >= 0; i-- {
-			list = append(list, strconv.Itoa(int(r.frames[i].callLine)))
-		}
-		return expand.Variable{Set: true, Kind: expand.Indexed, List: append(list, "0")}, true
+	case "FUNCNAME", "BASH_SOURCE", "BASH_LINENO", "BASH_ARGV", "BASH_ARGC":
+		return r.stackVar(name), true
 	case "DIRSTACK":
 		return expand.Variable{Set: true, Kind: expand.Indexed, List: r.dirsList()}, true
 	case "SHELLOPTS":
@@ -251,7 +223,7 @@ func (r *Runner) dynamicVar(name string) (expand.Variable, bool) {
 
 var dynamicNames = map[string]bool{"RANDOM": true, "SRANDOM": true, "SECONDS": true, "EPOCHSECONDS": true,
 	"EPOCHREALTIME": true, "BASHPID": true, "PIPESTATUS": true, "FUNCNAME": true, "BASH_SOURCE": true,
-	"BASH_LINENO": true, "DIRSTACK": true, "SHELLOPTS": true, "BASHOPTS": true, "BASH_SUBSHELL": true, "PPID": true}
+	"BASH_LINENO": true, "BASH_ARGV": true, "BASH_ARGC": true, "DIRSTACK": true, "SHELLOPTS": true, "BASHOPTS": true, "BASH_SUBSHELL": true, "PPID": true}
 
 // readonlyError is returned when a script assigns to a readonly variable.
 type readonlyError struct{ name string }
@@ -559,6 +531,7 @@ func (r *Runner) importFunc(name, val string) bool {
 		return false
 	}
 	r.funcs[name] = fd.Body
+	r.setFuncSource(name, "environment")
 	if r.funcExported == nil {
 		r.funcExported = map[string]bool{}
 	}

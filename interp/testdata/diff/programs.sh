@@ -45,3 +45,32 @@ f() { echo one; }; export -f f; f() { echo two; }; bash -c f
 f() { return 3; }; if f; then :; else echo "else $?"; fi
 if f; then :; elif echo "elif $?"; false; then :; else echo "else2 $?"; fi
 g() { local status=0; if f; then :; else status=$?; fi; return $status; }; g; echo "g $?"; if false; then :; fi; echo "none $?"
+### call stack: FUNCNAME, BASH_SOURCE, BASH_LINENO in -c text
+echo "top: F=(${FUNCNAME[*]}) S=(${BASH_SOURCE[*]}) L=(${BASH_LINENO[*]}) n=${#FUNCNAME[@]} set=${FUNCNAME+set}"
+f() { echo "f: F=(${FUNCNAME[*]}) S=(${BASH_SOURCE[*]}) L=(${BASH_LINENO[*]})"; g; }
+g() { echo "g: F=(${FUNCNAME[*]}) L=(${BASH_LINENO[*]}) $FUNCNAME ${FUNCNAME[1]}"; }
+f
+### call stack: sourced files and functions defined in them
+cd "$HOME"; printf '%s\n' 'echo "lib: F=(${FUNCNAME[*]}) S=(${BASH_SOURCE[*]}) L=(${BASH_LINENO[*]}) LINENO=$LINENO"' 'libf() {' '  echo "libf: F=(${FUNCNAME[*]}) S=(${BASH_SOURCE[*]}) L=(${BASH_LINENO[*]}) LINENO=$LINENO"' '  caller; caller 0; caller 1; caller 2; echo "c2=$?"' '}' >lib.sh
+source ./lib.sh
+f() { source ./lib.sh; libf; }
+f
+libf
+### call stack: a script file adds main
+cd "$HOME"; printf '%s\n' 'echo "top: F=(${FUNCNAME[*]}) S=(${BASH_SOURCE[*]}) L=(${BASH_LINENO[*]})"' 'caller; echo "caller $?"; caller 0; echo "caller 0 $?"' 'f() { echo "f: F=(${FUNCNAME[*]}) S=(${BASH_SOURCE[*]}) L=(${BASH_LINENO[*]})"; caller 0; caller 1; }' 'f' >main.sh
+bash main.sh
+### call stack: caller in -c text
+caller; echo "status $?"; caller 0; echo "status $?"; f() { caller; caller 0; caller 1; echo "status $?"; }; f
+### call stack: BASH_ARGV and BASH_ARGC with extdebug
+f() { echo "ARGV=(${BASH_ARGV[*]}) ARGC=(${BASH_ARGC[*]})"; }; f a b
+shopt -s extdebug; g() { f x; }; g p q r; echo "top ${#BASH_ARGV[@]}"
+### LINENO in eval, functions and traps
+echo $LINENO
+f() {
+  echo "f $LINENO"; eval 'echo "eval $LINENO"'
+}
+f
+trap 'echo "trap $LINENO"' ERR
+false
+### export -f: an imported function's BASH_SOURCE
+f() { echo "S=(${BASH_SOURCE[*]}) F=(${FUNCNAME[*]})"; }; export -f f; bash -c f
