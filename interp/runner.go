@@ -814,7 +814,8 @@ func (r *Runner) expandError(err error) {
 			status = 127
 		}
 		fmt.Fprintf(r.fds.writer(2), "%s: %s\n", r.prefix(), msg)
-	case errors.As(err, new(*readonlyError)), errors.As(err, new(*expand.ArithmError)):
+	case errors.As(err, new(*readonlyError)), errors.As(err, new(*expand.ArithmError)),
+		errors.Is(err, errFailGlob):
 		// bash abandons the rest of the command line and goes on.
 		r.errf("%s", msg)
 		r.lastStatus, r.abortLine = 1, true

@@ -48,3 +48,16 @@ shopt -s extglob
 x=foo.py; echo ${x//@(o.py)/Z} ${x%@(.py|.sh)} ${x##+(f|o)}
 ### extglob off: @( is a syntax error
 echo @(x)
+### failglob abandons the rest of the line only
+shopt -s failglob
+echo *.ZZ; echo status=$?
+echo *.ZZ
+echo status=$?
+for x in *.ZZ; do echo $x; done
+echo status=$?
+f() { echo in; echo *.QQ; echo after; }
+f; echo same-line
+echo next $?
+( echo *.RR; echo sub ); echo subst=$?
+echo > *.ZZ
+echo redir=$?
