@@ -384,7 +384,7 @@ func runMain(o *Options) int {
 		scriptStdin = src
 	}
 	sc := sandbox.Script{Reader: src, Name: name, Args: append([]string{arg0}, params...),
-		File: o.Command == nil && name != "-", Stdin: scriptStdin, Stdout: stdio.Out, Stderr: stdio.Err}
+		File: o.Command == nil && name != "-", Command: o.Command != nil, Stdin: scriptStdin, Stdout: stdio.Out, Stderr: stdio.Err}
 	if o.worker != nil {
 		// The sandbox side of a supervised run (worker.go).
 		status, oc := o.runSandboxed(o.runContext(), o.worker.inputs, sc)

@@ -59,6 +59,7 @@ type config struct {
 	interact   bool
 	shellOpt   []string
 	scriptFile bool
+	cmdString  bool
 }
 
 // WithFS sets the filesystem every file operation goes to.
@@ -110,6 +111,10 @@ func Interactive(on bool) Option { return func(c *config) error { c.interact = o
 // ScriptFile marks the run as a script file (as opposed to -c or stdin),
 // which bash shows in ${FUNCNAME[@]} as "main".
 func ScriptFile(on bool) Option { return func(c *config) error { c.scriptFile = on; return nil } }
+
+// CommandString marks the run as -c text, which changes a few statuses
+// as in bash (an unset variable under set -u ends it with 127) and $-.
+func CommandString(on bool) Option { return func(c *config) error { c.cmdString = on; return nil } }
 
 // WithShellOptions turns on `set -o` options (e.g. "errexit", "xtrace").
 func WithShellOptions(names ...string) Option {
@@ -195,6 +200,7 @@ func New(opts ...Option) (*Runner, error) {
 	r := newRunner(s)
 	r.interactive = c.interact
 	r.scriptFile = c.scriptFile
+	r.cmdString = c.cmdString
 	r.dir = c.dir
 	r.arg0 = c.arg0
 	r.params = c.params

@@ -113,7 +113,9 @@ func shellBuiltin(name string) builtinFunc {
 		return (*Runner).biDecl
 	case "let":
 		return (*Runner).biLet
-	case "history", "bind", "complete", "compopt", "suspend":
+	case "history":
+		return (*Runner).biHistory
+	case "bind", "complete", "compopt", "suspend":
 		return func(*Runner, context.Context, []string) int { return 0 }
 	}
 	return nil
@@ -478,6 +480,19 @@ func (r *Runner) biPwd(_ context.Context, args []string) int {
 	return 0
 }
 
+// tooManyArgs is bash's answer to `shift 1 2`, `exit 1 2`, `break 1 2`:
+// the message and a jump to the top level with status 1. A script goes
+// on with its next line; -c text ends.
+func (r *Runner) tooManyArgs(name string) int {
+	r.builtinErr(name, "too many arguments")
+	if r.cmdString && !r.interactive {
+		r.exiting, r.exitCode = true, 1
+	} else {
+		r.abortLine = true
+	}
+	return 1
+}
+
 // numArg parses a numeric argument to exit/return/shift/break.
 func (r *Runner) numArg(name, s string) (int, bool) {
 	n, err := strconv.Atoi(strings.TrimSpace(s))
@@ -491,8 +506,7 @@ func (r *Runner) numArg(name, s string) (int, bool) {
 func (r *Runner) biExit(_ context.Context, args []string) int {
 	code := r.lastStatus
 	if len(args) > 2 {
-		r.builtinErr(args[0], "too many arguments")
-		return 1
+		return r.tooManyArgs(args[0])
 	}
 	if len(args) == 2 {
 		n, ok := r.numArg(args[0], args[1])
@@ -516,6 +530,9 @@ func (r *Runner) biReturn(_ context.Context, args []string) int {
 		return 1
 	}
 	code := r.lastStatus
+	if len(args) > 2 {
+		return r.tooManyArgs("return")
+	}
 	if len(args) > 1 {
 		n, ok := r.numArg("return", args[1])
 		code = n
@@ -529,6 +546,9 @@ func (r *Runner) biReturn(_ context.Context, args []string) int {
 
 func (r *Runner) biBreak(_ context.Context, args []string) int {
 	n := 1
+	if len(args) > 2 {
+		return r.tooManyArgs(args[0])
+	}
 	if len(args) > 1 {
 		var ok bool
 		if n, ok = r.numArg(args[0], args[1]); !ok {
@@ -554,6 +574,9 @@ func (r *Runner) biBreak(_ context.Context, args []string) int {
 
 func (r *Runner) biShift(_ context.Context, args []string) int {
 	n := 1
+	if len(args) > 2 {
+		return r.tooManyArgs("shift")
+	}
 	if len(args) > 1 {
 		var ok bool
 		if n, ok = r.numArg("shift", args[1]); !ok {
@@ -570,7 +593,17 @@ func (r *Runner) biShift(_ context.Context, args []string) int {
 	return 0
 }
 
-func (r *Runner) biSet(_ context.Context, args []string) int {
+func (r *Runner) biSet(ctx context.Context, args []string) int {
+	st := r.set(ctx, args)
+	if r.opts.errexit && r.noErrExit == 0 {
+		// bash: `set -e` inside `! f` turns errexit back on, unlike
+		// inside an if or while condition or an && || list.
+		r.negErrExit = false
+	}
+	return st
+}
+
+func (r *Runner) set(_ context.Context, args []string) int {
 	args = args[1:]
 	if len(args) == 0 {
 		w := r.out()
@@ -600,9 +633,17 @@ func (r *Runner) biSet(_ context.Context, args []string) int {
 			return 0
 		}
 		if a == "-" {
+			// "-" turns off -x and -v and ends the options; the
+			// positional parameters change only if words follow.
 			r.opts.xtrace, r.opts.verbose = false, false
-			r.params = slices.Clone(args[1:])
+			if len(args) > 1 {
+				r.params = slices.Clone(args[1:])
+			}
 			return 0
+		}
+		if a == "+" {
+			args = args[1:] // a lone + is an ignored flag
+			continue
 		}
 		if len(a) < 2 || a[0] != '-' && a[0] != '+' {
 			break
@@ -710,7 +751,11 @@ func (r *Runner) biShopt(_ context.Context, args []string) int {
 					if !on {
 						status = 1
 					}
-					if !quiet {
+					switch {
+					case quiet:
+					case print:
+						fmt.Fprintf(w, "set %co %s\n", "+-"[oneIfFalse(!on)], name)
+					default:
 						fmt.Fprintf(w, "%-15s\t%s\n", name, onOff(on))
 					}
 				}
@@ -1038,6 +1083,25 @@ func (r *Runner) biLet(ctx context.Context, args []string) int {
 		}
 	}
 	return oneIfZero(n)
+}
+
+// biHistory checks its arguments like bash; a script keeps no history.
+func (r *Runner) biHistory(_ context.Context, args []string) int {
+	_, args, ok := r.parseOpts(args, "cd:anrwps")
+	if !ok {
+		return 2
+	}
+	if len(args) > 1 {
+		r.builtinErr("history", "too many arguments")
+		return 1
+	}
+	if len(args) == 1 {
+		if _, err := strconv.Atoi(args[0]); err != nil {
+			r.builtinErr("history", "%s: numeric argument required", args[0])
+			return 1
+		}
+	}
+	return 0
 }
 
 func (r *Runner) biTimes(context.Context, []string) int {

@@ -757,14 +757,18 @@ func (r *Runner) biDisown(_ context.Context, args []string) int {
 
 // biGetopts implements getopts optstring name [arg...].
 func (r *Runner) biGetopts(_ context.Context, args []string) int {
-	if len(args) < 3 {
-		r.builtinErr("getopts", "usage: getopts optstring name [arg ...]")
+	args, ok := r.noOpts(args)
+	if !ok {
 		return 2
 	}
-	optstr, name := args[1], args[2]
+	if len(args) < 2 {
+		r.usageErr("getopts")
+		return 2
+	}
+	optstr, name := args[0], args[1]
 	params := r.params
-	if len(args) > 3 {
-		params = args[3:]
+	if len(args) > 2 {
+		params = args[2:]
 	}
 	silent := strings.HasPrefix(optstr, ":")
 	if silent {
@@ -777,13 +781,28 @@ func (r *Runner) biGetopts(_ context.Context, args []string) int {
 	if optind == 1 && r.getoptsChar > 0 && r.getoptsLastInd != 1 {
 		r.getoptsChar = 0
 	}
+	// setName stores the option letter; like bash it fails (status 1)
+	// on an invalid name only after OPTIND and OPTARG were set.
+	setName := func(val string) int {
+		if !syntax.ValidName(name) {
+			r.builtinErr("getopts", "`%s': not a valid identifier", name)
+			return 1
+		}
+		if err := r.setString(name, val, false); err != nil {
+			r.assignError(err)
+			return 1
+		}
+		return 0
+	}
 	done := func() int {
-		r.setString(name, "?", false)
+		r.unsetVar("OPTARG")
+		setName("?")
 		r.setString("OPTIND", strconv.Itoa(optind), false)
 		r.getoptsChar = 0
 		return 1
 	}
 	if optind > len(params) {
+		optind = len(params) + 1
 		return done()
 	}
 	arg := params[optind-1]
@@ -814,10 +833,9 @@ func (r *Runner) biGetopts(_ context.Context, args []string) int {
 			fmt.Fprintf(r.fds.writer(2), "%s: illegal option -- %c\n", r.prefix(), c)
 			r.unsetVar("OPTARG")
 		}
-		r.setString(name, "?", false)
 		r.setString("OPTIND", strconv.Itoa(optind), false)
 		r.getoptsLastInd = optind
-		return 0
+		return setName("?")
 	}
 	if i+1 < len(optstr) && optstr[i+1] == ':' {
 		var val string
@@ -832,27 +850,26 @@ func (r *Runner) biGetopts(_ context.Context, args []string) int {
 		} else {
 			optind++
 			r.getoptsChar = 0
+			letter := "?"
 			if silent {
-				r.setString(name, ":", false)
+				letter = ":"
 				r.setString("OPTARG", string(c), false)
 			} else {
 				fmt.Fprintf(r.fds.writer(2), "%s: option requires an argument -- %c\n", r.prefix(), c)
-				r.setString(name, "?", false)
 				r.unsetVar("OPTARG")
 			}
 			r.setString("OPTIND", strconv.Itoa(optind), false)
 			r.getoptsLastInd = optind
-			return 0
+			return setName(letter)
 		}
 		r.setString("OPTARG", val, false)
 	} else {
 		advance()
 		r.unsetVar("OPTARG")
 	}
-	r.setString(name, string(c), false)
 	r.setString("OPTIND", strconv.Itoa(optind), false)
 	r.getoptsLastInd = optind
-	return 0
+	return setName(string(c))
 }
 
 // biCompgen lists completions, as used by scripts and the REPL.
@@ -1047,87 +1064,197 @@ func (r *Runner) printDirs(long bool) {
 	fmt.Fprintln(r.out(), strings.Join(parts, " "))
 }
 
-func (r *Runner) biDirs(_ context.Context, args []string) int {
-	long, perLine, clearIt := false, false, false
+// stackArgs parses the operands of dirs, pushd and popd the way bash
+// does: their flags, "--", and +N / -N stack indexes. num is set when an
+// index was given (fromRight for -N); operands are the other words.
+type stackArgs struct {
+	flags     string
+	num       int
+	hasNum    bool
+	fromRight bool
+	operands  []string
+}
+
+func (r *Runner) parseStackArgs(name, flags string, args []string) (stackArgs, bool) {
+	var sa stackArgs
+	opts := true
 	for _, a := range args[1:] {
-		switch a {
-		case "-c":
-			clearIt = true
-		case "-l":
-			long = true
-		case "-p", "-v":
-			perLine = true
+		switch {
+		case opts && a == "--":
+			opts = false
+		case opts && len(a) > 1 && (a[0] == '+' || a[0] == '-') && allDigits(a[1:]):
+			n, err := strconv.Atoi(a[1:])
+			if err != nil || n > 1<<20 {
+				n = 1 << 20
+			}
+			sa.num, sa.hasNum, sa.fromRight = n, true, a[0] == '-'
+		case opts && len(a) > 1 && a[0] == '-':
+			for i := 1; i < len(a); i++ {
+				if strings.IndexByte(flags, a[i]) < 0 {
+					r.builtinErr(name, "%s: invalid number", a)
+					r.usageErr(name)
+					return sa, false
+				}
+				sa.flags += string(a[i])
+			}
+		default:
+			sa.operands = append(sa.operands, a)
 		}
 	}
-	if clearIt {
+	return sa, true
+}
+
+// stackIndex turns +N/-N into an index of dirsList, or -1.
+func (r *Runner) stackIndex(sa stackArgs) int {
+	n := len(r.dirStack) + 1
+	i := sa.num
+	if sa.fromRight {
+		i = n - 1 - sa.num
+	}
+	if i < 0 || i >= n {
+		return -1
+	}
+	return i
+}
+
+// setDirsList stores a full list (current directory first) back.
+func (r *Runner) setDirsList(list []string) {
+	r.dirStack = r.dirStack[:0]
+	for i := len(list) - 1; i >= 1; i-- {
+		r.dirStack = append(r.dirStack, list[i])
+	}
+}
+
+func (r *Runner) biDirs(_ context.Context, args []string) int {
+	sa, ok := r.parseStackArgs("dirs", "clpv", args)
+	if !ok {
+		return 2
+	}
+	if len(sa.operands) > 0 {
+		r.builtinErr("dirs", "%s: invalid option", sa.operands[0])
+		r.usageErr("dirs")
+		return 2
+	}
+	long := strings.Contains(sa.flags, "l")
+	show := func(d string) string {
+		if long {
+			return d
+		}
+		return r.tildeDir(d)
+	}
+	if strings.Contains(sa.flags, "c") {
 		r.dirStack = nil
 		return 0
 	}
-	if perLine {
-		for i, d := range r.dirsList() {
-			if !long {
-				d = r.tildeDir(d)
-			}
-			if args[len(args)-1] == "-v" {
-				fmt.Fprintf(r.out(), "%2d  %s\n", i, d)
-			} else {
-				fmt.Fprintln(r.out(), d)
-			}
+	list := r.dirsList()
+	if sa.hasNum {
+		i := r.stackIndex(sa)
+		if i < 0 {
+			r.builtinErr("dirs", "%d: directory stack index out of range", sa.num)
+			return 1
 		}
+		fmt.Fprintln(r.out(), show(list[i]))
 		return 0
 	}
-	r.printDirs(long)
+	switch {
+	case strings.Contains(sa.flags, "v"):
+		for i, d := range list {
+			fmt.Fprintf(r.out(), "%2d  %s\n", i, show(d))
+		}
+	case strings.Contains(sa.flags, "p"):
+		for _, d := range list {
+			fmt.Fprintln(r.out(), show(d))
+		}
+	default:
+		r.printDirs(long)
+	}
 	return 0
 }
 
 func (r *Runner) biPushd(ctx context.Context, args []string) int {
-	noCd := false
-	rest := args[1:]
-	if len(rest) > 0 && rest[0] == "-n" {
-		noCd, rest = true, rest[1:]
+	sa, ok := r.parseStackArgs("pushd", "n", args)
+	if !ok {
+		return 2
 	}
-	if len(rest) == 0 {
-		if len(r.dirStack) == 0 {
+	noCd := strings.Contains(sa.flags, "n")
+	if len(sa.operands) > 1 || len(sa.operands) == 1 && sa.hasNum {
+		r.builtinErr("pushd", "too many arguments")
+		return 1
+	}
+	list := r.dirsList()
+	switch {
+	case sa.hasNum:
+		// Rotate so that entry N comes to the top.
+		i := r.stackIndex(sa)
+		if i < 0 {
+			r.builtinErr("pushd", "%d: directory stack index out of range", sa.num)
+			return 1
+		}
+		list = append(list[i:], list[:i]...)
+	case len(sa.operands) == 0:
+		if len(list) < 2 {
 			r.builtinErr("pushd", "no other directory")
 			return 1
 		}
-		top := r.dirStack[len(r.dirStack)-1]
-		old := r.dir
-		if st := r.biCd(ctx, []string{"cd", top}); st != 0 {
-			return st
-		}
-		r.dirStack[len(r.dirStack)-1] = old
+		list[0], list[1] = list[1], list[0]
+	case noCd:
+		list = append([]string{list[0], r.abs(sa.operands[0])}, list[1:]...)
+		r.setDirsList(list)
 		r.printDirs(false)
 		return 0
-	}
-	old := r.dir
-	if !noCd {
-		if st := r.biCd(ctx, []string{"cd", rest[0]}); st != 0 {
+	default:
+		old := r.dir
+		if st := r.biCd(ctx, []string{"cd", "--", sa.operands[0]}); st != 0 {
 			return st
 		}
 		r.dirStack = append(r.dirStack, old)
-	} else {
-		r.dirStack = append(r.dirStack, r.abs(rest[0]))
+		r.printDirs(false)
+		return 0
 	}
+	if !noCd && list[0] != r.dir {
+		if st := r.biCd(ctx, []string{"cd", "--", list[0]}); st != 0 {
+			return st
+		}
+	}
+	list[0] = r.dir
+	r.setDirsList(list)
 	r.printDirs(false)
 	return 0
 }
 
 func (r *Runner) biPopd(ctx context.Context, args []string) int {
+	sa, ok := r.parseStackArgs("popd", "n", args)
+	if !ok {
+		return 2
+	}
+	if len(sa.operands) > 0 {
+		r.builtinErr("popd", "%s: invalid argument", sa.operands[0])
+		r.usageErr("popd")
+		return 2
+	}
 	if len(r.dirStack) == 0 {
 		r.builtinErr("popd", "directory stack empty")
 		return 1
 	}
-	top := r.dirStack[len(r.dirStack)-1]
-	if len(args) > 1 && args[1] == "-n" {
-		r.dirStack = r.dirStack[:len(r.dirStack)-1]
-		r.printDirs(false)
-		return 0
+	noCd := strings.Contains(sa.flags, "n")
+	list := r.dirsList()
+	i := 0
+	if sa.hasNum {
+		if i = r.stackIndex(sa); i < 0 {
+			r.builtinErr("popd", "%s%d: directory stack index out of range", map[bool]string{true: "-", false: "+"}[sa.fromRight], sa.num)
+			return 1
+		}
+	} else if noCd {
+		i = 1
 	}
-	if st := r.biCd(ctx, []string{"cd", top}); st != 0 {
-		return st
+	list = append(list[:i:i], list[i+1:]...)
+	if i == 0 && !noCd {
+		if st := r.biCd(ctx, []string{"cd", "--", list[0]}); st != 0 {
+			return st
+		}
+		list[0] = r.dir
 	}
-	r.dirStack = r.dirStack[:len(r.dirStack)-1]
+	r.setDirsList(list)
 	r.printDirs(false)
 	return 0
 }

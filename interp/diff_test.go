@@ -98,7 +98,7 @@ func runSandsh(t *testing.T, script string) outcome {
 	r, err := interp.New(interp.WithFS(fsys), interp.WithGateway(gw),
 		interp.WithStdio(strings.NewReader("line one\nline two\n"), &out, &errb),
 		interp.WithEnv(diffEnv(vfs.HomeDir)), interp.WithDir(vfs.WorkDir),
-		interp.WithParams("bash"), interp.WithLimits(lim))
+		interp.WithParams("bash"), interp.WithLimits(lim), interp.CommandString(true))
 	if err != nil {
 		t.Fatal(err)
 	}

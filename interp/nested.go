@@ -410,6 +410,7 @@ func (r *Runner) nestedShell(ctx context.Context, env *builtins.Env, args []stri
 	switch {
 	case command != nil:
 		src = strings.NewReader(*command)
+		c.cmdString = true
 		if len(rest) > 0 {
 			c.arg0, rest = rest[0], rest[1:]
 		}

@@ -34,6 +34,10 @@ func (r *Runner) SetStdio(stdin io.Reader, stdout, stderr io.Writer) {
 // to -c text or stdin), which bash shows in ${FUNCNAME[@]} as "main".
 func (r *Runner) SetScriptFile(on bool) { r.scriptFile = on }
 
+// SetCommandString says whether the next run is -c text, where bash ends
+// with status 127 (not 1) on an unset variable under set -u.
+func (r *Runner) SetCommandString(on bool) { r.cmdString = on }
+
 // StopJobs stops the background jobs started at an interactive prompt,
 // which outlive their line, when the session ends without Finish.
 func (r *Runner) StopJobs() { r.s.jobCancel() }

@@ -162,10 +162,16 @@ func (r *Runner) optFlags() string {
 			}
 		}
 	}
-	if r.interactive {
-		sb.WriteByte('i')
+	// bash: 'c' for -c text, 's' for commands read from stdin (and
+	// interactively), neither for a script file.
+	switch {
+	case r.interactive:
+		sb.WriteString("is")
+	case r.cmdString:
+		sb.WriteByte('c')
+	case !r.scriptFile:
+		sb.WriteByte('s')
 	}
-	sb.WriteByte('s')
 	return sb.String()
 }
 

@@ -60,7 +60,8 @@ type Runner struct {
 	breakN      int
 	contN       int
 	returning   bool
-	noErrExit   int // > 0 inside if/while conditions, && || lists, !
+	noErrExit   int  // > 0 inside if/while conditions, && || lists
+	negErrExit  bool // inside `! cmd`: set -e is off, but `set -e` there turns it back on
 	callDepth   int
 	substDepth  int
 	loopDepth   int
@@ -70,6 +71,7 @@ type Runner struct {
 
 	subshellLevel  int
 	scriptFile     bool // running a script file (FUNCNAME ends in "main")
+	cmdString      bool // running -c text
 	killedBy       int  // virtual signal that ended this shell
 	source         string
 	line           uint
@@ -208,8 +210,9 @@ func (r *Runner) stmt(ctx context.Context, st *syntax.Stmt) {
 		}
 		return
 	}
+	savedNeg := r.negErrExit
 	if st.Negated {
-		r.noErrExit++
+		r.negErrExit = true
 	}
 	savedWaits := r.procWaits
 	r.procWaits = nil
@@ -231,7 +234,7 @@ func (r *Runner) stmt(ctx context.Context, st *syntax.Stmt) {
 		}
 	}
 	if st.Negated {
-		r.noErrExit--
+		r.negErrExit = savedNeg
 		if r.lastStatus == 0 {
 			r.lastStatus = 1
 		} else {
@@ -239,7 +242,7 @@ func (r *Runner) stmt(ctx context.Context, st *syntax.Stmt) {
 		}
 		return
 	}
-	if r.lastStatus != 0 && r.noErrExit == 0 && !r.exiting && !r.returning && (redirFailed || failureCounts(st.Cmd)) {
+	if r.lastStatus != 0 && r.noErrExit == 0 && !r.negErrExit && !r.exiting && !r.returning && (redirFailed || failureCounts(st.Cmd)) {
 		r.onFailure(ctx)
 	}
 }
@@ -809,8 +812,8 @@ func (r *Runner) expandError(err error) {
 	msg := err.Error()
 	switch {
 	case errors.As(err, &ue):
-		// bash exits 127 from the main shell but 1 from a subshell.
-		if r.subshellLevel == 0 {
+		// bash exits 127 from the main shell of -c text, otherwise 1.
+		if r.subshellLevel == 0 && r.cmdString {
 			status = 127
 		}
 		fmt.Fprintf(r.fds.writer(2), "%s: %s\n", r.prefix(), msg)

@@ -407,6 +407,9 @@ type Script struct {
 	// File marks the script as a script file (bash then lists "main" in
 	// ${FUNCNAME[@]}), as opposed to -c text or stdin.
 	File bool
+	// Command marks the script as -c text: like bash, an unset variable
+	// under set -u then ends it with 127 rather than 1.
+	Command bool
 	// Stdin is what the script reads (nothing when nil).
 	Stdin io.Reader
 	// Stdout and Stderr receive the output; when nil it is captured into
@@ -466,6 +469,7 @@ func (s *Sandbox) Run(ctx context.Context, sc Script) (*Result, error) {
 	}
 	s.runner.NextRun(sc.Stdin, stdout, stderr, arg0, params)
 	s.runner.SetScriptFile(sc.File)
+	s.runner.SetCommandString(sc.Command)
 	start := time.Now()
 	status, err := runProtected(ctx, s.runner, src, name)
 	res.Duration = time.Since(start)

@@ -49,3 +49,55 @@ umask 022; umask -p; umask -S; umask -pS
 alias a1='echo 1'; alias -p a2='echo 2'; alias
 ### unalias -a and usage
 alias x=y; unalias -a; alias; unalias 2>/dev/null; echo $?
+### getopts OPTIND reset, OPTARG unset at the end, invalid name
+set -- -h -c foo x
+while getopts "hc:" opt; do echo "$opt ${OPTARG-unset}"; done
+echo "OPTIND=$OPTIND ${OPTARG-unset}"
+set --
+while getopts "hc:" opt; do :; done
+echo OPTIND=$OPTIND
+OPTIND=1
+set -- -c foo
+getopts 'hc:' opt-; echo "status=$? OPTARG=$OPTARG OPTIND=$OPTIND"
+getopts 2>/dev/null; echo $?
+### set - and + forms
+set -- a b
+set -
+echo "$@"
+set - x y
+echo "$@"
+set +
+echo "$@"
+set + -
+echo "$@"
+### shopt -p -o
+shopt -po nounset
+set -u
+shopt -po nounset errexit
+shopt -po nounset bogus 2>/dev/null; echo $?
+### too many arguments abandons the line
+set -- a b c
+shift 1 2; echo not here
+echo "after $? $#"
+f() { return 1 2; echo in; }; f; echo not here
+echo next $?
+for i in 1 2; do continue 1 2; done; echo not here
+echo done
+### history usage
+history; echo $?
+history +5; echo $?
+history -5 2>/dev/null; echo $?
+history f 2>/dev/null; echo $?
+history a b 2>/dev/null; echo $?
+### dirs pushd popd
+cd /
+pushd /tmp >/dev/null; pushd /usr >/dev/null
+dirs -v; dirs +1; dirs -0
+pushd +1; popd +1; dirs
+pushd -n /etc; dirs -p; popd -n; dirs
+popd -5 2>/dev/null; echo $?
+pushd -z 2>/dev/null; echo $?
+pushd . . 2>/dev/null; echo $?
+popd zzz 2>/dev/null; echo $?
+dirs x 2>/dev/null; echo $?
+dirs -c; dirs

@@ -54,3 +54,21 @@ set -e; shopt -s inherit_errexit; x=$(false; echo no); echo unreached
 false; echo ${PIPESTATUS[@]}
 ### e ignored in function called in &&
 set -e; f(){ false; echo cont; }; f && echo and
+### set -e inside a negated function turns errexit on
+f() { set -e; false; echo in; }
+! f
+echo not reached
+### set -e inside an if condition stays off
+f() { set -e; false; echo in; }
+if f; then echo yes; fi
+echo out
+### negation keeps errexit off for inner commands
+set -e
+g() { false; echo in g; }
+! g
+! { false; echo in group; }
+echo out
+### failed redirection on a loop under set -e
+set -e
+while false; do :; done < /nonexistent/file
+echo not reached
