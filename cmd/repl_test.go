@@ -676,6 +676,23 @@ func TestREPLWorkerContainment(t *testing.T) {
 		check(p)
 		noTrace(p)
 	})
+	t.Run("--root totals survive a restart", func(t *testing.T) {
+		t.Parallel()
+		root := t.TempDir()
+		p := startREPL(t, noColor, "--fs", "disk", "--root", root, "--max-files", "3",
+			"--max-call-depth", "0", "--env", "SANDSH_TEST_HOOK=stack:1MiB")
+		p.expect("[restricted] / $ ")
+		p.run("touch a b")
+		p.expect("[restricted] / $ ")
+		p.run("g(){ g; }; g")
+		p.expect("nesting too deep (Go stack); the session goes on")
+		p.expect("[restricted] / $ ")
+		p.run("touch c d; ls | wc -l")
+		p.expect("No space left on device")
+		p.expect("3\r\n")
+		p.expect("[restricted] / $ ")
+		noTrace(p)
+	})
 	t.Run("memory", func(t *testing.T) {
 		t.Parallel()
 		p := startREPL(t, noColor, "--max-memory", "300MiB", "--max-var-bytes", "4GiB", "--max-capture", "4GiB")

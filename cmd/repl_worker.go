@@ -79,6 +79,11 @@ type replSnapshot struct {
 	Shell  *interp.State `json:"shell"`
 	Files  *vfs.Snapshot `json:"files,omitempty"`
 	Status int           `json:"status"`
+	// What the session has added to a --root directory so far, so that
+	// a restarted worker keeps counting --max-fs-bytes and --max-files
+	// from there rather than from zero.
+	DiskBytes int64
+	DiskFiles int
 }
 
 // The worker's control pipes.
@@ -577,6 +582,7 @@ func replWorkerMain(o *Options, p *workerPayload, tty *ttyInput, onLine func(con
 				fmt.Fprintf(o.IO.Err, "sandsh: restore the session's files: %v\n", err)
 			}
 		}
+		vfs.SetUsage(sess.fs, snap.DiskBytes, snap.DiskFiles)
 		if snap.Shell != nil {
 			if err := r.ImportState(snap.Shell); err != nil {
 				fmt.Fprintf(o.IO.Err, "sandsh: restore the session: %v\n", err)
@@ -601,6 +607,9 @@ func replWorkerMain(o *Options, p *workerPayload, tty *ttyInput, onLine func(con
 	var lastSum uint64
 	snapshot := func(status int) []byte {
 		s := replSnapshot{Shell: r.ExportState(), Status: status}
+		if u, ok := sess.fs.(interface{ Usage() (int64, int) }); ok && !memFS {
+			s.DiskBytes, s.DiskFiles = u.Usage()
+		}
 		if memFS {
 			f, err := vfs.TakeSnapshot(ctx, sess.fs, lim)
 			if err != nil {

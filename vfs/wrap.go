@@ -112,6 +112,20 @@ func (l *limitFS) Usage() (bytes int64, files int) {
 	return l.bytes, l.files
 }
 
+// SetUsage sets what a Limit view counts as already added (bytes and
+// entries), so that a session carried over into a new process keeps its
+// totals. It reports false when fsys is not a Limit view.
+func SetUsage(fsys FS, bytes int64, files int) bool {
+	l, ok := fsys.(*limitFS)
+	if !ok {
+		return false
+	}
+	l.mu.Lock()
+	l.bytes, l.files = max(bytes, 0), max(files, 0)
+	l.mu.Unlock()
+	return true
+}
+
 // Limits reports the byte and file limits (0: none), for df.
 func (l *limitFS) Limits() (int64, int) { return l.cfg.maxBytes, l.cfg.maxFiles }
 
