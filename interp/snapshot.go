@@ -301,6 +301,12 @@ func (r *Runner) SetVar(name, value string) error {
 	return r.setGlobal(name, &variable{Variable: expand.Variable{Set: true, Kind: expand.String, Str: value}})
 }
 
+// SetEnv assigns and exports a global string variable, as an
+// environment variable given to the shell would be.
+func (r *Runner) SetEnv(name, value string) error {
+	return r.setGlobal(name, &variable{Variable: expand.Variable{Set: true, Exported: true, Kind: expand.String, Str: value}})
+}
+
 // SetIndexed assigns a global indexed array.
 func (r *Runner) SetIndexed(name string, list []string) error {
 	return r.setGlobal(name, &variable{Variable: expand.Variable{Set: true, Kind: expand.Indexed, List: slices.Clone(list)}})
@@ -338,7 +344,7 @@ func (r *Runner) setGlobal(name string, nv *variable) error {
 		if old.ReadOnly {
 			return &readonlyError{name}
 		}
-		nv.Exported = old.Exported
+		nv.Exported = nv.Exported || old.Exported
 	}
 	r.scopes[0].vars[name] = nv
 	return nil

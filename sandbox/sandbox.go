@@ -315,7 +315,9 @@ func New(cfg Config) (*Sandbox, error) {
 		// The caller's environment wins over the saved one.
 		for _, kv := range cfg.Env {
 			name, val, _ := strings.Cut(kv, "=")
-			runner.SetVar(name, val)
+			if err := runner.SetEnv(name, val); err != nil {
+				return nil, configErr("--env %s: %v", name, err)
+			}
 		}
 	}
 	mode := "restricted"
@@ -420,8 +422,9 @@ type Script struct {
 // Result is how a run ended.
 type Result struct {
 	// Status is the exit status, like the sandsh command's: the script's
-	// own, 2 for a syntax error, 124 when the timeout ended it, 125 for
-	// another limit, 70 for an internal error.
+	// own, 2 for a syntax error, 124 when the timeout (or the context's
+	// deadline) ended it, 125 for another limit, 130 when the context was
+	// cancelled, 70 for an internal error.
 	Status int
 	// Limit is the limit that ended the run ("timeout", "max-commands",
 	// "max-output", ... the flag names), or "".
@@ -484,6 +487,8 @@ func (s *Sandbox) Run(ctx context.Context, sc Script) (*Result, error) {
 			}
 		case errors.Is(err, context.DeadlineExceeded):
 			res.Limit, res.Status = "timeout", ExitTimeout
+		case errors.Is(err, context.Canceled):
+			res.Status = 130 // the caller's cancellation, like Ctrl-C
 		default:
 			res.Status = ExitInternal
 		}

@@ -217,3 +217,26 @@ func TestRestrictedGateway(t *testing.T) {
 		t.Errorf("%q %q", res.Stdout, res.Stderr)
 	}
 }
+
+// TestEnvOverState: the caller's environment wins over a saved state and
+// stays exported.
+func TestEnvOverState(t *testing.T) {
+	ctx := context.Background()
+	sb := newSB(t, sandbox.Config{})
+	run(t, sb, `MODE=old; export KEEP=1`)
+	st, err := sb.State(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb2 := newSB(t, sandbox.Config{State: st, Env: []string{"MODE=new"}})
+	res := run(t, sb2, `echo "$MODE $KEEP"; env | grep -E '^(MODE|KEEP)=' | sort`)
+	if string(res.Stdout) != "new 1\nKEEP=1\nMODE=new\n" {
+		t.Errorf("%q", res.Stdout)
+	}
+	ctx2, cancel := context.WithCancel(ctx)
+	go func() { time.Sleep(50 * time.Millisecond); cancel() }()
+	r, err := sb2.Run(ctx2, sandbox.Script{Source: "sleep 5"})
+	if err != nil || r.Status != 130 {
+		t.Errorf("cancelled run: %+v %v", r, err)
+	}
+}
