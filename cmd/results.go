@@ -287,8 +287,9 @@ func (o *Options) runSandboxed(ctx context.Context, in *runInputs, sc sandbox.Sc
 	sb, err := sandbox.New(cfg)
 	if err != nil {
 		var ce *sandbox.ConfigError
+		var se *sandbox.StateError
 		switch {
-		case cfg.State != nil && (strings.HasPrefix(err.Error(), "state") || errors.As(err, &ce) && strings.Contains(ce.Msg, "state")):
+		case errors.As(err, &se):
 			fmt.Fprintf(errw, "sandsh: --state %s: %v\n", o.State, err)
 			return ExitState, oc
 		case errors.As(err, &ce):

@@ -26,7 +26,7 @@
 // An embedded Run has the walls that live inside the runner: every
 // command goes through the restricted gateway (no host process, ever,
 // except on an unrestricted "disk" sandbox), every file operation through
-// the sandbox filesystem (no host file outside --base or --root), a clean
+// the sandbox filesystem (no host file outside Config.Base or Config.Root), a clean
 // environment, and every limit of Limits but MaxMemory: time, commands,
 // loop iterations, call depth, jobs, output, variable and capture sizes,
 // fields and the filesystem's size. It does not have the walls of the
@@ -143,6 +143,13 @@ type ConfigError struct{ Msg string }
 func (e *ConfigError) Error() string { return e.Msg }
 
 func configErr(format string, a ...any) error { return &ConfigError{fmt.Sprintf(format, a...)} }
+
+// StateError is a Config.State that cannot be loaded (over the limits,
+// inconsistent, or files for a disk sandbox); nothing of it was loaded.
+type StateError struct{ Err error }
+
+func (e *StateError) Error() string { return e.Err.Error() }
+func (e *StateError) Unwrap() error { return e.Err }
 
 // Sandbox is one sandbox session. Its methods may be called from any
 // goroutine; they wait for each other.
@@ -266,7 +273,7 @@ func New(cfg Config) (*Sandbox, error) {
 	}()
 	if cfg.State != nil {
 		if err := sb.restoreFiles(cfg.State); err != nil {
-			return nil, err
+			return nil, &StateError{err}
 		}
 		if cfg.State.Shell != nil && cfg.State.Shell.Dir != "" {
 			cwd = cfg.State.Shell.Dir
@@ -310,7 +317,7 @@ func New(cfg Config) (*Sandbox, error) {
 	}
 	if cfg.State != nil && cfg.State.Shell != nil {
 		if err := runner.ImportState(cfg.State.Shell); err != nil {
-			return nil, err
+			return nil, &StateError{err}
 		}
 		// The caller's environment wins over the saved one.
 		for _, kv := range cfg.Env {
@@ -346,7 +353,7 @@ func (s *Sandbox) restoreFiles(st *statefile.File) error {
 		return nil
 	}
 	if _, ok := s.fs.(*vfs.MemFS); !ok {
-		return configErr("a state file with files needs --fs mem or --fs overlay")
+		return errors.New("a state with files needs --fs mem or --fs overlay")
 	}
 	if err := vfs.Restore(context.Background(), s.fs, st.FS, s.snapLimits()); err != nil {
 		return fmt.Errorf("state: %w", err)
