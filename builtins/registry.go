@@ -102,6 +102,7 @@ func table() []Command {
 		{Name: "tty", Summary: "print the file name of the terminal connected to standard input", Usage: ttyUsage, Run: runTty},
 		{Name: "sync", Summary: "synchronize cached writes to persistent storage", Usage: syncUsage, Run: runSync},
 		{Name: "clear", Summary: "clear the terminal screen", Usage: clearUsage, Run: runClear},
+		{Name: "tput", Summary: "print terminal capabilities", Usage: tputUsage, Run: runTput},
 		{Name: "hostname", Summary: "show the system host name", Usage: hostnameUsage, Run: runHostname},
 		{Name: "uname", Summary: "print system information", Usage: unameUsage, Run: runUname},
 		{Name: "nproc", Summary: "print the number of processing units available", Usage: nprocUsage, Run: runNproc},
