@@ -484,6 +484,10 @@ func (rs *remoteShell) alive(errw io.Writer) bool {
 
 // finish asks the worker to run the EXIT trap and end the session.
 func (rs *remoteShell) finish(status int) (int, bool) {
+	// The EXIT trap is a line too: Ctrl-C ends it, or kills the worker.
+	rs.mu.Lock()
+	rs.running = true
+	rs.mu.Unlock()
 	if !rs.send(replRequest{Op: "finish", Status: status}) {
 		return status, false
 	}
