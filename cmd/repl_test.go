@@ -726,6 +726,20 @@ func TestREPLWorkerContainment(t *testing.T) {
 		check(p)
 		noTrace(p)
 	})
+	t.Run("a command that loops", func(t *testing.T) {
+		t.Parallel()
+		// Each step doubles the work between two checks of the clock
+		// (issue 11, class 1): whether the command stops in time or the
+		// worker has to be killed, the session goes on.
+		p := startREPL(t, noColor, "--timeout", "2s")
+		p.prompt("/workspace")
+		setup(p)
+		p.run("sed ':a;s/x*/&&x/;ba' <<< x")
+		p.expectRe(`limit exceeded: (timeout 2s|max-memory)`)
+		p.prompt("/tmp/d")
+		check(p)
+		noTrace(p)
+	})
 	t.Run("timeout", func(t *testing.T) {
 		t.Parallel()
 		p := startREPL(t, noColor, "--timeout", "1s", "--env", "SANDSH_TEST_HOOK=repl-hang")
