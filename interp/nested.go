@@ -439,8 +439,9 @@ func (r *Runner) nestedShell(ctx context.Context, env *builtins.Env, args []stri
 		c.params = rest
 	}
 	if c.mainSource == "" {
-		c.mainSource, c.source = srcName, srcName
+		c.mainSource, c.source, c.scriptArgs = srcName, srcName, c.params
 	}
+	c.startupFiles(ctx, env, name)
 	err := c.parseAndRun(ctx, src, srcName)
 	c.runExitTrap(ctx)
 	status := c.exitStatus()
@@ -451,4 +452,46 @@ func (r *Runner) nestedShell(ctx context.Context, env *builtins.Env, args []stri
 		r.exiting, r.exitCode = true, 1
 	}
 	return status
+}
+
+// startupFiles does what a non-interactive bash does as it starts, before
+// its script: the options named in SHELLOPTS and BASHOPTS (when they are
+// in its environment, i.e. exported by the parent) are turned on, and bash
+// (not sh) runs the file named by $BASH_ENV after parameter, command and
+// arithmetic expansion; a missing file is silently skipped.
+func (r *Runner) startupFiles(ctx context.Context, env *builtins.Env, name string) {
+	if v, ok := env.LookupEnv("SHELLOPTS"); ok {
+		for _, o := range strings.Split(v, ":") {
+			if o != "" && !r.setOptByName(o, true) {
+				fmt.Fprintf(env.Stderr, "%s: %s: invalid option name\n", name, o)
+			}
+		}
+	}
+	if v, ok := env.LookupEnv("BASHOPTS"); ok {
+		for _, o := range strings.Split(v, ":") {
+			if f := shoptOptions[o]; f != nil {
+				*f(&r.opts) = true
+			}
+		}
+	}
+	benv, ok := env.LookupEnv("BASH_ENV")
+	if !ok || benv == "" || name == "sh" || r.interactive {
+		return
+	}
+	w, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Document(strings.NewReader(benv))
+	if err != nil {
+		return
+	}
+	p, err := r.literal(ctx, w)
+	if err != nil || p == "" {
+		return
+	}
+	data, err := r.readScript(r.abs(p))
+	if err != nil {
+		return
+	}
+	saved := r.source
+	r.source = p
+	r.evalString(ctx, string(data), p)
+	r.source = saved
 }

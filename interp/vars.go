@@ -493,11 +493,14 @@ func (r *Runner) environ() []string {
 	var env []string
 	for _, name := range r.varNames() {
 		v, _ := r.lookup(name)
-		if v == nil || !v.Exported || !v.Set {
+		if v == nil || !v.Exported || !v.Set && !dynamicNames[name] {
 			continue
 		}
-		switch v.Kind {
-		case expand.String, expand.NameRef:
+		switch {
+		case dynamicNames[name]:
+			// An exported SHELLOPTS or BASHOPTS passes its current value.
+			env = append(env, name+"="+r.getVar(name).String())
+		case v.Kind == expand.String, v.Kind == expand.NameRef:
 			env = append(env, name+"="+v.Str)
 		}
 	}

@@ -226,6 +226,7 @@ func (g *Gateway) search(env *builtins.Env, name string, all bool) []match {
 	_, inproc := g.reg.Lookup(name)
 	inproc = inproc || shells[name]
 	var out []match
+	var lastResort *match // like bash, a non-executable file if nothing else
 	for _, dir := range strings.Split(env.CommandPath(), ":") {
 		if dir == "" {
 			dir = "."
@@ -235,7 +236,13 @@ func (g *Gateway) search(env *builtins.Env, name string, all bool) []match {
 		fi, err := env.FS.Stat(p)
 		switch {
 		case err == nil:
-			if !fi.Mode().IsRegular() || !executable(env, fi) {
+			if !fi.Mode().IsRegular() {
+				continue
+			}
+			if !executable(env, fi) {
+				if lastResort == nil {
+					lastResort = &match{path: disp, abs: p}
+				}
 				continue
 			}
 			out = append(out, match{path: disp, abs: p})
@@ -247,6 +254,9 @@ func (g *Gateway) search(env *builtins.Env, name string, all bool) []match {
 		if !all {
 			break
 		}
+	}
+	if len(out) == 0 && !all && lastResort != nil {
+		out = append(out, *lastResort)
 	}
 	return out
 }
@@ -397,11 +407,8 @@ func (g *Gateway) LookPathAll(env *builtins.Env, name string) []string {
 		}
 		return nil
 	}
-	if !g.restricted {
-		if p, ok := hostLookPath(env, name); ok {
-			out = append(out, p)
-		}
-	}
+	// Unrestricted, the sandbox filesystem is the host disk: the same
+	// walk finds the host's programs, named as bash names them.
 	for _, m := range g.search(env, name, true) {
 		if !slices.Contains(out, m.path) {
 			out = append(out, m.path)

@@ -74,3 +74,20 @@ trap 'echo "trap $LINENO"' ERR
 false
 ### export -f: an imported function's BASH_SOURCE
 f() { echo "S=(${BASH_SOURCE[*]}) F=(${FUNCNAME[*]})"; }; export -f f; bash -c f
+### nested shells: exported variables, not the others
+export A=exported; B=plain; bash -c 'echo "A=$A B=${B-unset}"'; C=prefix bash -c 'echo "C=$C"'
+### nested shells: SHELLOPTS and BASHOPTS exported
+set -o pipefail; export SHELLOPTS; bash -c 'set -o | grep pipefail'
+shopt -s extglob; export BASHOPTS; bash -c 'shopt extglob'
+### nested shells: SHELLOPTS and BASHOPTS in the environment
+env SHELLOPTS=errexit:pipefail bash -c 'echo $-; set -o | grep -E "pipefail|errexit"'
+env BASHOPTS=extglob:nullglob:bogus bash -c 'shopt extglob nullglob'
+### nested shells: BASH_ENV runs before the script, bash only
+cd "$HOME"; echo 'echo "benv $0 $#"; x=fromenv' >benv.sh
+BASH_ENV=$HOME/benv.sh bash -c 'echo "x=$x"' a b; BASH_ENV=/nonexistent bash -c 'echo after'; echo "rc=$?"
+D=$HOME BASH_ENV='$D/benv.sh' bash -c 'echo "x=$x"'
+printf 'echo script $x\n' >s.sh; BASH_ENV=$HOME/benv.sh bash s.sh
+### nested shells: options on the command line
+bash -e -u -o pipefail -c 'echo $-; set -o | grep -E "^(errexit|nounset|pipefail) "'
+bash -c 'echo "$0 $1 $#"' name one two; echo 'echo "$0 $# $1"' | bash -s p q
+bash -c 'exit 3'; echo "status $?"; bash -e -c 'false; echo not reached'; echo "status $?"
