@@ -127,6 +127,11 @@ func (r *Runner) assignError(err error) {
 		r.exiting, r.exitCode = true, 1
 		return
 	}
+	var ee expansionError
+	if errors.As(err, &ee) {
+		r.expandError(ee.err)
+		return
+	}
 	r.errf("%v", err)
 	r.lastStatus = 1
 	if errors.As(err, new(*expand.ArithmError)) {
@@ -134,6 +139,14 @@ func (r *Runner) assignError(err error) {
 		r.abortLine = true
 	}
 }
+
+// expansionError marks a failed expansion in an assignment's value: like
+// one in a command's words, it ends the line (or the shell), where other
+// assignment errors only fail the command.
+type expansionError struct{ err error }
+
+func (e expansionError) Error() string { return e.err.Error() }
+func (e expansionError) Unwrap() error { return e.err }
 
 // runCommand runs fields[0] as a function, builtin or external command.
 // skipFuncs is set by `command` and `builtin`.
@@ -280,7 +293,7 @@ func (r *Runner) assign(ctx context.Context, as *syntax.Assign, _ bool) error {
 	}
 	val, err := r.literal(ctx, as.Value)
 	if err != nil {
-		return err
+		return expansionError{err}
 	}
 	if as.Index != nil {
 		target := r.resolveRef(name)

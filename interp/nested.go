@@ -407,6 +407,7 @@ func (r *Runner) nestedShell(ctx context.Context, env *builtins.Env, args []stri
 	}
 	var src io.Reader
 	srcName := name
+	c.cmdString = false // a script file or stdin, unless -c below
 	switch {
 	case command != nil:
 		src = strings.NewReader(*command)

@@ -825,6 +825,12 @@ func (r *Runner) expandError(err error) {
 		return
 	default:
 		fmt.Fprintf(r.fds.writer(2), "%s: %s\n", r.prefix(), msg)
+		if !r.interactive && !r.cmdString && r.subshellLevel == 0 {
+			// bash's DISCARD: the rest of the line is abandoned, functions
+			// and loops included, and the script goes on.
+			r.lastStatus, r.abortLine = status, true
+			return
+		}
 	}
 	r.lastStatus = status
 	if !r.interactive {

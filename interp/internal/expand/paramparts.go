@@ -13,6 +13,11 @@ import (
 // ${v:-word} and ${v:+word} keeps its own quoting, so "${v:-"a b" c}"
 // and ${v:-"$@"} split as in bash.
 func (cfg *Config) paramParts(pe *syntax.ParamExp, pc partsCtx) ([]fieldPart, error) {
+	if target, err := cfg.indirect(pe); err != nil {
+		return nil, err
+	} else if target != nil {
+		return cfg.paramParts(target, pc)
+	}
 	if pe.Param != nil && pe.Exp != nil && pe.Exp.Word != nil {
 		switch pe.Exp.Op {
 		case syntax.DefaultUnset, syntax.DefaultUnsetOrNull,
@@ -52,9 +57,6 @@ func (cfg *Config) paramParts(pe *syntax.ParamExp, pc partsCtx) ([]fieldPart, er
 		}
 		return cfg.elemParts(elems, star, pc), nil
 	}
-	if list := cfg.indirectList(pe); list != nil {
-		return cfg.paramParts(list, pc)
-	}
 	val, err := cfg.paramExp(pe)
 	if err != nil {
 		return nil, err
@@ -79,8 +81,6 @@ func (cfg *Config) paramUsesWord(pe *syntax.ParamExp) (bool, error) {
 		} else {
 			null = strings.Join(elems, " ") == ""
 		}
-	} else if target, isRef := cfg.indirectTarget(&bare); isRef {
-		set, null = target.set, target.null
 	} else {
 		noUnset := cfg.NoUnset
 		cfg.NoUnset = false
@@ -123,11 +123,8 @@ func listForm(pe *syntax.ParamExp) (star, ok bool) {
 		case syntax.NamesPrefix:
 			return true, true
 		}
-		switch nodeLit(pe.Index) {
-		case "@":
-			return false, true
-		case "*":
-			return true, true
+		if keysForm(pe) {
+			return nodeLit(pe.Index) == "*", true
 		}
 		return false, false
 	}
@@ -434,62 +431,121 @@ func (cfg *Config) promptExpand(s string) string {
 	return sb.String()
 }
 
-type refState struct{ set, null bool }
-
-// indirectTarget reports on the variable that ${!ref} names, for
-// ${!ref-word} and ${!ref+word}: an unset ref, or one naming an unset
-// variable or an empty array ("arr[@]"), is unset rather than an error.
-func (cfg *Config) indirectTarget(pe *syntax.ParamExp) (refState, bool) {
-	if !pe.Excl || pe.Names != 0 || pe.Index != nil || pe.Param == nil {
-		return refState{}, false
+// keysForm reports whether pe is ${!a[@]} or ${!a[*]}, the keys of an
+// array; with an operator (${!a[@]-x}) it is an indirection through the
+// elements instead, as in bash.
+func keysForm(pe *syntax.ParamExp) bool {
+	switch nodeLit(pe.Index) {
+	case "@", "*":
+		return pe.Exp == nil && pe.Repl == nil && pe.Slice == nil
 	}
-	ref := cfg.Env.Get(pe.Param.Value)
-	if ref.Kind == NameRef || !ref.IsSet() {
-		// ${!nameref} is the referenced name; an unset ref is an error.
-		return refState{}, false
-	}
-	target := ref.String()
-	name, sub, hasSub := strings.Cut(target, "[")
-	if hasSub && strings.HasSuffix(sub, "]") {
-		sub = sub[:len(sub)-1]
-		if sub == "@" || sub == "*" {
-			_, vr := cfg.Env.Get(name).Resolve(cfg.Env)
-			var elems []string
-			switch vr.Kind {
-			case Indexed:
-				elems = vr.List
-			case Associative:
-				elems = vr.Map.Values()
-			default:
-				if vr.IsSet() {
-					elems = []string{vr.String()}
-				}
-			}
-			return refState{set: len(elems) > 0, null: strings.Join(elems, " ") == ""}, true
-		}
-		return refState{}, false
-	}
-	_, vr := cfg.Env.Get(target).Resolve(cfg.Env)
-	return refState{set: vr.IsSet(), null: vr.String() == ""}, true
+	return false
 }
 
-// indirectList turns ${!ref} where ref holds "arr[@]" or "arr[*]" into
-// ${arr[@]} (keeping any operator), which expands to the elements.
-func (cfg *Config) indirectList(pe *syntax.ParamExp) *syntax.ParamExp {
-	if !pe.Excl || pe.Names != 0 || pe.Index != nil || pe.Param == nil || pe.Length {
-		return nil
+// indirect resolves ${!ref...}: the value of ref (or of ref[i]) names the
+// parameter that the rest of the expansion, operators included, applies
+// to, such as "arr[2]" or "@". It returns nil when pe is not an
+// indirection (${!prefix*}, ${!a[@]}, ${!nameref}).
+func (cfg *Config) indirect(pe *syntax.ParamExp) (*syntax.ParamExp, error) {
+	if !pe.Excl || pe.Names != 0 || pe.Param == nil || keysForm(pe) {
+		return nil, nil
 	}
-	ref := cfg.Env.Get(pe.Param.Value)
-	if ref.Kind == NameRef || !ref.IsSet() {
-		return nil
+	if pe.Index == nil && cfg.Env.Get(pe.Param.Value).Kind == NameRef {
+		return nil, nil // the name the reference points to
 	}
-	name, sub, ok := strings.Cut(ref.String(), "[")
-	if !ok || (sub != "@]" && sub != "*]") || !syntax.ValidName(name) {
-		return nil
+	bare := &syntax.ParamExp{Dollar: pe.Dollar, Rbrace: pe.Rbrace, Param: pe.Param, Index: pe.Index}
+	var ref string
+	if elems, star, ok, err := cfg.paramElems(bare); err != nil {
+		return nil, err
+	} else if ok {
+		if len(elems) == 0 {
+			return nil, fmt.Errorf("%s: invalid indirect expansion", pe.Param.Value)
+		}
+		if star {
+			ref = cfg.ifsJoin(elems)
+		} else {
+			ref = strings.Join(elems, " ")
+		}
+	} else {
+		val, set, err := cfg.paramValue(bare)
+		if err != nil {
+			return nil, err
+		}
+		if !set {
+			if _, vr := cfg.Env.Get(pe.Param.Value).Resolve(cfg.Env); vr.IsSet() && (vr.Kind == Indexed || vr.Kind == Associative) {
+				// An array whose element is missing names nothing:
+				// the expansion is empty, not an error.
+				target := *pe
+				target.Excl = false
+				return &target, nil
+			}
+			return nil, fmt.Errorf("%s: invalid indirect expansion", pe.Param.Value)
+		}
+		ref = val
 	}
-	list := *pe
-	list.Excl = false
-	list.Param = &syntax.Lit{ValuePos: pe.Param.ValuePos, ValueEnd: pe.Param.ValueEnd, Value: name}
-	list.Index = &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: sub[:1]}}}
-	return &list
+	name, sub, hasSub := strings.Cut(ref, "[")
+	if hasSub {
+		if !strings.HasSuffix(sub, "]") || len(sub) < 2 {
+			return nil, fmt.Errorf("%s: invalid variable name", ref)
+		}
+		sub = sub[:len(sub)-1]
+	}
+	if !syntax.ValidName(name) && !isSpecialParam(name, hasSub) {
+		return nil, fmt.Errorf("%s: invalid variable name", ref)
+	}
+	target := *pe
+	target.Excl = false
+	target.Param = &syntax.Lit{ValuePos: pe.Param.ValuePos, ValueEnd: pe.Param.ValueEnd, Value: name}
+	target.Index = nil
+	if hasSub {
+		var part syntax.WordPart = &syntax.SglQuoted{Value: unquoteSubscript(sub)}
+		if sub == "@" || sub == "*" {
+			part = &syntax.Lit{Value: sub}
+		}
+		target.Index = &syntax.Word{Parts: []syntax.WordPart{part}}
+	}
+	return &target, nil
+}
+
+// isSpecialParam reports whether name is a special or positional
+// parameter that ${!ref} may name.
+func isSpecialParam(name string, hasSub bool) bool {
+	if hasSub || name == "" {
+		return false
+	}
+	switch name {
+	case "@", "*", "#", "?", "-", "$", "!", "0":
+		return true
+	}
+	for _, r := range name {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// unquoteSubscript removes the quotes of a subscript named by an
+// indirection, like the "ale" of assoc["ale"].
+func unquoteSubscript(s string) string {
+	if !strings.ContainsAny(s, `"'\`) {
+		return s
+	}
+	var sb strings.Builder
+	var q byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case q == 0 && (c == '"' || c == '\''):
+			q = c
+		case c == q:
+			q = 0
+		case c == '\\' && q != '\'' && i+1 < len(s):
+			i++
+			sb.WriteByte(s[i])
+		default:
+			sb.WriteByte(c)
+		}
+	}
+	return sb.String()
 }
