@@ -22,7 +22,7 @@ func (cfg *Config) paramParts(pe *syntax.ParamExp, pc partsCtx) ([]fieldPart, er
 		switch pe.Exp.Op {
 		case syntax.DefaultUnset, syntax.DefaultUnsetOrNull,
 			syntax.AlternateUnset, syntax.AlternateUnsetOrNull:
-			useWord, err := cfg.paramUsesWord(pe)
+			useWord, err := cfg.paramUsesWord(pe, pc.quoted())
 			if err != nil {
 				return nil, err
 			}
@@ -66,7 +66,7 @@ func (cfg *Config) paramParts(pe *syntax.ParamExp, pc partsCtx) ([]fieldPart, er
 
 // paramUsesWord reports whether ${v-word}, ${v:-word}, ${v+word} or
 // ${v:+word} expands to its word.
-func (cfg *Config) paramUsesWord(pe *syntax.ParamExp) (bool, error) {
+func (cfg *Config) paramUsesWord(pe *syntax.ParamExp, quoted bool) (bool, error) {
 	bare := *pe
 	bare.Exp = nil
 	var set, null bool
@@ -76,7 +76,9 @@ func (cfg *Config) paramUsesWord(pe *syntax.ParamExp) (bool, error) {
 		// A list is unset with no elements, and null when its elements
 		// join into an empty string.
 		set = len(elems) > 0
-		if star {
+		// "$*" is tested joined with IFS, but unquoted $* (like $@)
+		// joined with spaces, as bash does.
+		if star && quoted {
 			null = cfg.ifsJoin(elems) == ""
 		} else {
 			null = strings.Join(elems, " ") == ""
