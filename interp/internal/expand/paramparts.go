@@ -500,11 +500,7 @@ func (cfg *Config) indirect(pe *syntax.ParamExp) (*syntax.ParamExp, error) {
 	target.Param = &syntax.Lit{ValuePos: pe.Param.ValuePos, ValueEnd: pe.Param.ValueEnd, Value: name}
 	target.Index = nil
 	if hasSub {
-		var part syntax.WordPart = &syntax.SglQuoted{Value: unquoteSubscript(sub)}
-		if sub == "@" || sub == "*" {
-			part = &syntax.Lit{Value: sub}
-		}
-		target.Index = &syntax.Word{Parts: []syntax.WordPart{part}}
+		target.Index = &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: unquoteSubscript(sub)}}}
 	}
 	return &target, nil
 }
