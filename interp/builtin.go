@@ -132,9 +132,12 @@ func shellBuiltinNames() []string { return builtinNames }
 
 func isShellBuiltin(name string) bool { return shellBuiltin(name) != nil }
 
-// specialBuiltins cannot be redefined as functions in POSIX mode; bash
-// allows it outside POSIX mode, so this only lists what bash refuses.
-var specialBuiltins = map[string]bool{}
+// specialBuiltins are POSIX's special builtins. In POSIX mode bash
+// refuses functions of these names, finds the builtin before a function,
+// and keeps prefix assignments made for them; outside it they are plain.
+var specialBuiltins = map[string]bool{"break": true, ":": true, ".": true, "continue": true,
+	"eval": true, "exec": true, "exit": true, "export": true, "readonly": true, "return": true,
+	"set": true, "shift": true, "times": true, "trap": true, "unset": true}
 
 var keywords = map[string]bool{"if": true, "then": true, "else": true, "elif": true, "fi": true, "case": true,
 	"esac": true, "for": true, "select": true, "while": true, "until": true, "do": true, "done": true,
@@ -283,18 +286,20 @@ func hexVal(c byte) int {
 }
 
 func (r *Runner) biPrintf(_ context.Context, args []string) int {
-	args = args[1:]
 	varName := ""
-	if len(args) >= 2 && args[0] == "-v" {
-		varName, args = args[1], args[2:]
-	} else if len(args) >= 1 && strings.HasPrefix(args[0], "-v") && len(args[0]) > 2 {
-		varName, args = args[0][2:], args[1:]
+	opts, args, ok := r.parseOpts(args, "v:")
+	if !ok {
+		return 2
 	}
-	if len(args) > 0 && args[0] == "--" {
-		args = args[1:]
+	for _, o := range opts {
+		varName = o.val
+		if !validAssignTarget(varName) {
+			r.builtinErr("printf", "`%s': not a valid identifier", varName)
+			return 2
+		}
 	}
 	if len(args) == 0 {
-		r.builtinErr("printf", "usage: printf [-v var] format [arguments]")
+		r.usageErr("printf")
 		return 2
 	}
 	env := r.biEnv()
@@ -315,9 +320,15 @@ func (r *Runner) biPrintf(_ context.Context, args []string) int {
 func (r *Runner) biTest(_ context.Context, args []string) int {
 	env := r.biEnv()
 	bracket := args[0] == "["
-	// -v needs the shell's variables, which the shared test cannot see.
-	if len(args) == 3 && args[1] == "-v" || bracket && len(args) == 4 && args[1] == "-v" && args[3] == "]" {
-		return oneIfFalse(r.varIsSet(args[2]))
+	// -v and -o need the shell's variables and options, which the
+	// shared test cannot see.
+	if len(args) == 3 || bracket && len(args) == 4 && args[3] == "]" {
+		switch args[1] {
+		case "-v":
+			return oneIfFalse(r.varIsSet(args[2]))
+		case "-o":
+			return oneIfFalse(r.unaryTest(syntax.TsOptSet, args[2]))
+		}
 	}
 	return builtins.Test(env, args[1:], bracket)
 }
@@ -480,6 +491,16 @@ func (r *Runner) biPwd(_ context.Context, args []string) int {
 	return 0
 }
 
+// validAssignTarget reports whether s is a name or name[subscript], what
+// printf -v and read may assign to.
+func validAssignTarget(s string) bool {
+	name, sub, isElem := strings.Cut(s, "[")
+	if !syntax.ValidName(name) {
+		return false
+	}
+	return !isElem || len(sub) > 1 && strings.HasSuffix(sub, "]")
+}
+
 // tooManyArgs is bash's answer to `shift 1 2`, `exit 1 2`, `break 1 2`:
 // the message and a jump to the top level with status 1. A script goes
 // on with its next line; -c text ends.
@@ -522,12 +543,7 @@ func (r *Runner) biExit(_ context.Context, args []string) int {
 func (r *Runner) biReturn(_ context.Context, args []string) int {
 	if len(r.frames) == 0 {
 		r.builtinErr("return", "can only `return' from a function or sourced script")
-		if len(args) > 1 {
-			if n, err := strconv.Atoi(args[1]); err == nil {
-				return n & 0xff
-			}
-		}
-		return 1
+		return 2
 	}
 	code := r.lastStatus
 	if len(args) > 2 {

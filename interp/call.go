@@ -57,6 +57,8 @@ func (r *Runner) call(ctx context.Context, ce *syntax.CallExpr) {
 	var extraEnv []string
 	_, isFunc := r.funcs[fields[0]]
 	isBuiltin := isShellBuiltin(fields[0])
+	// POSIX mode: assignments before a special builtin stay, unexported.
+	keep := r.opts.posix && specialBuiltins[fields[0]]
 	for _, as := range ce.Assigns {
 		if isFunc || isBuiltin {
 			name := as.Name.Value
@@ -73,6 +75,9 @@ func (r *Runner) call(ctx context.Context, ce *syntax.CallExpr) {
 				// bash reports a readonly prefix assignment and runs
 				// the command anyway.
 				r.errf("%v", err)
+				continue
+			}
+			if keep {
 				continue
 			}
 			if v, _ := r.lookup(name); v != nil {
@@ -152,7 +157,7 @@ func (e expansionError) Unwrap() error { return e.err }
 // skipFuncs is set by `command` and `builtin`.
 func (r *Runner) runCommand(ctx context.Context, fields, extraEnv []string, skipFuncs bool) {
 	name := fields[0]
-	if !skipFuncs {
+	if !skipFuncs && !(r.opts.posix && specialBuiltins[name]) {
 		if body, ok := r.funcs[name]; ok {
 			r.callFunc(ctx, name, body, fields)
 			return

@@ -196,6 +196,9 @@ func (r *Runner) stmt(ctx context.Context, st *syntax.Stmt) {
 		return
 	}
 	defer func() { r.nest-- }()
+	if r.opts.noexec && !r.interactive {
+		return // set -n: read commands, run none (interactive shells ignore it)
+	}
 	if st.Background || st.Coprocess {
 		r.background(ctx, st)
 		return
@@ -362,9 +365,12 @@ func (r *Runner) cmd(ctx context.Context, cmd syntax.Command) {
 			return
 		}
 		name := cmd.Name.Value
-		if specialBuiltins[name] {
+		if r.opts.posix && specialBuiltins[name] {
 			r.errf("`%s': is a special builtin", name)
-			r.lastStatus = 1
+			r.lastStatus = 2
+			if !r.interactive {
+				r.exiting, r.exitCode = true, 2
+			}
 			return
 		}
 		r.funcs[name] = cmd.Body

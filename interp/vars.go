@@ -259,6 +259,10 @@ func (r *Runner) setVarFromExpand(name string, vr expand.Variable) error {
 // varForWrite returns the variable to assign to: the innermost existing
 // one, or a new global. Readonly variables refuse.
 func (r *Runner) varForWrite(name string) (*variable, error) {
+	if name == "SHELLOPTS" || name == "BASHOPTS" {
+		// bash keeps them readonly: set -o and shopt change them.
+		return nil, &readonlyError{name}
+	}
 	v, _ := r.lookup(name)
 	if v == nil {
 		v = &variable{}

@@ -101,3 +101,42 @@ pushd . . 2>/dev/null; echo $?
 popd zzz 2>/dev/null; echo $?
 dirs x 2>/dev/null; echo $?
 dirs -c; dirs
+### posix mode special builtins
+set -o posix
+foo=bar :
+echo "foo=$foo"
+z=Z builtin :
+echo "z=$z"
+x=1 readonly r=2
+echo "x=$x r=$r"
+### posix mode refuses a special builtin function
+set -o posix
+eval() { echo f; }
+echo not reached
+### special builtin functions outside posix mode
+eval() { echo "f $1"; }
+eval hi
+unset -f eval
+### test -o and [ -o ]
+test -o nounset; echo $?
+set -u
+test -o nounset; echo $?
+[ -o nounset ]; echo $?
+test -o nosuch; echo $?
+test a -o ''; echo $?
+### return outside a function
+return 5
+### set -n reads but runs nothing
+echo 1
+set -n
+echo 2
+### SHELLOPTS is readonly
+SHELLOPTS=x
+echo not reached
+### printf -v validation and options
+printf -v 'a[' %s x; echo $?
+printf -v 1a %s x; echo $?
+a=(1 2); printf -v 'a[1]' %s y; echo "${a[@]}"
+printf -vb %s z; echo "$b"
+printf -- '%s\n' dashdash
+printf '-%s' x 2>/dev/null; echo $?
