@@ -484,6 +484,14 @@ func (h *hostSide) finish(status int, limit string, oc *runOutcome) int {
 			}
 		}
 	}
+	if !oc.Finished && status != ExitState && status != ExitUsage {
+		// Say what was not written, so a CI log shows why.
+		for _, f := range []struct{ flag, path string }{{"--state", o.State}, {"--export", o.Export}, {"--export-tar", o.ExportTar}} {
+			if f.path != "" {
+				fmt.Fprintf(h.errw, "sandsh: %s %s: not written: the run did not finish\n", f.flag, f.path)
+			}
+		}
+	}
 	if oc.Export != nil {
 		if o.Export != "" {
 			if err := vfs.WriteHostTree(o.Export, oc.Export); err != nil {
