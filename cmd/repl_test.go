@@ -662,6 +662,20 @@ func TestREPLWorkerContainment(t *testing.T) {
 			t.Errorf("exit status %d, want 3", st)
 		}
 	})
+	t.Run("--no-worker stays in-process", func(t *testing.T) {
+		t.Parallel()
+		p := startREPL(t, noColor, "--no-worker", "--env", "SANDSH_TEST_HOOK=environ")
+		p.prompt("/workspace")
+		setup(p)
+		check(p)
+		p.run("exit 4")
+		if st := p.wait(); st != 4 {
+			t.Errorf("exit status %d, want 4", st)
+		}
+		if strings.Contains(p.output(), "hook: ") {
+			t.Errorf("--no-worker started a worker:\n%s", p.output())
+		}
+	})
 	t.Run("Go stack overflow", func(t *testing.T) {
 		t.Parallel()
 		p := startREPL(t, noColor, "--max-call-depth", "0", "--env", "SANDSH_TEST_HOOK=stack:1MiB")
