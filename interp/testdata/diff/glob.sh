@@ -61,3 +61,23 @@ echo next $?
 ( echo *.RR; echo sub ); echo subst=$?
 echo > *.ZZ
 echo redir=$?
+### a function body must be a compound command
+f() ls
+echo no
+### function bodies that are compound commands
+f() [[ 1 ]]; f && echo ok
+g() (( 1 )); g && echo ok2
+h() if true; then echo ok3; fi; h
+k() for i in 1; do echo $i; done; k
+m() case x in x) echo c;; esac; m
+### here-document delimiters with $ are literal
+cat <<${a}
+here
+${a}
+cat <<E$x
+b
+E$x
+cat <<$(a)
+c
+$(a)
+echo ok

@@ -1317,6 +1317,11 @@ func (p *Parser) advanceLitHdoc(r rune) {
 	lStart := len(p.litBs) - 1
 	stop := p.hdocStops[len(p.hdocStops)-1]
 	for ; ; r = p.rune() {
+		if (r == '$' || r == '`') && lStart >= 0 && bytes.HasPrefix(stop, p.litBs[lStart:]) {
+			// sandsh: the delimiter may hold an unexpanded $x or `x`
+			// (see unquotedWordPart); read on while the line may be it.
+			continue
+		}
 		switch r {
 		case escNewl, '$':
 			p.val = p.endLit()

@@ -767,6 +767,13 @@ func (p *Parser) unquotedWordPart(buf []byte, wp WordPart, quotes bool) (_ []byt
 			buf, _ = p.unquotedWordPart(buf, wp2, true)
 		}
 		quoted = true
+	default:
+		// sandsh: like bash, an expansion in a here-document word is
+		// not expanded; its text is part of the delimiter.
+		var sb strings.Builder
+		if err := NewPrinter().Print(&sb, wp); err == nil {
+			buf = append(buf, sb.String()...)
+		}
 	}
 	return buf, quoted
 }
@@ -2152,10 +2159,10 @@ func (p *Parser) doRedirect(s *Stmt) {
 	switch r.Op {
 	case Hdoc, DashHdoc:
 		old := p.quote
-		p.quote, p.forbidNested = hdocWord, true
+		p.quote = hdocWord // sandsh: expansions are allowed, see unquotedWordPart
 		p.heredocs = append(p.heredocs, r)
 		r.Word = p.followWordTok(token(r.Op), r.OpPos)
-		p.quote, p.forbidNested = old, false
+		p.quote = old
 		if p.tok == _Newl {
 			if len(p.accComs) > 0 {
 				c := p.accComs[0]
@@ -3063,8 +3070,24 @@ func (p *Parser) funcDecl(s *Stmt, pos Pos, long, withParens bool, names ...*Lit
 	}
 	p.got(_Newl)
 	// TODO: reject any body which isn't a compound command, like a quoted word
+	first := p.val // sandsh: for the error below
+	if !p.tok.isLit() {
+		first = p.tok.String()
+	}
 	if fd.Body = p.getStmt(false, false, true); fd.Body == nil {
 		p.followErr(fd.Pos(), "foo()", noQuote("a statement"))
+	} else if !p.lang.in(LangPOSIX) {
+		// sandsh: like bash, the body must be a compound command, so that
+		// `f() ls` and `f() g() { ...; }` are syntax errors.
+		switch fd.Body.Cmd.(type) {
+		case *Block, *Subshell, *ArithmCmd, *TestClause, *IfClause,
+			*WhileClause, *ForClause, *CaseClause:
+		default:
+			p.posErr(fd.Body.Pos(), "syntax error near unexpected token `%s'", first)
+		}
+		if fd.Body.Negated {
+			p.posErr(fd.Body.Pos(), "syntax error near unexpected token `%s'", first)
+		}
 	}
 	s.Cmd = fd
 }
