@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"strings"
 	"syscall"
@@ -67,6 +68,7 @@ type Env struct {
 	// shared line reader, sed's pattern space, awk's records); 0 means
 	// DefaultMaxLine. The runner sets it to --max-var-bytes: a line a
 	// script could not keep in a variable is not one a command keeps.
+	// A negative value means no bound (--max-var-bytes 0).
 	MaxLine int
 
 	// Alive reports whether a virtual pid names a live process of the
@@ -81,8 +83,11 @@ const DefaultMaxLine = 64 << 20
 
 // LineMax returns the bound on one line or record.
 func (e *Env) LineMax() int {
-	if e.MaxLine > 0 {
+	switch {
+	case e.MaxLine > 0:
 		return e.MaxLine
+	case e.MaxLine < 0:
+		return math.MaxInt
 	}
 	return DefaultMaxLine
 }

@@ -382,11 +382,11 @@ func (j *cutJob) writeFields(line []byte, w textWriter) {
 // input is one record whose final delimiter is not a separator.
 func (j *cutJob) cutWholeInput(ctx context.Context, r io.Reader, w textWriter) error {
 	// The whole input is one record here: it is bounded like a line.
-	data, err := io.ReadAll(io.LimitReader(guard.Reader(ctx, r), int64(j.maxLine)+2))
+	data, err := io.ReadAll(io.LimitReader(guard.Reader(ctx, r), int64(min(j.maxLine, math.MaxInt-2))+2))
 	if err != nil {
 		return textReadErr{err}
 	}
-	if len(data) > j.maxLine+1 {
+	if len(data)-1 > j.maxLine {
 		return textReadErr{&guard.LineError{Max: j.maxLine}}
 	}
 	if len(data) == 0 {

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/sandsh/sandsh/builtins/internal/diff"
+	"github.com/sandsh/sandsh/builtins/internal/guard"
 )
 
 const dataDiffUsage = `Usage: diff [OPTION]... FILES
@@ -129,8 +130,10 @@ func runDiffCommand(ctx context.Context, env *Env, args []string) int {
 		case "y":
 			d.format = "side"
 		case "W":
-			n, err := strconv.Atoi(o.Value)
-			if err != nil || n <= 0 {
+			// Huge widths saturate, as in GNU diff; the layout bounds
+			// them again before any arithmetic.
+			n, ok := textParseCount(o.Value)
+			if !ok || n <= 0 {
 				fmt.Fprintf(env.Stderr, "diff: invalid width '%s'\ndiff: Try 'diff --help' for more information.\n", o.Value)
 				return 2
 			}
@@ -462,7 +465,9 @@ func (d *dataDiff) compareFiles(a, b string, sub bool) int {
 			fmt.Fprintf(d.w, "Files %s and %s are identical\n", a, b)
 		} else if d.format == "side" && !d.side.SuppressCommon {
 			fa.Header, fb.Header = "", ""
-			diff.WriteSideBySide(d.w, fa, fb, nil, d.side)
+			if err := d.sideBySide(fa, fb, nil); err != nil {
+				return 2
+			}
 		}
 		return 0
 	}
@@ -482,11 +487,22 @@ func (d *dataDiff) compareFiles(a, b string, sub bool) int {
 	case "ed":
 		diff.WriteEd(d.w, fa, fb, changes)
 	case "side":
-		diff.WriteSideBySide(d.w, fa, fb, changes, d.side)
+		if err := d.sideBySide(fa, fb, changes); err != nil {
+			return 2
+		}
 	default:
 		diff.WriteNormal(d.w, fa, fb, changes)
 	}
 	return 1
+}
+
+// sideBySide writes diff -y, charging the run's meter with the output.
+// A write error is reported when the output is flushed; cancellation
+// ends the run quietly.
+func (d *dataDiff) sideBySide(fa, fb *diff.File, changes []diff.Change) error {
+	o := d.side
+	o.Meter = guard.NewMeter(d.ctx)
+	return diff.WriteSideBySide(d.w, fa, fb, changes, o)
 }
 
 // dataDiffBinary reports whether data looks binary: a NUL byte in its

@@ -6,7 +6,9 @@ import (
 	"errors"
 	"io"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // Attack tests of issue 11: loops that must stop on cancellation, on a
@@ -83,3 +85,73 @@ func TestLineCancel(t *testing.T) {
 		}
 	}
 }
+
+// closedPipe is a stdout whose reader goes away after n bytes.
+type closedPipe struct{ n int }
+
+func (c *closedPipe) Write(p []byte) (int, error) {
+	if c.n <= 0 {
+		return 0, syscall.EPIPE
+	}
+	k := min(len(p), c.n)
+	c.n -= k
+	if k < len(p) {
+		return k, syscall.EPIPE
+	}
+	return k, nil
+}
+
+// cancelSoon returns a context that is cancelled shortly after the
+// command starts, as the run's --timeout or Ctrl-C would.
+func cancelSoon(t *testing.T) context.Context {
+	ctx, cancel := context.WithCancel(context.Background())
+	stop := time.AfterFunc(50*time.Millisecond, cancel)
+	t.Cleanup(func() { stop.Stop(); cancel() })
+	return ctx
+}
+
+// TestLoopsStop: the commands of issue 11's examples (and their kin) end
+// on a closed output, on cancellation, and at the bounds of absurd
+// numeric arguments, instead of looping until the run is killed.
+func TestLoopsStop(t *testing.T) {
+	files := map[string]string{"f": "abc\n", "a": "a\n", "b": "b\n"}
+	for _, c := range []struct {
+		name  string
+		stdin string
+		args  []string
+		pipe  bool // stdout closes after 100 bytes; else cancelled soon
+		want  func(st int) bool
+	}{
+		{"split -n huge", "", []string{"split", "-n", "9223372036854775807", "f"}, false, nonzero},
+		{"split -n r/huge", "", []string{"split", "-n", "r/9223372036854775807", "f"}, false, nonzero},
+		{"xxd -r far offset, closed pipe", "7ffffffffffff000: 41\n", []string{"xxd", "-r"}, true, is(StatusBrokenPipe)},
+		{"xxd -r far offset, cancelled", "7ffffffffffff000: 41\n", []string{"xxd", "-r"}, false, nonzero},
+		{"xxd -r offset overflow", "7ffffffffffff000: 41\n", []string{"xxd", "-r", "-s", "0x7fffffffffffffff"}, false, is(4)},
+		{"diff -y -W huge, closed pipe", "", []string{"diff", "-y", "-W", "9223372036854775807", "a", "b"}, true, is(StatusBrokenPipe)},
+		{"diff -y -W huge, cancelled", "", []string{"diff", "-y", "-W", "99999999999999999999", "a", "b"}, false, nonzero},
+		{"sed doubling", "x\n", []string{"sed", ":a;s/x*/&&x/;ba"}, false, nonzero},
+		{"sed endless jump", "x\n", []string{"sed", ":a;ba"}, false, nonzero},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			env := testEnv(t, files)
+			env.MaxLine = 1 << 30
+			var errb bytes.Buffer
+			sub := env.Sub()
+			sub.Stdin, sub.Stderr = strings.NewReader(c.stdin), &errb
+			ctx := context.Background()
+			if c.pipe {
+				sub.Stdout = &closedPipe{n: 100}
+			} else {
+				sub.Stdout = io.Discard
+				ctx = cancelSoon(t)
+			}
+			st := runOrHang(t, c.name, func() int { return sub.Run(ctx, c.args) })
+			if !c.want(st) {
+				t.Errorf("%q: status %d, stderr %q", c.args, st, errb.String())
+			}
+		})
+	}
+}
+
+func nonzero(st int) bool        { return st != 0 }
+func is(want int) func(int) bool { return func(st int) bool { return st == want } }

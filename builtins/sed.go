@@ -116,7 +116,7 @@ func sedParseArgs(env *Env, name string, args []string) (*sedConfig, int) {
 		fmt.Fprintf(env.Stderr, "%s: %v\n%s", name, err, sedUsage)
 		return nil, 1
 	}
-	cfg := &sedConfig{opt: sed.Options{LineWrap: 70, UTF8: sedUTF8(env)}}
+	cfg := &sedConfig{opt: sed.Options{LineWrap: 70, UTF8: sedUTF8(env), MaxLine: env.LineMax()}}
 	if _, ok := env.LookupEnv("POSIXLY_CORRECT"); ok {
 		cfg.opt.Posix = sed.PosixCorrect
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/sandsh/sandsh/builtins/internal/fileutil"
+	"github.com/sandsh/sandsh/builtins/internal/guard"
 )
 
 const splitUsage = `Usage: split [OPTION]... [FILE [PREFIX]]
@@ -70,6 +72,7 @@ type splitRun struct {
 	verbose bool
 	elide   bool
 	sep     byte
+	lines   *textLines // -C reads whole records
 
 	cur     afero.File
 	curW    *bufio.Writer
@@ -194,9 +197,14 @@ func runSplit(ctx context.Context, env *Env, args []string) int {
 func (r *splitRun) initSuffix(start, files int) error {
 	base := len(r.alpha)
 	if files > 0 && r.auto {
-		need, cap := 1, base
-		for cap < files+start {
+		// Widen until base^need covers start+files; the bound stops the
+		// product before it overflows (-n 9223372036854775807).
+		need, cap, want := 1, base, uint64(files)+uint64(start)
+		for uint64(cap) < want && cap <= math.MaxInt/base {
 			cap *= base
+			need++
+		}
+		if uint64(cap) < want {
 			need++
 		}
 		r.sufLen = max(r.sufLen, need)
@@ -288,7 +296,7 @@ func (r *splitRun) closeCur() error {
 }
 
 func (r *splitRun) writeFail(err error) int {
-	if errors.Is(err, context.Canceled) {
+	if ctxDone(err) {
 		return 130
 	}
 	r.env.Errorf("split", "%v", err)
@@ -392,12 +400,13 @@ func (r *splitRun) streamLines(br *bufio.Reader, amount int64, left *int64) erro
 // streamLineBytes is -C: whole records up to amount bytes per file; a
 // record longer than that is split like -b.
 func (r *splitRun) streamLineBytes(br *bufio.Reader, amount int64, left *int64) error {
-	line, err := br.ReadSlice(r.sep)
-	if err == bufio.ErrBufferFull {
-		// Gather the rest of a long record.
-		rest, err2 := br.ReadBytes(r.sep)
-		line = append(append([]byte(nil), line...), rest...)
-		err = err2
+	if r.lines == nil {
+		// Whole records, bounded like every line (Env.MaxLine).
+		r.lines = newTextLines(r.ctx, r.env, br, r.sep)
+	}
+	line, err := r.lines.Next()
+	if err != nil && err != io.EOF {
+		return splitReadErr{err}
 	}
 	for len(line) > 0 {
 		if int64(len(line)) > *left && (*left < amount || r.cur == nil) {
@@ -504,7 +513,14 @@ func (r *splitRun) byteChunks(in io.Reader, size, k, n int64) int {
 	stdout := filesNewWriter(r.env.Stdout)
 	br := bufio.NewReaderSize(in, filesBufSize)
 	remaining := size
+	m := guard.NewMeter(r.ctx)
 	for i := int64(0); i < n; i++ {
+		// Each chunk is a file to create even when it is empty: the
+		// check counts it as work, so -n 9223372036854775807 stops on
+		// time (or at --max-files).
+		if err := m.Add(1 << 10); err != nil {
+			return r.writeFail(err)
+		}
 		want := min(chunk, remaining)
 		if i == n-1 {
 			want = remaining
@@ -535,8 +551,12 @@ func (r *splitRun) lineChunks(in io.Reader, size, k, n int64) int {
 	var off, cur int64 = 0, -1
 	// open moves to chunk to, creating the files of the chunks passed
 	// over (empty ones only without -e).
+	m := guard.NewMeter(r.ctx)
 	open := func(to int64) error {
 		for cur < to {
+			if err := m.Add(1 << 10); err != nil {
+				return err
+			}
 			cur++
 			if k == 0 && (!r.elide || cur == to) {
 				if err := r.openNext(); err != nil {
@@ -546,11 +566,15 @@ func (r *splitRun) lineChunks(in io.Reader, size, k, n int64) int {
 		}
 		return nil
 	}
+	lr := newTextLines(r.ctx, r.env, br, r.sep)
 	for lines := 0; ; lines++ {
 		if lines&1023 == 0 && r.ctx.Err() != nil {
 			return 130
 		}
-		line, err := br.ReadBytes(r.sep)
+		line, err := lr.Next()
+		if err != nil && err != io.EOF {
+			return r.writeFail(err)
+		}
 		if len(line) > 0 {
 			if c := min(off/chunk, n-1); c > cur {
 				if err := open(c); err != nil {
@@ -584,6 +608,9 @@ func (r *splitRun) roundRobin(in io.Reader, k, n int64) int {
 	var ws []*bufio.Writer
 	if k == 0 {
 		for i := int64(0); i < n; i++ {
+			if i&255 == 0 && r.ctx.Err() != nil {
+				return 130
+			}
 			name, err := r.nextName()
 			if err != nil {
 				return r.writeFail(err)
@@ -596,21 +623,30 @@ func (r *splitRun) roundRobin(in io.Reader, k, n int64) int {
 				return r.writeFail(fmt.Errorf("%s: %s", fileutil.QuoteIf(name), ErrText(err)))
 			}
 			files = append(files, f)
-			ws = append(ws, bufio.NewWriterSize(f, 16<<10))
+			// Buffers come with the first record: many outputs
+			// (r/9223372036854775807) must not cost 16 KiB each.
+			ws = append(ws, nil)
 		}
 	}
-	br := bufio.NewReaderSize(in, filesBufSize)
+	lr := newTextLines(r.ctx, r.env, in, r.sep)
 	status := 0
 	for i := int64(0); ; i++ {
 		if i&1023 == 0 && r.ctx.Err() != nil {
 			status = 130
 			break
 		}
-		line, err := br.ReadBytes(r.sep)
+		line, err := lr.Next()
+		if err != nil && err != io.EOF {
+			status = r.writeFail(err)
+			break
+		}
 		if len(line) > 0 {
 			var w io.Writer = io.Discard
 			switch {
 			case k == 0:
+				if ws[i%n] == nil {
+					ws[i%n] = bufio.NewWriterSize(files[i%n], 16<<10)
+				}
 				w = ws[i%n]
 			case i%n == k-1:
 				w = stdout
@@ -625,7 +661,9 @@ func (r *splitRun) roundRobin(in io.Reader, k, n int64) int {
 		}
 	}
 	for i, f := range files {
-		ws[i].Flush()
+		if ws[i] != nil {
+			ws[i].Flush()
+		}
 		f.Close()
 	}
 	if err := stdout.Flush(); err != nil {

@@ -76,7 +76,7 @@ func (l *textLines) Next() ([]byte, error) {
 			}
 		}
 		line = l.long
-		if len(line) > l.max+1 {
+		if len(line)-1 > l.max {
 			return nil, &guard.LineError{Max: l.max}
 		}
 	}

@@ -3,11 +3,15 @@ package builtins
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/sandsh/sandsh/builtins/internal/guard"
 )
 
 const dataXxdUsage = `Usage: xxd [options] [infile [outfile]]
@@ -154,7 +158,7 @@ func runXxd(ctx context.Context, env *Env, args []string) int {
 	var err error
 	switch {
 	case x.reverse:
-		err = x.revert(br, w, seeker)
+		err = x.revert(ctx, env, br, w, seeker)
 	default:
 		if x.seek > 0 {
 			if _, err := io.CopyN(io.Discard, br, x.seek); err != nil && err != io.EOF {
@@ -178,8 +182,16 @@ func runXxd(ctx context.Context, env *Env, args []string) int {
 		return env.WriteError("xxd", ferr)
 	}
 	if err != nil {
-		if ctx.Err() != nil {
+		var le *guard.LineError
+		switch {
+		case ctx.Err() != nil:
 			return 130
+		case errors.Is(err, errXxdSeek):
+			fmt.Fprintf(env.Stderr, "xxd: %v.\n", err)
+			return 4
+		case errors.As(err, &le):
+			fmt.Fprintf(env.Stderr, "xxd: %v\n", err)
+			return 2
 		}
 		return env.WriteError("xxd", err)
 	}
@@ -435,7 +447,10 @@ func dataHexVal(c byte) int {
 }
 
 // revert turns a hex dump back into bytes (-r, -r -p).
-func (x *dataXxd) revert(r *bufio.Reader, w *bufio.Writer, seeker io.Seeker) error {
+// errXxdSeek is xxd's message for an address it cannot reach.
+var errXxdSeek = errors.New("sorry, cannot seek")
+
+func (x *dataXxd) revert(ctx context.Context, env *Env, r *bufio.Reader, w *bufio.Writer, seeker io.Seeker) error {
 	if x.plain {
 		hi := -1
 		for {
@@ -452,21 +467,26 @@ func (x *dataXxd) revert(r *bufio.Reader, w *bufio.Writer, seeker io.Seeker) err
 			}
 			if hi < 0 {
 				hi = v
+			} else if err := w.WriteByte(byte(hi<<4 | v)); err != nil {
+				return err
 			} else {
-				w.WriteByte(byte(hi<<4 | v))
 				hi = -1
 			}
 		}
 	}
 	var pos int64 // bytes written so far
+	lr := newTextLines(ctx, env, r, '\n')
+	m := guard.NewMeter(ctx)
+	var zeros []byte
 	for {
-		line, err := r.ReadString('\n')
-		if line == "" && err != nil {
-			if err == io.EOF {
-				return nil
-			}
+		rec, err := lr.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
 			return err
 		}
+		line := string(rec)
 		colon := strings.IndexByte(line, ':')
 		if colon < 0 {
 			continue
@@ -475,7 +495,14 @@ func (x *dataXxd) revert(r *bufio.Reader, w *bufio.Writer, seeker io.Seeker) err
 		if perr != nil {
 			continue
 		}
-		addr += x.seek - x.offset
+		delta := x.seek - x.offset
+		if delta > 0 && addr > math.MaxInt64-delta || delta < 0 && addr < math.MinInt64-delta {
+			return errXxdSeek
+		}
+		addr += delta
+		if addr < 0 {
+			return errXxdSeek
+		}
 		if addr != pos && seeker != nil {
 			if err := w.Flush(); err != nil {
 				return err
@@ -485,9 +512,21 @@ func (x *dataXxd) revert(r *bufio.Reader, w *bufio.Writer, seeker io.Seeker) err
 			}
 			pos = addr
 		}
+		// Without a file to seek in, the gap is written as zeros:
+		// in blocks, ending on the first write error (a closed pipe, a
+		// full filesystem) and on cancellation.
+		if pos < addr && zeros == nil {
+			zeros = make([]byte, 32<<10)
+		}
 		for pos < addr {
-			w.WriteByte(0)
-			pos++
+			n := min(addr-pos, int64(len(zeros)))
+			if _, err := w.Write(zeros[:n]); err != nil {
+				return err
+			}
+			if err := m.Add(int(n)); err != nil {
+				return err
+			}
+			pos += n
 		}
 		rest := line[colon+1:]
 		hi, spaces, count := -1, 0, 0
@@ -511,14 +550,13 @@ func (x *dataXxd) revert(r *bufio.Reader, w *bufio.Writer, seeker io.Seeker) err
 			if hi < 0 {
 				hi = v
 			} else {
-				w.WriteByte(byte(hi<<4 | v))
+				if err := w.WriteByte(byte(hi<<4 | v)); err != nil {
+					return err
+				}
 				hi = -1
 				pos++
 				count++
 			}
-		}
-		if err != nil {
-			return nil
 		}
 	}
 }

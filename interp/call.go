@@ -208,6 +208,9 @@ func (r *Runner) cmdEnv(extraEnv []string) *builtins.Env {
 	env.LookPath = func(name string) (string, bool) { return gw.LookPath(env, name) }
 	env.Restricted = gw.Restricted()
 	env.MaxLine = r.s.limits.MaxVarBytes
+	if env.MaxLine == 0 {
+		env.MaxLine = -1 // --max-var-bytes 0: no bound on a line either
+	}
 	env.Alive = r.alive
 	return env
 }

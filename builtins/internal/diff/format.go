@@ -2,7 +2,10 @@ package diff
 
 import (
 	"bufio"
+	"math"
 	"strconv"
+
+	"github.com/sandsh/sandsh/builtins/internal/guard"
 )
 
 // File is one side of a comparison as the formatters see it.
@@ -217,32 +220,48 @@ type SideBySide struct {
 	ExpandTabs     bool // -t
 	SuppressCommon bool // --suppress-common-lines
 	LeftColumn     bool // --left-column
+	// Meter, when set, is charged with the columns written: a huge -W
+	// pads with millions of blanks per line, so the check is tied to
+	// the output, not to the lines.
+	Meter *guard.Meter
 }
+
+// maxSideWidth bounds -W so the column arithmetic cannot overflow; no
+// output can tell a wider page from this one.
+const maxSideWidth = math.MaxInt / 8
 
 // sideWriter lays out GNU diff's two columns (side.c).
 type sideWriter struct {
 	w                *bufio.Writer
 	hw, c2o, tabSize int
 	expand           bool
+	meter            *guard.Meter
+	err              error // the first write error or cancellation: stop
 }
 
-// WriteSideBySide prints changes in side-by-side format (diff -y).
-func WriteSideBySide(w *bufio.Writer, a, b *File, changes []Change, o SideBySide) {
+// WriteSideBySide prints changes in side-by-side format (diff -y). It
+// stops at the first write error (a closed pipe) or cancellation and
+// returns it.
+func WriteSideBySide(w *bufio.Writer, a, b *File, changes []Change, o SideBySide) error {
 	const gutterMin, tabSize = 3, 8
 	t := tabSize
 	if o.ExpandTabs {
 		t = 1
 	}
+	o.Width = min(o.Width, maxSideWidth)
 	off := (o.Width + t + gutterMin) / (2 * t) * t
 	hw := max(0, min(off-gutterMin, o.Width-off))
 	c2o := o.Width
 	if hw < off {
 		c2o = off
 	}
-	s := &sideWriter{w: w, hw: hw, c2o: c2o, tabSize: tabSize, expand: o.ExpandTabs}
+	s := &sideWriter{w: w, hw: hw, c2o: c2o, tabSize: tabSize, expand: o.ExpandTabs, meter: o.Meter}
+	if s.meter == nil {
+		s.meter = &guard.Meter{}
+	}
 	ai, bi := 0, 0
 	common := func(upto int) {
-		for ; ai < upto; ai, bi = ai+1, bi+1 {
+		for ; ai < upto && s.err == nil; ai, bi = ai+1, bi+1 {
 			switch {
 			case o.SuppressCommon:
 			case o.LeftColumn:
@@ -255,18 +274,22 @@ func WriteSideBySide(w *bufio.Writer, a, b *File, changes []Change, o SideBySide
 	for _, c := range changes {
 		common(c.A0)
 		n := min(c.Del, c.Ins)
-		for k := 0; k < n; k++ {
+		for k := 0; k < n && s.err == nil; k++ {
 			s.line(a, c.A0+k, '|', b, c.B0+k)
 		}
-		for k := n; k < c.Del; k++ {
+		for k := n; k < c.Del && s.err == nil; k++ {
 			s.line(a, c.A0+k, '<', nil, 0)
 		}
-		for k := n; k < c.Ins; k++ {
+		for k := n; k < c.Ins && s.err == nil; k++ {
 			s.line(nil, 0, '>', b, c.B0+k)
+		}
+		if s.err != nil {
+			return s.err
 		}
 		ai, bi = c.A0+c.Del, c.B0+c.Ins
 	}
 	common(len(a.Lines))
+	return s.err
 }
 
 func (s *sideWriter) hasNewline(f *File, i int) bool {
@@ -289,6 +312,9 @@ func (s *sideWriter) line(a *File, ai int, sep byte, b *File, bi int) {
 				sep = '\\'
 			}
 		}
+		if s.err != nil {
+			return
+		}
 		s.w.WriteByte(sep)
 	}
 	if b != nil {
@@ -299,21 +325,45 @@ func (s *sideWriter) line(a *File, ai int, sep byte, b *File, bi int) {
 		}
 	}
 	if nl {
-		s.w.WriteByte('\n')
+		if err := s.w.WriteByte('\n'); err != nil && s.err == nil {
+			s.err = err
+		}
+	}
+	if err := s.meter.Add(1); err != nil && s.err == nil {
+		s.err = err
 	}
 }
 
+// tabTo pads from column from to column to with tabs (unless -t) and
+// blanks, in blocks, stopping at the first write error or cancellation.
 func (s *sideWriter) tabTo(from, to int) int {
-	if !s.expand {
-		for tab := from + s.tabSize - from%s.tabSize; tab <= to; tab += s.tabSize {
-			s.w.WriteByte('\t')
-			from = tab
+	if !s.expand && from < to {
+		if first := from + s.tabSize - from%s.tabSize; first <= to {
+			s.pad('\t', (to-first)/s.tabSize+1)
+			from = first + (to-first)/s.tabSize*s.tabSize
 		}
 	}
-	for ; from < to; from++ {
-		s.w.WriteByte(' ')
+	if from < to {
+		s.pad(' ', to-from)
 	}
 	return to
+}
+
+// pad writes n copies of c.
+func (s *sideWriter) pad(c byte, n int) {
+	var block [512]byte
+	for i := range block {
+		block[i] = c
+	}
+	for n > 0 && s.err == nil {
+		k := min(n, len(block))
+		if _, err := s.w.Write(block[:k]); err != nil {
+			s.err = err
+		} else if err := s.meter.Add(k); err != nil {
+			s.err = err
+		}
+		n -= k
+	}
 }
 
 // half prints one side clipped to bound columns, as print_half_line.

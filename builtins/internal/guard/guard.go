@@ -128,3 +128,45 @@ func FormatBytes(n int64) string {
 	}
 	return fmt.Sprintf("%dB", n)
 }
+
+// Abandonable is the input size from which Interruptible runs a step
+// where it can be abandoned: a single regular expression match over tens
+// of megabytes takes seconds inside an engine that cannot check a
+// context.
+const Abandonable = 1 << 20
+
+// Interruptible runs f, a step that cannot check ctx itself (a match in
+// Go's regexp), over an input of size bytes. A small step runs inline. A
+// big one runs on its own goroutine: when ctx ends first, Interruptible
+// returns ctx's error at once and f's result is dropped when it finishes
+// (its CPU time is bounded by size, which the line bound caps). The
+// caller must then stop and never touch f's input again. A panic in f is
+// raised again in the caller, where the command's recovery sees it.
+func Interruptible[T any](ctx context.Context, size int, f func() T) (T, error) {
+	if size < Abandonable || ctx == nil || ctx.Done() == nil {
+		return f(), nil
+	}
+	type result struct {
+		v     T
+		panic any
+	}
+	done := make(chan result, 1)
+	go func() {
+		var r result
+		defer func() {
+			r.panic = recover()
+			done <- r
+		}()
+		r.v = f()
+	}()
+	select {
+	case r := <-done:
+		if r.panic != nil {
+			panic(r.panic)
+		}
+		return r.v, nil
+	case <-ctx.Done():
+		var zero T
+		return zero, ctx.Err()
+	}
+}

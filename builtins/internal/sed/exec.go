@@ -6,8 +6,11 @@ import (
 	"context"
 	"errors"
 	"io"
+	"math"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/sandsh/sandsh/builtins/internal/guard"
 )
 
 type rangeState uint8
@@ -61,7 +64,8 @@ type machine struct {
 	scratch  [24]byte
 	oneMatch [1][]int
 	copyBuf  []byte
-	steps    int
+	meter    guard.Meter
+	maxLine  int
 	err      error // fatal error or cancellation: stop
 	status   int
 }
@@ -94,6 +98,11 @@ func (p *Program) Run(ctx context.Context, files []string, sio *IO) (int, error)
 		chomped:     true,
 		holdChomped: true,
 		ranges:      make([]rangeInfo, len(p.cmds)),
+		meter:       *guard.NewMeter(ctx),
+		maxLine:     p.opt.MaxLine,
+	}
+	if m.maxLine <= 0 {
+		m.maxLine = math.MaxInt
 	}
 	if p.opt.NullData {
 		m.delim = 0
@@ -122,9 +131,9 @@ func (p *Program) Run(ctx context.Context, files []string, sio *IO) (int, error)
 
 // loop runs cycles until the input ends or a q command.
 func (m *machine) loop() {
-	for n := 0; m.readPatternSpace(false); n++ {
-		if n&255 == 0 && m.ctx.Err() != nil {
-			m.err = m.ctx.Err()
+	for m.readPatternSpace(false) {
+		if err := m.meter.Add(len(m.ps) + 64); err != nil {
+			m.err = err
 			return
 		}
 		if st, quit := m.execute(); quit {
@@ -260,7 +269,7 @@ func (m *machine) matchOne(a *address, r *rangeInfo) bool {
 		return true
 	case addrRegex:
 		re := m.useRegex(a.re)
-		return re != nil && re.match(m.ps)
+		return re != nil && m.matchRx(re)
 	case addrMod:
 		return line >= a.n && (line-a.n)%a.step == 0
 	case addrPlus, addrMult:
@@ -332,13 +341,53 @@ func satAdd(a, b int64) int64 {
 }
 
 // step counts work done without reading input (jumps, D restarts) so
-// that endless loops such as ":a;ba" still notice cancellation.
+// that endless loops such as ":a;ba" still notice cancellation. The work
+// of a step is the pattern space it goes on with: ":a;s/x*/&&x/;ba"
+// doubles it every step, so counting steps alone would check too late.
 func (m *machine) step() bool {
-	m.steps++
-	if m.steps&1023 == 0 && m.ctx.Err() != nil {
-		m.err = m.ctx.Err()
+	if err := m.meter.Add(len(m.ps) + 16); err != nil {
+		m.err = err
 		return false
 	}
+	return true
+}
+
+// matchRx, findRx and findAllRx run a regex over the pattern space where
+// a long match (tens of megabytes) can be abandoned on cancellation; sed
+// then stops (m.err) and never touches that pattern space again.
+func (m *machine) matchRx(re *rx) bool {
+	ok, err := guard.Interruptible(m.ctx, len(m.ps), func() bool { return re.match(m.ps) })
+	m.abandoned(err)
+	return ok
+}
+
+func (m *machine) findRx(re *rx) []int {
+	loc, err := guard.Interruptible(m.ctx, len(m.ps), func() []int { return re.find(m.ps) })
+	m.abandoned(err)
+	return loc
+}
+
+func (m *machine) findAllRx(re *rx, n int) [][]int {
+	locs, err := guard.Interruptible(m.ctx, len(m.ps), func() [][]int { return re.findAll(m.ps, n) })
+	m.abandoned(err)
+	return locs
+}
+
+func (m *machine) abandoned(err error) {
+	if err != nil && m.err == nil {
+		m.err = err
+		// The abandoned match still reads these: never reuse them.
+		m.ps, m.acc = nil, nil
+	}
+}
+
+// tooLong stops sed when the pattern or hold space grew past the line
+// bound: the one place every command that grows them passes.
+func (m *machine) tooLong() bool {
+	if len(m.ps) <= m.maxLine && len(m.hold) <= m.maxLine {
+		return false
+	}
+	m.fatalf("%v", &guard.LineError{Max: m.maxLine})
 	return true
 }
 
@@ -479,7 +528,7 @@ func (m *machine) execute() (int, bool) {
 		case 'z':
 			m.ps = m.ps[:0]
 		}
-		if m.err != nil {
+		if m.err != nil || m.tooLong() {
 			return 0, true
 		}
 		pc++
@@ -577,7 +626,7 @@ func (m *machine) subst(s *subst) {
 	}
 	var matches [][]int
 	if !s.global && s.numb <= 1 {
-		loc := re.find(m.ps)
+		loc := m.findRx(re)
 		if loc == nil {
 			return
 		}
@@ -588,7 +637,7 @@ func (m *machine) subst(s *subst) {
 		if !s.global {
 			n = s.numb
 		}
-		matches = re.findAll(m.ps, n)
+		matches = m.findAllRx(re, n)
 		if len(matches) < max(s.numb, 1) {
 			return
 		}
@@ -603,6 +652,13 @@ func (m *machine) subst(s *subst) {
 		out = append(out, m.ps[start:loc[0]]...)
 		out = m.appendReplacement(out, s.repl, loc)
 		start = loc[1]
+		if len(out) > m.maxLine {
+			// s/x/&&&&&&&&/g multiplies the line: stop before the
+			// whole result exists.
+			m.acc = out[:0]
+			m.fatalf("%v", &guard.LineError{Max: m.maxLine})
+			return
+		}
 	}
 	out = append(out, m.ps[start:]...)
 	m.acc, m.ps = m.ps, out

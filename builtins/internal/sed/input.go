@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 	"syscall"
+
+	"github.com/sandsh/sandsh/builtins/internal/guard"
 )
 
 // ErrNotRegular is what IO.Edit returns for a file that cannot be edited
@@ -169,6 +171,16 @@ func (m *machine) readLine() bool {
 		}
 		chunk, err := in.r.ReadSlice(m.delim)
 		m.ps = append(m.ps, chunk...)
+		if len(m.ps)-1 > m.maxLine {
+			m.fatalf("%v", &guard.LineError{Max: m.maxLine})
+			return false
+		}
+		if err == bufio.ErrBufferFull {
+			if cerr := m.meter.Add(len(chunk)); cerr != nil {
+				m.err = cerr
+				return false
+			}
+		}
 		switch err {
 		case nil:
 			m.ps = m.ps[:len(m.ps)-1]

@@ -45,6 +45,9 @@ type Options struct {
 	// UTF8 makes y and case conversion work on UTF-8 characters instead of
 	// bytes, as GNU sed does in a UTF-8 locale.
 	UTF8 bool
+	// MaxLine bounds the pattern and hold spaces (and a line read into
+	// them); past it sed stops with a fatal error. 0 means no bound.
+	MaxLine int
 }
 
 // Script is one piece of program text: an -e expression or the contents
