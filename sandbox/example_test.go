@@ -1,11 +1,13 @@
 package sandbox_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"strings"
 
 	"github.com/sandsh/sandsh/sandbox"
+	"github.com/sandsh/sandsh/statefile"
 )
 
 // A sandbox runs scripts in memory; what one run leaves, the next sees.
@@ -54,4 +56,26 @@ func ExampleResult() {
 	})
 	fmt.Println(res.Status, res.Limit)
 	// Output: 125 max-loop-iterations
+}
+
+// A session saved with State (and statefile.Write, e.g. to a file)
+// starts again in a new sandbox, even in another process.
+func ExampleSandbox_State() {
+	ctx := context.Background()
+	sb, _ := sandbox.New(sandbox.Config{})
+	sb.Run(ctx, sandbox.Script{Source: `declare -A seen=([apple]=1); mkdir -p notes; cd notes; echo draft > todo`})
+	st, _ := sb.State(ctx)
+	sb.Close()
+
+	var saved bytes.Buffer
+	statefile.Write(&saved, st)
+	loaded, err := statefile.Read(&saved, 0)
+	if err != nil {
+		panic(err)
+	}
+	sb2, _ := sandbox.New(sandbox.Config{State: loaded})
+	defer sb2.Close()
+	res, _ := sb2.Run(ctx, sandbox.Script{Source: `echo "$PWD ${!seen[*]} $(cat todo)"`})
+	fmt.Printf("%s", res.Stdout)
+	// Output: /workspace/notes apple draft
 }
