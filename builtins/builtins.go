@@ -55,6 +55,9 @@ type Env struct {
 	// prints (e.g. "/usr/bin/cat"), or ok=false when nothing would run.
 	LookPath func(name string) (path string, ok bool)
 
+	// LookPathAll lists every place $PATH lookup finds name (which -a).
+	LookPathAll func(name string) []string
+
 	// Sys holds the virtual identity of the machine.
 	Sys *System
 

@@ -12,10 +12,11 @@ Locate a command: print the path that would run for each name.
   -a   print all matching pathnames of each argument
 `
 
-// runWhich asks the gateway where each name would run from. The gateway
-// knows one location per name, so -a prints the same single path.
+// runWhich asks the gateway where each name would run from: the first
+// place on $PATH, or with -a every place.
 func runWhich(ctx context.Context, env *Env, args []string) int {
 	var names []string
+	all := false
 	for i, a := range args[1:] {
 		if a == "--" {
 			names = append(names, args[i+2:]...)
@@ -26,6 +27,7 @@ func runWhich(ctx context.Context, env *Env, args []string) int {
 				fmt.Fprintf(env.Stderr, "Illegal option %s\nUsage: %s [-a] args\n", a, args[0])
 				return 2
 			}
+			all = all || strings.Contains(a, "a")
 			continue
 		}
 		names = append(names, a)
@@ -36,16 +38,22 @@ func runWhich(ctx context.Context, env *Env, args []string) int {
 	}
 	var b strings.Builder
 	for _, n := range names {
-		p, ok := "", false
-		if env.LookPath != nil {
-			p, ok = env.LookPath(n)
+		var found []string
+		if all && env.LookPathAll != nil {
+			found = env.LookPathAll(n)
+		} else if env.LookPath != nil {
+			if p, ok := env.LookPath(n); ok {
+				found = []string{p}
+			}
 		}
-		if !ok {
+		if len(found) == 0 {
 			status = 1
 			continue
 		}
-		b.WriteString(p)
-		b.WriteByte('\n')
+		for _, p := range found {
+			b.WriteString(p)
+			b.WriteByte('\n')
+		}
 	}
 	if _, err := fmt.Fprint(env.Stdout, b.String()); err != nil {
 		return env.WriteError(args[0], err)

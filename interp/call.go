@@ -206,6 +206,7 @@ func (r *Runner) cmdEnv(extraEnv []string) *builtins.Env {
 	}
 	env.Shell = r.nestedShell
 	env.LookPath = func(name string) (string, bool) { return gw.LookPath(env, name) }
+	env.LookPathAll = func(name string) []string { return gw.LookPathAll(env, name) }
 	env.Restricted = gw.Restricted()
 	env.MaxLine = r.s.limits.MaxVarBytes
 	if env.MaxLine == 0 {

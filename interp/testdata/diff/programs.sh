@@ -91,3 +91,5 @@ printf 'echo script $x\n' >s.sh; BASH_ENV=$HOME/benv.sh bash s.sh
 bash -e -u -o pipefail -c 'echo $-; set -o | grep -E "^(errexit|nounset|pipefail) "'
 bash -c 'echo "$0 $1 $#"' name one two; echo 'echo "$0 $# $1"' | bash -s p q
 bash -c 'exit 3'; echo "status $?"; bash -e -c 'false; echo not reached'; echo "status $?"
+### which and which -a agree with type -a
+which cat; which -a cat sort; type -a -P head; which -a nosuch; echo "status $?"
