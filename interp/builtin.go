@@ -1040,7 +1040,11 @@ func (r *Runner) biUnset(_ context.Context, args []string) int {
 					continue
 				}
 				if i < 0 {
-					i += indexedMax(v.List, v.Indexes) + 1
+					if i += indexedMax(v.List, v.Indexes) + 1; i < 0 {
+						r.builtinErr("unset", "[%s]: bad array subscript", idx)
+						status = 1
+						continue
+					}
 				}
 				v.List, v.Indexes = indexedUnset(v.List, v.Indexes, i)
 			default:

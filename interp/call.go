@@ -137,6 +137,10 @@ func (r *Runner) assignError(err error) {
 		r.expandError(ee.err)
 		return
 	}
+	if errors.As(err, new(expand.UnsetParameterError)) {
+		r.expandError(err) // set -u ends the shell
+		return
+	}
 	r.errf("%v", err)
 	r.lastStatus = 1
 	if errors.As(err, new(*expand.ArithmError)) {

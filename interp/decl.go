@@ -199,7 +199,9 @@ func (r *Runner) declClause(ctx context.Context, dc *syntax.DeclClause) {
 					r.expandError(err)
 					return
 				}
-				v.Str, v.Set = val, true
+				if !r.setNameref(variant, name, v, val) {
+					continue
+				}
 				break
 			}
 			aerr = r.assign(ctx, it.as, true)
@@ -207,7 +209,9 @@ func (r *Runner) declClause(ctx context.Context, dc *syntax.DeclClause) {
 			if strings.HasPrefix(*it.value, "(") && strings.HasSuffix(*it.value, ")") && (attrs.has('a') || attrs.has('A')) {
 				aerr = r.assignArrayText(ctx, name, *it.value)
 			} else if v.Kind == expand.NameRef {
-				v.Str, v.Set = *it.value, true
+				if !r.setNameref(variant, name, v, *it.value) {
+					continue
+				}
 			} else {
 				aerr = r.setString(it.name, *it.value, false)
 			}
@@ -333,6 +337,9 @@ func (r *Runner) declVar(name string, local bool, a *declAttrs) (*variable, erro
 		case 'n':
 			if v.Kind != expand.NameRef {
 				if v.Set && v.Kind == expand.String {
+					if !validNamerefTarget(strings.TrimSpace(v.Str)) {
+						return v, fmt.Errorf("`%s': invalid variable name for name reference", v.Str)
+					}
 					v.Str = strings.TrimSpace(v.Str)
 				}
 				v.Kind = expand.NameRef
@@ -578,4 +585,31 @@ func (r *Runner) letError(err error) {
 	}
 	r.builtinErr("let", "%v", err)
 	r.lastStatus = 1
+}
+
+// validNamerefTarget reports whether a nameref may point at s: a
+// variable name or an array element (bash refuses `1', `@', `#').
+func validNamerefTarget(s string) bool {
+	if syntax.ValidName(s) {
+		return true
+	}
+	i := strings.IndexByte(s, '[')
+	return i > 0 && syntax.ValidName(s[:i]) && strings.HasSuffix(s, "]")
+}
+
+// setNameref gives the nameref v (called name) its target; an invalid one
+// is an error, and a nameref this declaration created is dropped again.
+func (r *Runner) setNameref(variant, name string, v *variable, target string) bool {
+	if !validNamerefTarget(target) {
+		r.builtinErr(variant, "`%s': invalid variable name for name reference", target)
+		r.lastStatus = 1
+		if !v.Set {
+			if cur, i := r.lookup(name); cur == v && i >= 0 {
+				delete(r.scopes[i].vars, name)
+			}
+		}
+		return false
+	}
+	v.Str, v.Set = target, true
+	return true
 }

@@ -41,6 +41,15 @@ func Arithm(cfg *Config, expr syntax.ArithmExpr) (n int, err error) {
 	return arithm(cfg, expr)
 }
 
+// arithUnset is bash's set -u check for a variable an expression reads:
+// only plain names count (an unset array element reads as 0).
+func (cfg *Config) arithUnset(name string) error {
+	if !cfg.NoUnset || !syntax.ValidName(name) || cfg.Env.Get(name).IsSet() {
+		return nil
+	}
+	return UnsetParameterError{Node: &syntax.ParamExp{Param: &syntax.Lit{Value: name}}, Message: "unbound variable"}
+}
+
 // ArithmError is an error of arithmetic evaluation itself (a syntax
 // error in a value, a division by zero); bash abandons the command line it
 // happens in and goes on with the next one.
@@ -86,6 +95,9 @@ func arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
 		// recursively fetch vars
 		i := 0
 		for syntax.ValidName(str) || isElemRef(str) {
+			if err := cfg.arithUnset(str); err != nil {
+				return 0, err
+			}
 			val := cfg.envGet(str)
 			if val == "" {
 				break
@@ -111,6 +123,9 @@ func arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
 		case syntax.Inc, syntax.Dec:
 			name, err := cfg.arithName(expr.X.(*syntax.Word))
 			if err != nil {
+				return 0, err
+			}
+			if err := cfg.arithUnset(name); err != nil {
 				return 0, err
 			}
 			old := atoi(cfg.envGet(name))

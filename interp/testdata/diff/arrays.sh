@@ -49,3 +49,18 @@ a=(1 2 3); echo "[${a[-5]}]" st=$?
 ### string indexed with @
 s=abc; echo ${s[@]} "${s[*]}" ${#s[@]}
 a=(4 5 6); (( b = a )); echo $b
+### unset with an out-of-range negative subscript
+a=(1 2); unset "a[-5]"; echo $?; unset "a[-1]"; echo ${a[@]}
+### set -u in arithmetic
+set -u; x=$(( y + 5 )); echo "not reached $x"
+### set -u with ++ on an unset name
+set -u; (( undef1++ )); echo "not reached"
+### set -u: unset array elements read as zero
+set -u; a=(); echo $(( a[3] ))
+### nameref targets must be names
+declare -n r=1; echo st=$?; declare -n q=@; echo st=$?
+x=1; declare -n x; echo st=$?; declare -p x
+declare -n z="a[1]"; declare -p z
+set -- one two three
+ref='#'; echo ref=$ref; typeset -n ref; echo ref=$ref
+ref=foo; echo ref=$ref
