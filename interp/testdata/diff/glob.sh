@@ -81,3 +81,5 @@ cat <<$(a)
 c
 $(a)
 echo ok
+### ${###} is $# with an operator
+set -- $(seq 25); echo ${##} ${###} ${####} ${##2} ${###2} ${#} ${#-x}

@@ -1828,7 +1828,7 @@ func (p *Parser) paramExpParameter(pe *ParamExp) *ParamExp {
 	}
 	// The parameter name itself, like $foo or $?.
 	switch p.r {
-	case '?', '-':
+	case '?', '-', '#': // sandsh: and ${###} or ${##2}, $# with an operator
 		if pe.Length && p.peek() != '}' {
 			// actually ${#-default}, not ${#-}; fix the ambiguity
 			pe.Length = false
@@ -1838,7 +1838,7 @@ func (p *Parser) paramExpParameter(pe *ParamExp) *ParamExp {
 			break
 		}
 		fallthrough
-	case '@', '*', '#', '!', '$':
+	case '@', '*', '!', '$':
 		r, pos := p.r, p.nextPos()
 		p.rune()
 		pe.Param = p.lit(pos, string(r))
