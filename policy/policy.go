@@ -1,0 +1,240 @@
+// Package policy is sandsh's control plane in its pure form: it parses an
+// operator's policy file (YAML), validates it whole, and decides whether a
+// command line may run. It touches nothing of the host: the caller reads
+// the file and passes its bytes.
+//
+// A Decision comes from three layers, checked in this order:
+//
+//  1. the built-in dangerous patterns (rm -rf /, mkfs, dd of=/dev/…),
+//     which deny whatever the rules say unless the policy's `dangerous:`
+//     section disables that pattern by name;
+//  2. the rules whose command glob and argument pattern match: the
+//     highest priority wins, and on a tie deny beats ask beats allow;
+//  3. the policy's default (deny when the file does not say).
+//
+// The matchers (Match, the dangerous patterns and the script checks) are
+// exported so a static check can apply the same policy without running
+// anything.
+package policy
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// Action is what a rule or the default does with a command.
+type Action string
+
+// The actions a policy can name.
+const (
+	Allow Action = "allow"
+	Deny  Action = "deny"
+	Ask   Action = "ask"
+)
+
+// strength orders actions for a priority tie: deny wins.
+func (a Action) strength() int {
+	switch a {
+	case Deny:
+		return 2
+	case Ask:
+		return 1
+	}
+	return 0
+}
+
+// Rule is one command rule of a policy.
+type Rule struct {
+	Name      string `yaml:"name" json:"name"`
+	Command   string `yaml:"command" json:"command"`
+	Args      string `yaml:"args,omitempty" json:"args,omitempty"`
+	ArgsRegex string `yaml:"args_regex,omitempty" json:"args_regex,omitempty"`
+	Action    Action `yaml:"action" json:"action"`
+	Priority  int    `yaml:"priority,omitempty" json:"priority,omitempty"`
+	Reason    string `yaml:"reason,omitempty" json:"reason,omitempty"`
+	Line      int    `yaml:"-" json:"line,omitempty"` // where the rule starts in the file
+
+	cmd  *regexp.Regexp
+	args *regexp.Regexp
+}
+
+// Paths restricts the directories a script may read and write inside the
+// sandbox; an empty list means everywhere.
+type Paths struct {
+	Read  []string `yaml:"read,omitempty" json:"read,omitempty"`
+	Write []string `yaml:"write,omitempty" json:"write,omitempty"`
+}
+
+// Dangerous turns built-in dangerous patterns off by name.
+type Dangerous struct {
+	Disable []string `yaml:"disable,omitempty" json:"disable,omitempty"`
+}
+
+// Limits are the run's limits as the policy file gives them, spelled as
+// the sandsh flags are: sizes like "64MiB", durations like "30s". A nil
+// field is not set by the file.
+type Limits struct {
+	Timeout      *string `yaml:"timeout,omitempty" json:"timeout,omitempty"`
+	MaxCommands  *int64  `yaml:"max-commands,omitempty" json:"max-commands,omitempty"`
+	MaxLoopIters *int64  `yaml:"max-loop-iterations,omitempty" json:"max-loop-iterations,omitempty"`
+	MaxCallDepth *int    `yaml:"max-call-depth,omitempty" json:"max-call-depth,omitempty"`
+	MaxOutput    *string `yaml:"max-output,omitempty" json:"max-output,omitempty"`
+	MaxFSBytes   *string `yaml:"max-fs-bytes,omitempty" json:"max-fs-bytes,omitempty"`
+	MaxFiles     *int    `yaml:"max-files,omitempty" json:"max-files,omitempty"`
+	MaxFileSize  *string `yaml:"max-file-size,omitempty" json:"max-file-size,omitempty"`
+	MaxMemory    *string `yaml:"max-memory,omitempty" json:"max-memory,omitempty"`
+	MaxJobs      *int    `yaml:"max-jobs,omitempty" json:"max-jobs,omitempty"`
+	MaxVarBytes  *string `yaml:"max-var-bytes,omitempty" json:"max-var-bytes,omitempty"`
+	MaxCapture   *string `yaml:"max-capture,omitempty" json:"max-capture,omitempty"`
+	MaxScript    *string `yaml:"max-script-bytes,omitempty" json:"max-script-bytes,omitempty"`
+	MaxFields    *int    `yaml:"max-fields,omitempty" json:"max-fields,omitempty"`
+}
+
+// Policy is a parsed, validated policy file.
+type Policy struct {
+	Default   Action    `yaml:"default" json:"default"`
+	Rules     []*Rule   `yaml:"rules,omitempty" json:"rules,omitempty"`
+	Dangerous Dangerous `yaml:"dangerous,omitempty" json:"dangerous,omitempty"`
+	Paths     Paths     `yaml:"paths,omitempty" json:"paths,omitempty"`
+	Limits    Limits    `yaml:"limits,omitempty" json:"limits,omitempty"`
+
+	// File is the name the policy was loaded from; Digest the SHA-256 of
+	// its bytes ("sha256:…"), for the audit log.
+	File   string `yaml:"-" json:"file,omitempty"`
+	Digest string `yaml:"-" json:"digest,omitempty"`
+
+	disabled map[string]bool
+}
+
+// Decision is the verdict on one command line.
+type Decision struct {
+	Action Action
+	// Rule names the rule that decided; "default" when none matched;
+	// "dangerous:NAME" for a built-in pattern.
+	Rule   string
+	Reason string
+	// Pattern is the dangerous pattern's name when one matched.
+	Pattern string
+}
+
+// String is a one-line account of the decision for messages.
+func (d Decision) String() string {
+	s := string(d.Action) + " by " + d.Rule
+	if d.Reason != "" {
+		s += ": " + d.Reason
+	}
+	return s
+}
+
+// Decide rules on argv (argv[0] is the command as the script named it,
+// perhaps a path).
+func (p *Policy) Decide(argv []string) Decision {
+	if len(argv) == 0 {
+		return Decision{Action: Allow, Rule: "default"}
+	}
+	if pat := p.Dangerous.match(p, argv); pat != nil {
+		return Decision{Action: Deny, Rule: "dangerous:" + pat.Name, Reason: pat.Desc, Pattern: pat.Name}
+	}
+	var best *Rule
+	for _, r := range p.Rules {
+		if !r.Match(argv) {
+			continue
+		}
+		if best == nil || r.Priority > best.Priority ||
+			r.Priority == best.Priority && r.Action.strength() > best.Action.strength() {
+			best = r
+		}
+	}
+	if best == nil {
+		return Decision{Action: p.Default, Rule: "default", Reason: "no rule matches"}
+	}
+	name := best.Name
+	if name == "" {
+		name = fmt.Sprintf("rule at line %d", best.Line)
+	}
+	return Decision{Action: best.Action, Rule: name, Reason: best.Reason}
+}
+
+// Match reports whether the rule applies to argv: its command glob
+// matches the command word or, for a path, its base name; and its args
+// glob or regular expression (if any) matches any one argument word.
+func (r *Rule) Match(argv []string) bool {
+	if len(argv) == 0 {
+		return false
+	}
+	name := argv[0]
+	if !r.cmd.MatchString(name) && !r.cmd.MatchString(path.Base(name)) {
+		return false
+	}
+	if r.args == nil {
+		return true
+	}
+	return slices.ContainsFunc(argv[1:], r.args.MatchString)
+}
+
+// Disabled reports whether the policy turned the dangerous pattern off.
+func (p *Policy) Disabled(pattern string) bool { return p.disabled[pattern] }
+
+// Glob compiles a shell-style glob (*, ?, [...], \ escapes) into an
+// anchored regular expression. Unlike path.Match, * also matches '/', so
+// an argument glob like "/etc/*" covers a whole tree.
+func Glob(glob string) (*regexp.Regexp, error) {
+	var b strings.Builder
+	b.WriteString(`\A(?s:`)
+	for i := 0; i < len(glob); i++ {
+		c := glob[i]
+		switch c {
+		case '*':
+			b.WriteString(`.*`)
+		case '?':
+			b.WriteString(`.`)
+		case '\\':
+			if i+1 >= len(glob) {
+				return nil, fmt.Errorf("glob %q: trailing backslash", glob)
+			}
+			i++
+			b.WriteString(regexp.QuoteMeta(glob[i : i+1]))
+		case '[':
+			end := strings.IndexByte(glob[i+1:], ']')
+			if end == 0 { // "[]...]": a ] first is literal
+				if e2 := strings.IndexByte(glob[i+2:], ']'); e2 >= 0 {
+					end = e2 + 1
+				} else {
+					end = -1
+				}
+			}
+			if end < 0 {
+				return nil, fmt.Errorf("glob %q: unterminated [", glob)
+			}
+			class := glob[i+1 : i+1+end]
+			i += end + 1
+			if strings.HasPrefix(class, "!") {
+				class = "^" + class[1:]
+			}
+			class = strings.ReplaceAll(class, `\`, `\\`)
+			if strings.HasPrefix(class, "^]") || strings.HasPrefix(class, "]") {
+				class = strings.Replace(class, "]", `\]`, 1)
+			}
+			class = strings.ReplaceAll(class, "[", `\[`)
+			b.WriteString("[" + class + "]")
+		default:
+			b.WriteString(regexp.QuoteMeta(string(c)))
+		}
+	}
+	b.WriteString(`)\z`)
+	re, err := regexp.Compile(b.String())
+	if err != nil {
+		return nil, fmt.Errorf("glob %q: %v", glob, err)
+	}
+	return re, nil
+}
+
+func digest(data []byte) string {
+	sum := sha256.Sum256(data)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}

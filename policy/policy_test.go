@@ -1,0 +1,134 @@
+package policy
+
+import (
+	"strings"
+	"testing"
+)
+
+const sample = `default: allow
+rules:
+  - name: no-inplace-sed
+    command: sed
+    args: "-i*"
+    action: deny
+    priority: 10
+    reason: edits must go through patch files
+  - name: ask-curl
+    command: curl
+    action: ask
+  - name: allow-sed-i-for-admins
+    command: sed
+    args_regex: '^-i\.bak$'
+    action: allow
+    priority: 10
+  - name: tie-allow
+    command: "ca[tx]"
+    action: allow
+    priority: 5
+  - name: tie-deny
+    command: "c?t"
+    args: "/etc/*"
+    action: deny
+    priority: 5
+dangerous:
+  disable: [mkfs]
+limits:
+  timeout: 30s
+  max-output: 1MiB
+  max-commands: 1000
+paths:
+  read: [/workspace]
+  write: [/workspace/out]
+`
+
+func TestDecide(t *testing.T) {
+	p, err := Parse("p.yaml", []byte(sample))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		argv   string
+		action Action
+		rule   string
+	}{
+		{"sed -n p f", Allow, "default"},
+		{"sed -i s/a/b/ f", Deny, "no-inplace-sed"},
+		{"/usr/bin/sed -i.bak s/a/b/ f", Deny, "no-inplace-sed"}, // tie: deny wins
+		{"curl -s x", Ask, "ask-curl"},
+		{"cat /etc/passwd", Deny, "tie-deny"},
+		{"cat /tmp/x", Allow, "tie-allow"},
+		{"cat", Allow, "tie-allow"},
+		{"rm -rf /", Deny, "dangerous:rm-rf-root"},
+		{"rm -fr /", Deny, "dangerous:rm-rf-root"},
+		{"rm -r -f /*", Deny, "dangerous:rm-rf-root"},
+		{"rm -r --no-preserve-root x", Deny, "dangerous:rm-rf-root"},
+		{"rm -rf //", Deny, "dangerous:rm-rf-root"},
+		{"rm -rf /tmp", Allow, "default"},
+		{"rm -f /", Allow, "default"},
+		{"chmod -R 777 /", Deny, "dangerous:chmod-777-root"},
+		{"chmod 777 /", Allow, "default"},
+		{"dd if=/dev/zero of=/dev/sda", Deny, "dangerous:dd-device"},
+		{"dd if=/dev/zero of=/dev/null", Allow, "default"},
+		{"tee /dev/sdb", Deny, "dangerous:dev-disk-write"},
+		{"mkfs.ext4 /dev/sda1", Allow, "default"}, // disabled in the policy
+	} {
+		d := p.Decide(strings.Fields(c.argv))
+		if d.Action != c.action || d.Rule != c.rule {
+			t.Errorf("%s: got %s by %s, want %s by %s", c.argv, d.Action, d.Rule, c.action, c.rule)
+		}
+	}
+	if *p.Limits.Timeout != "30s" || *p.Limits.MaxCommands != 1000 || p.Paths.Write[0] != "/workspace/out" {
+		t.Errorf("limits/paths: %+v %+v", p.Limits, p.Paths)
+	}
+	if !strings.HasPrefix(p.Digest, "sha256:") {
+		t.Errorf("digest %q", p.Digest)
+	}
+	q, err := Parse("q.yaml", []byte("rules: []\n"))
+	if err != nil || q.Default != Deny || q.Decide([]string{"ls"}).Action != Deny {
+		t.Errorf("default must be deny: %v %v", q, err)
+	}
+	if q.Decide([]string{"mkfs", "/dev/sda"}).Rule != "dangerous:mkfs" {
+		t.Errorf("mkfs must be dangerous when not disabled")
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{"default: deny\nrulez: []\n", "p.yaml:2: unknown key rulez"},
+		{"default: deny\nrules:\n  - command: ls\n    action: allow\n    colour: red\n", "p.yaml:5: unknown key colour"},
+		{"default: deny\nrules:\n  - command: ls\n    action: allow\n    priority: high\n", "p.yaml:5: cannot unmarshal !!str `high` into int"},
+		{"default: maybe\n", "p.yaml:1: default: \"maybe\": want allow, deny or ask"},
+		{"rules:\n  - command: ls\n    action: permit\n", "p.yaml:3: rule 1: action: \"permit\": want allow, deny or ask"},
+		{"rules:\n  - name: x\n    command: ls\n    args_regex: '('\n    action: deny\n", "p.yaml:4: rule \"x\": args_regex: error parsing regexp"},
+		{"rules:\n  - command: '[ls'\n    action: deny\n", "p.yaml:2: rule 1: command: glob \"[ls\": unterminated ["},
+		{"rules:\n  - action: deny\n", "p.yaml:2: rule 1: command: missing"},
+		{"dangerous:\n  disable: [rm-rf-root, nope]\n", "p.yaml:2: dangerous: disable: unknown pattern \"nope\""},
+		{"limits:\n  max-output: lots\n", "p.yaml:2: limits: max-output: invalid size"},
+		{"limits:\n  timeout: soon\n", "p.yaml:2: limits: timeout:"},
+		{"paths:\n  write: [relative]\n", "p.yaml:2: paths: write:"},
+		{"", "p.yaml: empty policy file"},
+		{"- a\n- b\n", "p.yaml:1: cannot unmarshal !!seq into policy.Policy"},
+		{"default: [\n", "p.yaml:1: did not find expected node content"},
+	} {
+		_, err := Parse("p.yaml", []byte(c.src))
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%q: got %v, want prefix %q", c.src, err, c.want)
+		}
+	}
+}
+
+func TestGlob(t *testing.T) {
+	for _, c := range []struct {
+		glob, s string
+		ok      bool
+	}{{"-i*", "-i.bak", true}, {"-i*", "x-i", false}, {"/etc/*", "/etc/a/b", true}, {"[!a]b", "cb", true},
+		{"[!a]b", "ab", false}, {`\*`, "*", true}, {`\*`, "x", false}, {"a?c", "abc", true}, {"[]]", "]", true}} {
+		re, err := Glob(c.glob)
+		if err != nil {
+			t.Fatalf("%s: %v", c.glob, err)
+		}
+		if re.MatchString(c.s) != c.ok {
+			t.Errorf("Glob(%q) on %q: want %v", c.glob, c.s, c.ok)
+		}
+	}
+}
