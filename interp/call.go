@@ -26,6 +26,7 @@ func (r *Runner) call(ctx context.Context, ce *syntax.CallExpr) {
 			return
 		}
 	}
+	r.setCurCmd(ce)
 	if !r.debugTrap(ctx) {
 		return
 	}
@@ -112,6 +113,48 @@ func (r *Runner) call(ctx context.Context, ce *syntax.CallExpr) {
 	r.trace(ctx, fields...)
 	r.runCommand(ctx, fields, extraEnv, false)
 	r.lastArg = fields[len(fields)-1]
+}
+
+// setCurCmd records the command about to run for $BASH_COMMAND; inside a
+// trap it keeps naming the command that set the trap off, like bash.
+func (r *Runner) setCurCmd(n syntax.Node) {
+	if len(r.inTrap) == 0 {
+		r.curCmd = n
+	}
+}
+
+// bashCommand renders $BASH_COMMAND, only when it is read.
+func (r *Runner) bashCommand() string {
+	switch n := r.curCmd.(type) {
+	case nil:
+		return ""
+	case *syntax.ForClause:
+		if wi, ok := n.Loop.(*syntax.WordIter); ok {
+			s := "for " + wi.Name.Value
+			if wi.InPos.IsValid() {
+				s += " in"
+				for _, w := range wi.Items {
+					s += " " + r.printNode(w)
+				}
+			}
+			return s
+		}
+		if cl, ok := n.Loop.(*syntax.CStyleLoop); ok {
+			return "(( " + r.printNode(cl) + " ))"
+		}
+	case *syntax.CaseClause:
+		return "case " + r.printNode(n.Word) + " in " // bash leaves a space
+	case *syntax.ArithmCmd:
+		return "(( " + arithText(r.printNode(n)) + " ))"
+	}
+	return r.printNode(r.curCmd)
+}
+
+// arithText is the expression of a printed "((expr))", as bash shows it
+// between "(( " and " ))".
+func arithText(printed string) string {
+	s := strings.TrimSpace(printed)
+	return strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(s, "(("), "))"))
 }
 
 // debugTrap runs the DEBUG trap, as bash does before each simple command,

@@ -468,6 +468,7 @@ func (r *Runner) pipeline(ctx context.Context, bc *syntax.BinaryCmd) {
 			// bash runs the DEBUG trap in the shell itself before it
 			// starts each simple command of a pipeline.
 			r.line = st.Pos().Line()
+			r.setCurCmd(st.Cmd)
 			if !r.debugTrap(ctx) {
 				if next != nil {
 					next.release()

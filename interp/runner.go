@@ -65,8 +65,9 @@ type Runner struct {
 	callDepth   int
 	substDepth  int
 	loopDepth   int
-	nest        int      // statements being run inside one another
-	inTrap      []string // the traps running, innermost last
+	nest        int         // statements being run inside one another
+	inTrap      []string    // the traps running, innermost last
+	curCmd      syntax.Node // the command running, for $BASH_COMMAND
 	frames      []frame
 
 	subshellLevel  int
@@ -377,10 +378,13 @@ func (r *Runner) cmd(ctx context.Context, cmd syntax.Command) {
 		r.setFuncSource(name, r.source)
 		r.lastStatus = 0
 	case *syntax.ArithmCmd:
+		r.setCurCmd(cmd)
 		if !r.debugTrap(ctx) {
 			return
 		}
-		r.trace(ctx, "((", r.printNode(cmd.X), "))")
+		if r.opts.xtrace {
+			r.traceLine(ctx, "(( "+arithText(r.printNode(cmd))+" ))")
+		}
 		n, err := r.arith(ctx, cmd.X)
 		if err != nil {
 			r.expandError(err)
@@ -388,10 +392,13 @@ func (r *Runner) cmd(ctx context.Context, cmd syntax.Command) {
 		}
 		r.lastStatus = oneIfZero(n)
 	case *syntax.TestClause:
+		r.setCurCmd(cmd)
 		if !r.debugTrap(ctx) {
 			return
 		}
-		r.trace(ctx, "[[", r.printNode(cmd.X), "]]")
+		if r.opts.xtrace {
+			r.traceLine(ctx, r.printNode(cmd))
+		}
 		ok, err := r.testExpr(ctx, cmd.X)
 		if err != nil {
 			r.expandError(err)
@@ -399,11 +406,13 @@ func (r *Runner) cmd(ctx context.Context, cmd syntax.Command) {
 		}
 		r.lastStatus = oneIfFalse(ok)
 	case *syntax.DeclClause:
+		r.setCurCmd(cmd)
 		if !r.debugTrap(ctx) {
 			return
 		}
 		r.declClause(ctx, cmd)
 	case *syntax.LetClause:
+		r.setCurCmd(cmd)
 		if !r.debugTrap(ctx) {
 			return
 		}
@@ -614,6 +623,7 @@ func (r *Runner) forClause(ctx context.Context, fc *syntax.ForClause) {
 				return
 			}
 			r.line = fc.Pos().Line()
+			r.setCurCmd(fc)
 			if !r.debugTrap(ctx) {
 				return
 			}
@@ -632,6 +642,7 @@ func (r *Runner) forClause(ctx context.Context, fc *syntax.ForClause) {
 		// bash runs the DEBUG trap before the init, each test and each step.
 		debug := func() bool {
 			r.line = fc.Pos().Line()
+			r.setCurCmd(fc)
 			return r.debugTrap(ctx)
 		}
 		if !debug() {
@@ -715,6 +726,7 @@ func (r *Runner) selectLoop(ctx context.Context, name string, items []string, bo
 }
 
 func (r *Runner) caseClause(ctx context.Context, cc *syntax.CaseClause) {
+	r.setCurCmd(cc)
 	if !r.debugTrap(ctx) {
 		return
 	}

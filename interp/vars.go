@@ -197,6 +197,8 @@ func (r *Runner) dynamicVar(name string) (expand.Variable, bool) {
 	case "EPOCHREALTIME":
 		now := r.s.sys.Now()
 		return strVar(fmt.Sprintf("%d.%06d", now.Unix(), now.Nanosecond()/1000)), true
+	case "BASH_COMMAND":
+		return strVar(r.bashCommand()), true
 	case "BASHPID":
 		return strVar(strconv.Itoa(r.pid)), true
 	case "PIPESTATUS":
@@ -222,7 +224,7 @@ func (r *Runner) dynamicVar(name string) (expand.Variable, bool) {
 }
 
 var dynamicNames = map[string]bool{"RANDOM": true, "SRANDOM": true, "SECONDS": true, "EPOCHSECONDS": true,
-	"EPOCHREALTIME": true, "BASHPID": true, "PIPESTATUS": true, "FUNCNAME": true, "BASH_SOURCE": true,
+	"EPOCHREALTIME": true, "BASH_COMMAND": true, "BASHPID": true, "PIPESTATUS": true, "FUNCNAME": true, "BASH_SOURCE": true,
 	"BASH_LINENO": true, "BASH_ARGV": true, "BASH_ARGC": true, "DIRSTACK": true, "SHELLOPTS": true, "BASHOPTS": true, "BASH_SUBSHELL": true, "PPID": true}
 
 // readonlyError is returned when a script assigns to a readonly variable.

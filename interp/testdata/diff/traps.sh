@@ -103,3 +103,23 @@ echo status=$?
 set -e
 { echo hi; } > /nonexistent/dir/file
 echo not reached
+### BASH_COMMAND in ERR and DEBUG traps
+trap 'echo "err: $BASH_COMMAND"' ERR
+x=1
+false "$x"
+[[ a == b ]]
+(( x > 5 ))
+f() { return 3; }
+f a b
+echo "now: $BASH_COMMAND"
+trap 'echo "dbg: $BASH_COMMAND"' DEBUG
+echo hi | cat
+for i in 1; do :; done
+case $x in 1) : ;; esac
+trap - DEBUG
+### xtrace of [[ ]] and (( ))
+x=1
+set -x
+[[ a == b ]]
+(( x > 5 ))
+set +x
