@@ -106,10 +106,21 @@ func newMCPServer(o *Options, mo *mcpOptions) (*mcpServer, error) {
 	if mo.IdleTimeout <= 0 {
 		return nil, usagef("--session-idle must be positive")
 	}
-	// Refuse bad run flags now rather than on every call.
-	if _, err := o.sandboxConfig(); err != nil {
+	// Refuse bad run flags now rather than on every call: build one
+	// sandbox and throw it away.
+	cfg, err := o.sandboxConfig()
+	if err != nil {
 		return nil, err
 	}
+	sb, err := sandbox.New(cfg)
+	if err != nil {
+		var ce *sandbox.ConfigError
+		if errors.As(err, &ce) {
+			return nil, usagef("%s", ce.Msg)
+		}
+		return nil, err
+	}
+	sb.Close()
 	if o.sessionFlags() || o.Command != nil {
 		return nil, usagef("sandsh mcp takes the run flags (filesystem, limits, environment), not --state, --var, --json, --import, --export or --changes")
 	}
