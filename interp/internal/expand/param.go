@@ -138,6 +138,9 @@ func (cfg *Config) paramValue(pe *syntax.ParamExp) (_ string, set bool, _ error)
 			elems = nil
 			indexAllElements = true
 		case String:
+			if pe.Slice != nil {
+				break // bash slices the string's characters: ${s[@]:1}
+			}
 			// sandsh: a scalar is an array of one element: ${x[@]}.
 			indexAllElements = true
 			callVarInd = false
@@ -283,9 +286,23 @@ func (cfg *Config) paramValue(pe *syntax.ParamExp) (_ string, set bool, _ error)
 			syntax.RemSmallSuffix, syntax.RemLargeSuffix:
 			str = join(cfg.removePatternElems(op, arg, elems))
 		case syntax.UpperFirst, syntax.UpperAll,
-			syntax.LowerFirst, syntax.LowerAll:
+			syntax.LowerFirst, syntax.LowerAll,
+			syntax.ToggleFirst, syntax.ToggleAll:
 			str = join(cfg.caseConvElems(op, arg, elems))
 		case syntax.OtherParamOps:
+			if !set {
+				// An unset value quotes to nothing; @A still names the
+				// attributes of an array whose element is missing.
+				switch arg {
+				case "Q", "K", "k":
+					return "", false, nil
+				case "A":
+					if flags := orig.Flags(); flags != "" && orig.Declared() {
+						return "declare -" + flags + " " + name, false, nil
+					}
+					return "", false, nil
+				}
+			}
 			var err error
 			if str, err = cfg.transform(arg, str, name, orig); err != nil {
 				return "", false, err
@@ -342,7 +359,8 @@ func (cfg *Config) perElemOps(pe *syntax.ParamExp, elems []string) ([]string, er
 			syntax.RemSmallSuffix, syntax.RemLargeSuffix:
 			return cfg.removePatternElems(op, arg, elems), nil
 		case syntax.UpperFirst, syntax.UpperAll,
-			syntax.LowerFirst, syntax.LowerAll:
+			syntax.LowerFirst, syntax.LowerAll,
+			syntax.ToggleFirst, syntax.ToggleAll:
 			return cfg.caseConvElems(op, arg, elems), nil
 		case syntax.OtherParamOps:
 			name := pe.Param.Value
@@ -369,7 +387,8 @@ func (cfg *Config) replaceElems(repl *syntax.Replace, elems []string) ([]string,
 	// sandsh: ${v/#pat/r} and ${v/%pat/r} anchor the pattern at the start
 	// or the end, when the # or % is written literally.
 	var anchor byte
-	if repl.Orig != nil && len(repl.Orig.Parts) > 0 {
+	// After //, a # or % is literal: ${x//%/-} replaces every %.
+	if !repl.All && repl.Orig != nil && len(repl.Orig.Parts) > 0 {
 		if lit, ok := repl.Orig.Parts[0].(*syntax.Lit); ok && lit.Value != "" && (lit.Value[0] == '#' || lit.Value[0] == '%') && orig != "" && orig[0] == lit.Value[0] {
 			anchor, orig = orig[0], orig[1:]
 		}
@@ -422,10 +441,18 @@ func (cfg *Config) removePatternElems(op syntax.ParExpOperator, arg string, elem
 // caseConvElems applies a case conversion operator to each element.
 func (cfg *Config) caseConvElems(op syntax.ParExpOperator, arg string, elems []string) []string {
 	caseFunc := unicode.ToLower
-	if op == syntax.UpperFirst || op == syntax.UpperAll {
+	switch op {
+	case syntax.UpperFirst, syntax.UpperAll:
 		caseFunc = unicode.ToUpper
+	case syntax.ToggleFirst, syntax.ToggleAll:
+		caseFunc = func(r rune) rune {
+			if unicode.IsUpper(r) {
+				return unicode.ToLower(r)
+			}
+			return unicode.ToUpper(r)
+		}
 	}
-	all := op == syntax.UpperAll || op == syntax.LowerAll
+	all := op == syntax.UpperAll || op == syntax.LowerAll || op == syntax.ToggleAll
 
 	// empty string means '?'; nothing to do there
 	expr, err := pattern.Regexp(arg, 0)

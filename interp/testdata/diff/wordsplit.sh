@@ -48,3 +48,11 @@ e='a\tb'; p "${e@E}"; u=$'x\ny'; p "${u@Q}" "${u@K}"
 s='foo()'; case $s in *\(\)) echo match; esac
 [[ 'a.b' =~ a\.b ]] && echo re1; [[ 'axb' =~ a\.b ]] || echo re2; [[ '[x]' =~ \[x\] ]] && echo re3
 [[ 'a.b' =~ 'a.b' ]] && echo re4; [[ 'a*' == a\* ]] && echo pat1; [[ 'ab' == a\* ]] || echo pat2
+### case toggles and literal anchors after //
+p() { printf '<%s>' "$@"; echo; }
+s=hello; S=HeLLo; a=(aB Cd); p "${s~~}" "${s~}" "${S~~}" "${S~}" "${a[@]~~}" "${S~~[lL]}"
+x=a%b%c; p "${x//%/-}" "${x/%/-}" "${x//#/-}" "${x/#/-}"
+### transformations of unset values and string slices of s[@]
+p() { printf '<%s>' "$@"; echo; }
+declare -A m=([k]=v); p "${m@Q}" "${m@A}" "${u@Q}" "${u@A}"
+s=abc; p "${s[@]:1}" "${s[@]:0:1}" "${#s[@]}"

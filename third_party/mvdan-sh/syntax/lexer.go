@@ -796,6 +796,12 @@ func (p *Parser) paramToken(r rune) token {
 			return dblCaret
 		}
 		return caret
+	case '~': // sandsh: ${x~} and ${x~~}
+		if p.rune() == '~' {
+			p.rune()
+			return dblTilde
+		}
+		return tilde
 	case ',':
 		if p.rune() == ',' {
 			p.rune()

@@ -1708,7 +1708,7 @@ zshPrefixLoop:
 		pe.Rbrace = p.pos
 		p.matchedArithm(pe.Dollar, dollBrace, rightBrace)
 		return pe
-	case caret, dblCaret, comma, dblComma: // upper/lower case
+	case caret, dblCaret, comma, dblComma, tilde, dblTilde: // upper/lower case; sandsh: ~ toggles
 		p.checkLang(p.pos, langBashLike, "this expansion operator")
 		pe.Exp = p.paramExpExp()
 	case at, star:

@@ -170,6 +170,8 @@ const (
 	globPlus  // +(
 	globAt    // @(
 	globExcl  // !(
+
+	dblTilde // ~~ (sandsh: bash's ${x~~})
 )
 
 func (t token) isLit() bool {
@@ -267,6 +269,10 @@ const (
 	LowerFirst                                         // ,
 	LowerAll                                           // ,,
 	OtherParamOps                                      // @
+
+	// sandsh: bash's undocumented case toggles ${x~} and ${x~~}.
+	ToggleFirst = ParExpOperator(tilde)    // ~
+	ToggleAll   = ParExpOperator(dblTilde) // ~~
 )
 
 type UnAritOperator token
