@@ -219,9 +219,13 @@ func (r *Runner) runCommand(ctx context.Context, fields, extraEnv []string, skip
 
 // external hands a command to the gateway.
 func (r *Runner) external(ctx context.Context, fields, extraEnv []string) {
-	r.hashCommand(fields[0])
+	hashed := r.hashCommand(fields[0], extraEnv)
 	env := r.cmdEnv(extraEnv)
-	r.lastStatus = r.s.gw.Run(ctx, env, fields)
+	if hr, ok := r.s.gw.(hashedRunner); ok && hashed != "" {
+		r.lastStatus = hr.RunHashed(ctx, env, hashed, fields)
+	} else {
+		r.lastStatus = r.s.gw.Run(ctx, env, fields)
+	}
 	if ctx.Err() != nil && r.s.fatalErr() != nil {
 		r.exiting, r.exitCode = true, 1
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/sandsh/sandsh/builtins"
 )
 
 // How describe reports a name: bash's CDESC_* flags of type and command.
@@ -212,18 +214,32 @@ func (r *Runner) hashAdd(name, path string, hits int) {
 	r.hash.entries[name] = &hashEntry{path: path, hits: hits, seq: r.hash.seq}
 }
 
+// hashedRunner is a gateway that can run a command at the path the hash
+// table remembers.
+type hashedRunner interface {
+	RunHashed(ctx context.Context, env *builtins.Env, path string, args []string) int
+}
+
 // hashCommand records an external command about to run, like bash does
-// when its $PATH search finds a program.
-func (r *Runner) hashCommand(name string) {
+// when its $PATH search finds a program, and returns the remembered path
+// it must run from ("" to search $PATH). A PATH=... prefix assignment
+// searches that $PATH and remembers nothing.
+func (r *Runner) hashCommand(name string, extraEnv []string) string {
 	if name == "" || strings.Contains(name, "/") || !r.opts.hashall {
-		return
+		return ""
 	}
-	if _, ok := r.hashFind(name, true); ok {
-		return
+	for _, kv := range extraEnv {
+		if strings.HasPrefix(kv, "PATH=") {
+			return ""
+		}
 	}
-	if p, ok := r.s.gw.LookPath(r.biEnv(), name); ok && strings.HasPrefix(p, "/") {
+	if p, ok := r.hashFind(name, true); ok {
+		return p
+	}
+	if p, ok := r.s.gw.LookPath(r.biEnv(), name); ok {
 		r.hashAdd(name, p, 1)
 	}
+	return ""
 }
 
 // bashHash is bash's hash_string (FNV-1, 32 bits): with 256 buckets it
@@ -292,6 +308,10 @@ func (r *Runner) biHash(_ context.Context, args []string) int {
 				return 2
 			}
 		}
+	}
+	if !r.opts.hashall {
+		r.builtinErr("hash", "hashing disabled")
+		return 1
 	}
 	w := r.out()
 	if reset {

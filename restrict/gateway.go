@@ -460,6 +460,31 @@ func (g *Gateway) host(ctx context.Context, env *builtins.Env, p string, args []
 		return ee.ExitCode()
 	case errors.Is(err, fs.ErrPermission):
 		return refuse(env, args[0], "Permission denied", StatusNotExecutable)
+	case errors.Is(err, syscall.ENOEXEC):
+		// Like bash: a file the kernel cannot execute is a shell script
+		// without #! (unrestricted mode only: the file is the host's).
+		return g.shell(ctx, env, append([]string{"bash", p}, args[1:]...))
 	}
 	return refuse(env, args[0], err.Error(), StatusNotExecutable)
+}
+
+// RunHashed runs a command bash found in its hash table: the remembered
+// path runs under the name args[0], even if $PATH now finds another file
+// first; a remembered file that is gone is not found, as in bash.
+func (g *Gateway) RunHashed(ctx context.Context, env *builtins.Env, p string, args []string) int {
+	abs := env.Abs(p)
+	if _, err := env.FS.Stat(abs); err == nil {
+		if !g.restricted && !virtualDir(path.Dir(abs)) {
+			if fi, err := os.Stat(abs); err == nil && fi.Mode().IsRegular() {
+				return g.host(ctx, env, abs, args)
+			}
+		}
+		return g.runFile(ctx, env, abs, p, args)
+	}
+	if virtualDir(path.Dir(abs)) && path.Base(abs) == args[0] {
+		if st := g.virtual(ctx, env, args[0], args); st >= 0 {
+			return st
+		}
+	}
+	return refuse(env, p, "No such file or directory", StatusNotFound)
 }

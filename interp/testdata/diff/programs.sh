@@ -93,3 +93,13 @@ bash -c 'echo "$0 $1 $#"' name one two; echo 'echo "$0 $# $1"' | bash -s p q
 bash -c 'exit 3'; echo "status $?"; bash -e -c 'false; echo not reached'; echo "status $?"
 ### which and which -a agree with type -a
 which cat; which -a cat sort; type -a -P head; which -a nosuch; echo "status $?"
+### hash table: a remembered command runs even when $PATH finds another first
+cd "$HOME"; PATH="one:two:$PATH"; mkdir -p one two
+echo 'echo two' >two/mycmd; chmod +x two/mycmd; mycmd
+echo 'echo one' >one/mycmd; chmod +x one/mycmd; mycmd; hash -r; mycmd
+### hash table: a remembered command that is gone is not found
+cd "$HOME"; PATH="one:two:$PATH"; mkdir -p one two
+echo 'echo two' >two/mycmd; chmod +x two/mycmd; mycmd; echo status=$?
+echo 'echo one' >one/mycmd; chmod +x one/mycmd; rm two/mycmd; mycmd 2>/dev/null; echo status=$?
+### hash table: set +h turns it off
+set +h; cat </dev/null; hash; echo "status $?"
