@@ -291,7 +291,8 @@ func (r *Runner) declVar(name string, local bool, a *declAttrs) (*variable, erro
 	} else {
 		v, _ = r.lookup(name)
 		if v == nil {
-			v = &variable{}
+			// Declared without a value: declare -p shows it (declare -- x).
+			v = &variable{Variable: expand.Variable{Kind: expand.String}}
 			r.scopes[0].vars[name] = v
 		}
 	}
@@ -394,10 +395,14 @@ func (r *Runner) assignArrayText(ctx context.Context, name, text string) error {
 // printDecls prints every variable, for `declare`, `declare -p`,
 // `export -p` and `readonly -p`.
 func (r *Runner) printDecls(w io.Writer, variant string, a *declAttrs) {
+	top := len(r.scopes) - 1
 	for _, name := range r.varNames() {
-		v, _ := r.lookup(name)
+		v, sc := r.lookup(name)
 		if v == nil {
 			continue
+		}
+		if variant == "local" && (top == 0 || sc != top) {
+			continue // local lists the current function's variables
 		}
 		switch {
 		case variant == "export" && !v.Exported:
@@ -417,9 +422,18 @@ func (r *Runner) printDecls(w io.Writer, variant string, a *declAttrs) {
 				continue
 			}
 		}
-		if variant == "declare" && !a.print && a.on == "" && v.Kind == expand.String {
-			if v.Set {
-				fmt.Fprintf(w, "%s=%s\n", name, quoteDeclValue(v.Str))
+		if (variant == "declare" || variant == "typeset") && !a.print && a.on == "" {
+			// Plain declare lists name=value, quoted like set does.
+			switch {
+			case !v.Set:
+			case v.Kind == expand.String || v.Kind == expand.NameRef:
+				fmt.Fprintf(w, "%s=%s\n", name, setQuote(v.Str))
+			default:
+				var sb strings.Builder
+				r.printDecl(&sb, name, v)
+				if _, rest, ok := strings.Cut(sb.String(), " "+name+"="); ok {
+					fmt.Fprintf(w, "%s=%s", name, rest)
+				}
 			}
 			continue
 		}

@@ -586,6 +586,7 @@ func (r *Runner) initVars(env []string) {
 		List: []string{"5", "2", "15", "1", "release", "x86_64-pc-linux-gnu"}}}
 	for _, n := range []string{"UID", "EUID"} {
 		r.scopes[0].vars[n].ReadOnly = true
+		r.scopes[0].vars[n].integer = true
 	}
 	if v, _ := r.lookup("PWD"); v == nil || v.Str != r.dir {
 		r.scopes[0].vars["PWD"] = &variable{Variable: expand.Variable{Set: true, Exported: true, Kind: expand.String, Str: r.dir}}

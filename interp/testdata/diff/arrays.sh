@@ -64,3 +64,14 @@ declare -n z="a[1]"; declare -p z
 set -- one two three
 ref='#'; echo ref=$ref; typeset -n ref; echo ref=$ref
 ref=foo; echo ref=$ref
+### declare lists name=value, local lists the function's variables
+x="a b"; y=1; z=$'t\tb'; a=(1 "2 3"); declare -A m=([k]=v); declare -n r=x; declare -i n=3; declare u
+declare | grep -E "^(x|y|z|a|m|r|n|u)="
+f(){ local p=1 q="s t"; local -a la=(1); local; }; f
+readonly -p | grep -E "^declare -[a-z]*r[a-z]* (UID|EUID)" | cut -d= -f1
+### declare -p of a declared unset variable
+declare x1
+declare -p x1
+function g { local x1; declare -p x1; }
+x1=1
+g
