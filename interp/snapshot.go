@@ -59,6 +59,10 @@ type StateVar struct {
 type StateFunc struct {
 	Name string `json:"name"`
 	Body string `json:"body"`
+	// Exported is export -f; Source is the file it was defined in
+	// (BASH_SOURCE).
+	Exported bool   `json:"exported,omitempty"`
+	Source   string `json:"source,omitempty"`
 }
 
 // ownedVars are the variables the runner sets up itself on every New
@@ -101,7 +105,7 @@ func (r *Runner) ExportState() *State {
 		if err := p.Print(&sb, r.funcs[name]); err != nil {
 			continue
 		}
-		st.Funcs = append(st.Funcs, StateFunc{Name: name, Body: sb.String()})
+		st.Funcs = append(st.Funcs, StateFunc{Name: name, Body: sb.String(), Exported: r.funcExported[name], Source: r.funcSource[name]})
 	}
 	if len(r.aliases) > 0 {
 		st.Aliases = maps.Clone(r.aliases)
@@ -209,6 +213,7 @@ func (r *Runner) ImportState(st *State) error {
 		}
 	}
 	funcs := map[string]*syntax.Stmt{}
+	exported, sources := map[string]bool{}, map[string]string{}
 	for _, fn := range st.Funcs {
 		if fn.Name == "" || strings.ContainsAny(fn.Name, " \t\n$`'\"\\|&;<>()=/") {
 			return fmt.Errorf("state: bad function name %q", fn.Name)
@@ -218,6 +223,15 @@ func (r *Runner) ImportState(st *State) error {
 			return fmt.Errorf("state: function %s: body does not parse", fn.Name)
 		}
 		funcs[fn.Name] = f.Stmts[0]
+		if fn.Exported {
+			exported[fn.Name] = true
+		}
+		if fn.Source != "" {
+			if tooBig(fn.Source) {
+				return fmt.Errorf("state: function %s: %v", fn.Name, r.varLimitErr())
+			}
+			sources[fn.Name] = fn.Source
+		}
 	}
 	for name, val := range st.Aliases {
 		if name == "" || strings.ContainsAny(name, " \t\n$`'\"\\|&;<>()=/") {
@@ -278,6 +292,7 @@ func (r *Runner) ImportState(st *State) error {
 	maps.Copy(global, vars)
 	r.scopes = r.scopes[:1]
 	r.funcs = funcs
+	r.funcExported, r.funcSource = exported, sources
 	r.aliases = maps.Clone(st.Aliases)
 	if r.aliases == nil {
 		r.aliases = map[string]string{}

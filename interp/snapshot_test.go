@@ -23,6 +23,7 @@ declare un
 ref=s; declare -n nr=ref
 f() { local x=$1; echo "f:$x" | tr a-z A-Z; for i in 1 2; do echo "$i"; done >&2; }
 g() ( echo "sub $((n*2))" )
+export -f f
 alias ll='echo ll'
 set -o pipefail; set -u; shopt -s extglob nullglob
 mkdir -p d1 d2; cd d1; pushd ../d2 >/dev/null
@@ -43,7 +44,7 @@ trap 'echo trapped' USR1
 	}
 	check := `declare -p s E n low up RO arr sparse m nr; f q; g; shopt -s expand_aliases; eval ll
 echo "$- $(set -o | grep -E '^(pipefail|nounset)' | tr -s '\t ' ' ')"; shopt extglob nullglob
-pwd; dirs; umask; trap -p USR1; n+=1; echo $n; low=XYZ; echo $low; RO=2 2>/dev/null || echo ro`
+pwd; dirs; umask; trap -p USR1; declare -F; bash -c 'f exported'; n+=1; echo $n; low=XYZ; echo $low; RO=2 2>/dev/null || echo ro`
 	b, outB, errB := newTestRunner(t, interp.DefaultLimits(), interp.WithFS(a.FS()))
 	if err := b.ImportState(&back); err != nil {
 		t.Fatal(err)
@@ -59,7 +60,7 @@ pwd; dirs; umask; trap -p USR1; n+=1; echo $n; low=XYZ; echo $low; RO=2 2>/dev/n
 	if outB.String() != outC.String() || errB.String() != errC.String() {
 		t.Errorf("restored shell differs:\n--- restored\n%s%s\n--- original\n%s%s", outB, errB, outC, errC)
 	}
-	for _, want := range []string{`declare -a arr=([0]="x" [1]="y z" [2]="")`, `declare -A m=(["q'x"]="v2" ["k 1"]="v1" )`, "F:Q", "sub 14", "trapped"} {
+	for _, want := range []string{`declare -a arr=([0]="x" [1]="y z" [2]="")`, `declare -A m=(["q'x"]="v2" ["k 1"]="v1" )`, "F:Q", "sub 14", "trapped", "declare -fx f", "F:EXPORTED"} {
 		if !strings.Contains(outB.String(), want) {
 			t.Errorf("restored output lacks %q:\n%s", want, outB)
 		}
