@@ -140,9 +140,9 @@ decodeRune:
 		p.litBs = append(p.litBs, p.bs[p.bsp:p.bsp+uint(w)]...)
 	}
 	p.bsp += uint(w)
-	if p.r == utf8.RuneError && w == 1 {
-		p.posErr(p.nextPos(), "invalid UTF-8 encoding")
-	}
+	// sandsh: like bash, bytes that are not UTF-8 are passed through
+	// (each one reads as utf8.RuneError here, and keeps its byte in
+	// literals), rather than being a syntax error.
 	p.w = w
 	return p.r
 }
@@ -991,8 +991,13 @@ func (p *Parser) newLit(r rune) {
 		// sentinel runes not present in the input as-is
 		p.litBs = p.litBuf[:0]
 	default:
-		w := utf8.RuneLen(r)
-		p.litBs = append(p.litBuf[:0], p.bs[p.bsp-uint(w):p.bsp]...)
+		// sandsh: p.w, not utf8.RuneLen(r), which is 3 for the
+		// utf8.RuneError read from one invalid byte.
+		w := uint(p.w)
+		if r != p.r || w > p.bsp {
+			w = uint(utf8.RuneLen(r))
+		}
+		p.litBs = append(p.litBuf[:0], p.bs[p.bsp-w:p.bsp]...)
 	}
 }
 
