@@ -95,7 +95,7 @@ func (r *Runner) call(ctx context.Context, ce *syntax.CallExpr) {
 			})
 			continue
 		}
-		val, err := r.literal(ctx, as.Value)
+		val, err := r.assignValue(ctx, as.Value)
 		if err != nil {
 			r.expandError(err)
 			return
@@ -351,7 +351,7 @@ func (r *Runner) assign(ctx context.Context, as *syntax.Assign, _ bool) error {
 	if as.Array != nil {
 		return r.assignArray(ctx, name, as.Array, as.Append, nil)
 	}
-	val, err := r.literal(ctx, as.Value)
+	val, err := r.assignValue(ctx, as.Value)
 	if err != nil {
 		return expansionError{err}
 	}

@@ -147,6 +147,19 @@ func (r *Runner) literal(ctx context.Context, w *syntax.Word) (s string, err err
 	return s, r.tooBig(err)
 }
 
+// assignValue expands the value of an assignment (x=word).
+func (r *Runner) assignValue(ctx context.Context, w *syntax.Word) (s string, err error) {
+	if w == nil {
+		return "", nil
+	}
+	defer guard(&err)
+	s, err = expand.Assign(r.ecfg(ctx), w)
+	if err == nil && r.s.fatalErr() != nil {
+		err = r.s.fatalErr()
+	}
+	return s, r.tooBig(err)
+}
+
 // document expands a here-document body.
 func (r *Runner) document(ctx context.Context, w *syntax.Word) (s string, err error) {
 	if w == nil {

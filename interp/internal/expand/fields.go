@@ -45,6 +45,9 @@ type partsCtx struct {
 	ql quoteLevel // the quoting around the parts
 	// tilde expands a leading ~ in the first literal.
 	tilde bool
+	// assign: an assignment's value, where a ~ after an unquoted : is
+	// expanded too (PATH=$PATH:~/bin).
+	assign bool
 	// inParam: the word of ${v:-word} and friends, where unquoted literal
 	// text is split like an expansion's result.
 	inParam bool
@@ -63,6 +66,10 @@ func (cfg *Config) wordParts(wps []syntax.WordPart, pc partsCtx) ([]fieldPart, e
 		switch wp := wp.(type) {
 		case *syntax.Lit:
 			s := wp.Value
+			if pc.assign && !pc.quoted() {
+				out = cfg.assignLitParts(out, s, i == 0, i < len(wps)-1, pc)
+				continue
+			}
 			if i == 0 && pc.tilde && !pc.quoted() {
 				prefix, rest := cfg.expandUser(s, len(wps) > 1)
 				if prefix != "" || rest != s {
@@ -436,4 +443,49 @@ func Regex(cfg *Config, word *syntax.Word, quote func(string) string) (string, e
 		}
 	}
 	return sb.String(), nil
+}
+
+// assignLitParts appends literal text of an assignment's value, expanding
+// a tilde prefix at its start (first) and after each unquoted colon. more
+// says that other parts follow the literal, so a prefix running to its
+// end is not a whole tilde prefix (~"x").
+func (cfg *Config) assignLitParts(out []fieldPart, s string, first, more bool, pc partsCtx) []fieldPart {
+	start := 0 // the start of the text not yet appended
+	for pos := 0; pos <= len(s); {
+		if (pos > 0 || first) && pos < len(s) && s[pos] == '~' && (pos == 0 || s[pos-1] == ':') {
+			seg, _, hasColon := strings.Cut(s[pos:], ":")
+			prefix, rest := cfg.expandUser(seg, more && !hasColon)
+			if prefix != "" || rest != seg {
+				out = cfg.litParts(out, s[start:pos], pc)
+				out = append(out, fieldPart{quote: quoteSingle, val: prefix})
+				pos += len(seg) - len(rest)
+				start = pos
+				continue
+			}
+		}
+		i := strings.IndexByte(s[pos:], ':')
+		if i < 0 {
+			break
+		}
+		if pos+i > 0 && s[pos+i-1] == '\\' {
+			pos += i + 1 // an escaped colon
+			continue
+		}
+		pos += i + 1
+	}
+	return cfg.litParts(out, s[start:], pc)
+}
+
+// Assign expands the value of an assignment (x=word): like [Literal], and
+// a ~ after a colon expands too.
+func Assign(cfg *Config, word *syntax.Word) (string, error) {
+	if word == nil {
+		return "", nil
+	}
+	cfg = prepareConfig(cfg)
+	parts, err := cfg.wordParts(word.Parts, partsCtx{tilde: true, assign: true})
+	if err != nil {
+		return "", err
+	}
+	return cfg.fieldJoin(parts), nil
 }

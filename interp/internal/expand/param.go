@@ -235,7 +235,7 @@ func (cfg *Config) paramValue(pe *syntax.ParamExp) (_ string, set bool, _ error)
 		}
 		str = join(elems)
 	case pe.Exp != nil:
-		arg, err := Literal(cfg, pe.Exp.Word)
+		arg, err := cfg.expArg(pe.Exp)
 		if err != nil {
 			return "", false, err
 		}
@@ -350,7 +350,7 @@ func (cfg *Config) perElemOps(pe *syntax.ParamExp, elems []string) ([]string, er
 	case pe.Repl != nil:
 		return cfg.replaceElems(pe.Repl, elems)
 	case pe.Exp != nil:
-		arg, err := Literal(cfg, pe.Exp.Word)
+		arg, err := cfg.expArg(pe.Exp)
 		if err != nil {
 			return nil, err
 		}
@@ -376,6 +376,20 @@ func (cfg *Config) perElemOps(pe *syntax.ParamExp, elems []string) ([]string, er
 		}
 	}
 	return elems, nil
+}
+
+// expArg expands the word of an operator: a pattern for the removal and
+// case operators (quoted parts match literally), a string otherwise.
+func (cfg *Config) expArg(exp *syntax.Expansion) (string, error) {
+	switch exp.Op {
+	case syntax.RemSmallPrefix, syntax.RemLargePrefix,
+		syntax.RemSmallSuffix, syntax.RemLargeSuffix,
+		syntax.UpperFirst, syntax.UpperAll,
+		syntax.LowerFirst, syntax.LowerAll,
+		syntax.ToggleFirst, syntax.ToggleAll:
+		return Pattern(cfg, exp.Word)
+	}
+	return Literal(cfg, exp.Word)
 }
 
 // replaceElems applies a ${var/pattern/repl} replacement to each element.

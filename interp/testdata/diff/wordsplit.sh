@@ -56,3 +56,9 @@ x=a%b%c; p "${x//%/-}" "${x/%/-}" "${x//#/-}" "${x/#/-}"
 p() { printf '<%s>' "$@"; echo; }
 declare -A m=([k]=v); p "${m@Q}" "${m@A}" "${u@Q}" "${u@A}"
 s=abc; p "${s[@]:1}" "${s[@]:0:1}" "${#s[@]}"
+### tilde after colons in assignment values
+HOME=/home/bar
+x=foo:~; echo $x; x=foo:~/a:~:b; echo $x; x=~:foo; echo $x; x=foo:\~; echo $x; x="foo:~"; echo $x
+x=${undef-~:~}; echo $x; a[1]=foo:~; echo ${a[1]}; P=/usr/bin:~/bin; echo $P; echo x:~
+### quoted patterns in removal operators
+x="[foo]"; echo ${x#?} ${x#"?"} "${x#\?}"; y="[a]foo[]"; echo ${y#[a]} ${y#"[a]"}; z="a*b"; echo ${z%\*b} ${z%"*b"} ${z%*b}
