@@ -437,6 +437,23 @@ func (r *Runner) biCd(_ context.Context, args []string) int {
 	}
 	if target == "" {
 		target = r.abs(dir)
+		// Like bash, "x/.." needs x to be a directory, even though the
+		// logical path drops it.
+		if !physical && strings.Contains(dir, "..") {
+			cur := r.dir
+			if strings.HasPrefix(dir, "/") {
+				cur = "/"
+			}
+			for _, part := range strings.Split(dir, "/") {
+				if part == ".." {
+					if fi, err := r.s.fs.Stat(cur); err != nil || !fi.IsDir() {
+						r.builtinErr("cd", "%s: No such file or directory", dir)
+						return 1
+					}
+				}
+				cur = r.abs(cur + "/" + part)
+			}
+		}
 	}
 	if physical {
 		p, err := r.resolvePhysical(target)
@@ -462,6 +479,12 @@ func (r *Runner) biCd(_ context.Context, args []string) int {
 	r.setString("OLDPWD", r.dir, false)
 	r.dir = target
 	r.setString("PWD", target, false)
+	// bash exports both (OLDPWD from its start, even when unset).
+	for _, n := range [...]string{"OLDPWD", "PWD"} {
+		if v, _ := r.lookup(n); v != nil {
+			v.Exported = true
+		}
+	}
 	if printDir {
 		fmt.Fprintln(r.out(), target)
 	}

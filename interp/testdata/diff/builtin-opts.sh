@@ -140,3 +140,10 @@ a=(1 2); printf -v 'a[1]' %s y; echo "${a[@]}"
 printf -vb %s z; echo "$b"
 printf -- '%s\n' dashdash
 printf '-%s' x 2>/dev/null; echo $?
+### cd x/.. needs x, and exports OLDPWD
+cd /
+cd nosuchdir/.. 2>/dev/null; echo $?
+cd /tmp/../usr/./bin/..; echo $? $PWD
+cd /tmp
+env | grep -c '^OLDPWD=/$'
+cd - >/dev/null; pwd
