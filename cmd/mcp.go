@@ -51,6 +51,7 @@ and read, write and list files. Every run has the flags, policy and limits
 the server was started with, e.g. sandsh mcp --timeout 10s --fs overlay --base .`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
+			markChanged(c, opts)
 			return statusErr(runMCP(opts, mo))
 		},
 	}

@@ -96,6 +96,7 @@ sandsh's in-process commands unless --fs disk is chosen without -r.`,
 				opts.Command = &s
 			}
 			opts.Args = args
+			markChanged(c, opts)
 			return statusErr(runMain(opts))
 		},
 	}

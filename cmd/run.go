@@ -69,8 +69,14 @@ type Options struct {
 	ExportTar string
 	Changes   bool
 
+	// Policy (policy_load.go): the file's name, and its bytes once read.
+	Policy     string
+	PolicyData []byte
+	Yes        bool // allow what the policy's ask rules ask about
+
 	NoWorker bool         // run in this process, without a supervised worker (worker.go)
 	worker   *workerState // set in the worker process
+	changed  func(flag string) bool
 }
 
 func addRunFlags(fl *pflag.FlagSet, o *Options) {
@@ -111,6 +117,8 @@ func addRunFlags(fl *pflag.FlagSet, o *Options) {
 	fl.StringVar(&o.Export, "export", "", "write the sandbox's working tree to the new or empty host directory DIR after the run")
 	fl.StringVar(&o.ExportTar, "export-tar", "", "write the sandbox's working tree to FILE (.tar, .tar.gz or .tgz) after the run")
 	fl.BoolVar(&o.Changes, "changes", false, "list the files the run added (A), modified (M) and deleted (D) on stderr")
+	fl.StringVar(&o.Policy, "policy", "", "decide which commands may run, and the limits, from this policy `FILE` (YAML)")
+	fl.BoolVar(&o.Yes, "yes", false, "allow the commands the policy's ask rules ask about (without a terminal, ask means deny)")
 	fl.BoolVar(&o.NoWorker, "no-worker", false, "run the script in this process instead of a supervised, confined worker (debugging)")
 }
 
@@ -121,6 +129,7 @@ func newRunCmd(opts *Options) *cobra.Command {
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.Args = args
+			markChanged(c, opts)
 			return statusErr(runMain(opts))
 		},
 	}
@@ -237,7 +246,11 @@ func (o *Options) sandboxConfig() (sandbox.Config, error) {
 	if err != nil {
 		return sandbox.Config{}, err
 	}
-	cfg := sandbox.Config{FS: o.FS, Base: o.Base, Root: o.Root, Cwd: o.Cwd, Restricted: o.Restricted, Limits: lim}
+	cfg := sandbox.Config{FS: o.FS, Base: o.Base, Root: o.Root, Cwd: o.Cwd, Restricted: o.Restricted, Limits: lim,
+		AssumeYes: o.Yes}
+	if cfg.Policy, err = o.loadPolicy(); err != nil {
+		return cfg, err
+	}
 	if lim == (sandbox.Limits{}) {
 		cfg.NoLimits = true
 	}
@@ -346,6 +359,11 @@ func parseClock(s string) (time.Time, error) {
 
 // runMain decides what to run: -c text, a script file, stdin, or the REPL.
 func runMain(o *Options) int {
+	// A policy that cannot be used stops sandsh before anything runs;
+	// its limits must be known before the worker starts.
+	if _, err := o.loadPolicy(); err != nil {
+		return reportSetupError(o.IO.Err, err)
+	}
 	if status, done := o.superviseRun(); done {
 		return status // the run happened in a supervised worker (worker.go)
 	}
@@ -457,6 +475,10 @@ func reportSetupError(w io.Writer, err error) int {
 	var ue *usageError
 	if errors.As(err, &ue) {
 		return ExitUsage
+	}
+	var ce *configError
+	if errors.As(err, &ce) {
+		return ExitConfig
 	}
 	return ExitInternal
 }

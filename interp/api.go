@@ -60,6 +60,18 @@ type config struct {
 	shellOpt   []string
 	scriptFile bool
 	cmdString  bool
+	biCheck    BuiltinCheck
+}
+
+// BuiltinCheck decides whether a shell builtin may run (the caller's
+// policy: interp knows no policy). A refusal returns the reason, printed
+// as "sandsh: NAME: WHY", and the builtin fails with status 126.
+type BuiltinCheck func(ctx context.Context, args []string) (why string, ok bool)
+
+// WithBuiltinCheck makes every shell builtin pass fn before it runs, by
+// name or through `builtin` and `command`.
+func WithBuiltinCheck(fn BuiltinCheck) Option {
+	return func(c *config) error { c.biCheck = fn; return nil }
 }
 
 // WithFS sets the filesystem every file operation goes to.
@@ -147,6 +159,8 @@ type session struct {
 
 	rxMu    sync.Mutex
 	rxCache map[string]*regexp.Regexp
+
+	biCheck BuiltinCheck
 }
 
 // fail records the first fatal error (a limit) and stops every goroutine
@@ -195,6 +209,7 @@ func New(opts ...Option) (*Runner, error) {
 	}
 	s := &session{fs: c.fs, gw: c.gw, sys: c.sys, limits: c.limits, start: c.sys.Now(),
 		rand: rand.New(rand.NewPCG(uint64(c.sys.Now().UnixNano()), 0x5a5d5))}
+	s.biCheck = c.biCheck
 	s.nextPID.Store(4200)
 	s.jobCtx, s.jobCancel = context.WithCancel(context.Background())
 	r := newRunner(s)

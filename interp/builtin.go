@@ -953,6 +953,9 @@ func (r *Runner) biBuiltin(ctx context.Context, args []string) int {
 		r.builtinErr("builtin", "%s: not a shell builtin", args[0])
 		return 1
 	}
+	if !r.builtinAllowed(ctx, args) {
+		return r.lastStatus
+	}
 	return fn(r, ctx, args)
 }
 

@@ -211,10 +211,27 @@ func (r *Runner) runCommand(ctx context.Context, fields, extraEnv []string, skip
 		}
 	}
 	if fn := shellBuiltin(name); fn != nil {
+		if !r.builtinAllowed(ctx, fields) {
+			return
+		}
 		r.lastStatus = fn(r, ctx, fields)
 		return
 	}
 	r.external(ctx, fields, extraEnv)
+}
+
+// builtinAllowed asks the caller's builtin check (a policy) whether the
+// builtin in args may run; a refusal fails it with status 126.
+func (r *Runner) builtinAllowed(ctx context.Context, args []string) bool {
+	if r.s.biCheck == nil {
+		return true
+	}
+	why, ok := r.s.biCheck(ctx, args)
+	if !ok {
+		fmt.Fprintf(r.fds.writer(2), "sandsh: %s: %s\n", args[0], why)
+		r.lastStatus = 126
+	}
+	return ok
 }
 
 // external hands a command to the gateway.

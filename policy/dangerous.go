@@ -19,8 +19,8 @@ type Pattern struct {
 // patterns are the built-in dangerous patterns, in the order they are
 // shown.
 var patterns = []*Pattern{
-	{Name: "rm-rf-root", Desc: "recursive removal of /", Argv: rmRoot},
-	{Name: "chmod-777-root", Desc: "recursive chmod of /", Argv: chmodRoot},
+	{Name: "rm-rf-root", Desc: "recursive removal of / or a system directory", Argv: rmRoot},
+	{Name: "chmod-777-root", Desc: "recursive chmod or chown of / or a system directory", Argv: chmodRoot},
 	{Name: "mkfs", Desc: "making a filesystem", Argv: func(a []string) bool {
 		b := path.Base(a[0])
 		return b == "mkfs" || strings.HasPrefix(b, "mkfs.") || b == "mke2fs" || b == "mkswap"
@@ -79,14 +79,24 @@ func (d *Dangerous) match(p *Policy, argv []string) *Pattern {
 	return nil
 }
 
-// isRoot reports whether an operand names / or everything in it: "/",
-// "//", "/.", "/*", "/./*".
+// systemDirs are the top-level directories whose recursive removal is as
+// bad as removing /. They matter because the shell expands `rm -rf /*`
+// before any command sees it: the policy gets /bin /etc /usr ….
+var systemDirs = []string{"/bin", "/boot", "/dev", "/etc", "/home", "/lib", "/lib32", "/lib64", "/opt",
+	"/proc", "/root", "/sbin", "/srv", "/sys", "/usr", "/var"}
+
+// isRoot reports whether an operand names /, everything in it ("//",
+// "/.", "/*", "/./*"), or a top-level system directory.
 func isRoot(arg string) bool {
 	if !strings.HasPrefix(arg, "/") {
 		return false
 	}
 	a := strings.TrimSuffix(arg, "*")
-	return path.Clean(a) == "/" && (a == arg || strings.HasSuffix(a, "/"))
+	if a != arg && !strings.HasSuffix(a, "/") {
+		return false
+	}
+	c := path.Clean(a)
+	return c == "/" || slices.Contains(systemDirs, c)
 }
 
 // shortFlags collects the option letters of argv (up to "--"), and the

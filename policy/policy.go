@@ -122,9 +122,19 @@ type Decision struct {
 	Pattern string
 }
 
-// String is a one-line account of the decision for messages.
+// String is a one-line account of the decision for messages:
+// `rule "no-sed": edits go through patches`, `dangerous pattern
+// "rm-rf-root": recursive removal of /`, `default deny: no rule matches`.
 func (d Decision) String() string {
-	s := string(d.Action) + " by " + d.Rule
+	var s string
+	switch {
+	case d.Pattern != "":
+		s = fmt.Sprintf("dangerous pattern %q", d.Pattern)
+	case d.Rule == "default":
+		s = "default " + string(d.Action)
+	default:
+		s = fmt.Sprintf("rule %q", d.Rule)
+	}
 	if d.Reason != "" {
 		s += ": " + d.Reason
 	}
@@ -153,11 +163,7 @@ func (p *Policy) Decide(argv []string) Decision {
 	if best == nil {
 		return Decision{Action: p.Default, Rule: "default", Reason: "no rule matches"}
 	}
-	name := best.Name
-	if name == "" {
-		name = fmt.Sprintf("rule at line %d", best.Line)
-	}
-	return Decision{Action: best.Action, Rule: name, Reason: best.Reason}
+	return Decision{Action: best.Action, Rule: best.label(), Reason: best.Reason}
 }
 
 // Match reports whether the rule applies to argv: its command glob
@@ -237,4 +243,36 @@ func Glob(glob string) (*regexp.Regexp, error) {
 func digest(data []byte) string {
 	sum := sha256.Sum256(data)
 	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// DecideBuiltin rules on a shell builtin (eval, source, cd, …). Only
+// rules that name the builtin literally apply, and the default does not:
+// a policy with `default: deny` still lets a script use echo and cd, and
+// a rule `command: eval` with `action: deny` takes eval away. It reports
+// false when no rule names the builtin.
+func (p *Policy) DecideBuiltin(argv []string) (Decision, bool) {
+	if len(argv) == 0 {
+		return Decision{}, false
+	}
+	var best *Rule
+	for _, r := range p.Rules {
+		if r.Command != argv[0] || !r.Match(argv) {
+			continue
+		}
+		if best == nil || r.Priority > best.Priority ||
+			r.Priority == best.Priority && r.Action.strength() > best.Action.strength() {
+			best = r
+		}
+	}
+	if best == nil {
+		return Decision{}, false
+	}
+	return Decision{Action: best.Action, Rule: best.label(), Reason: best.Reason}, true
+}
+
+func (r *Rule) label() string {
+	if r.Name != "" {
+		return r.Name
+	}
+	return fmt.Sprintf("rule at line %d", r.Line)
 }

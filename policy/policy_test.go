@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -64,6 +65,9 @@ func TestDecide(t *testing.T) {
 		{"rm -r --no-preserve-root x", Deny, "dangerous:rm-rf-root"},
 		{"rm -rf //", Deny, "dangerous:rm-rf-root"},
 		{"rm -rf /tmp", Allow, "default"},
+		{"rm -r -f /bin /dev /etc /usr /workspace", Deny, "dangerous:rm-rf-root"}, // rm -r -f /* expanded
+		{"rm -rf /usr/", Deny, "dangerous:rm-rf-root"},
+		{"rm -rf /usr/local/x", Allow, "default"},
 		{"rm -f /", Allow, "default"},
 		{"chmod -R 777 /", Deny, "dangerous:chmod-777-root"},
 		{"chmod 777 /", Allow, "default"},
@@ -130,5 +134,35 @@ func TestGlob(t *testing.T) {
 		if re.MatchString(c.s) != c.ok {
 			t.Errorf("Glob(%q) on %q: want %v", c.glob, c.s, c.ok)
 		}
+	}
+}
+
+// TestReadmeExample keeps the README's example policy loadable.
+func TestReadmeExample(t *testing.T) {
+	data, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(data), "### Policy: `--policy FILE`")
+	_, rest, ok2 := strings.Cut(rest, "```yaml\n")
+	src, _, ok3 := strings.Cut(rest, "```")
+	if !ok || !ok2 || !ok3 {
+		t.Fatal("no example policy in the README")
+	}
+	p, err := Parse("README", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := p.Decide([]string{"sed", "-i", "s/a/b/", "f"}); d.Rule != "no-inplace-sed" {
+		t.Errorf("sed -i: %v", d)
+	}
+	if d := p.Decide([]string{"cat", "/etc/shadow"}); d.Rule != "no-secrets" || d.Action != Deny {
+		t.Errorf("cat /etc/shadow: %v", d)
+	}
+	if d := p.Decide([]string{"curl", "x"}); d.Action != Ask {
+		t.Errorf("curl: %v", d)
+	}
+	if d := p.Decide([]string{"Weird"}); d.Action != Deny || d.Rule != "default" {
+		t.Errorf("Weird: %v", d)
 	}
 }

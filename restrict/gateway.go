@@ -35,6 +35,9 @@ const (
 	// StatusCommandPanic is returned when an in-process command crashed;
 	// the crash is also reported as an internal error of the run.
 	StatusCommandPanic = 70
+	// StatusDenied is returned for a command the policy refuses (bash's
+	// status for a command it cannot execute).
+	StatusDenied = 126
 )
 
 // binDirs are where a path like /usr/bin/cat maps to the in-process
@@ -49,7 +52,17 @@ type Gateway struct {
 	reg        *builtins.Registry
 	restricted bool
 	onPanic    func(cmd string, v any, stack []byte)
+	check      Check
 }
+
+// Check decides whether a command line may run before the gateway looks
+// for it. A refusal returns the reason, printed as "sandsh: NAME: WHY".
+type Check func(ctx context.Context, env *builtins.Env, args []string) (why string, ok bool)
+
+// WithCheck makes every command line that reaches the gateway, by any
+// route (a name, a path, command, exec, env, xargs, find -exec, timeout,
+// nice, nohup, a nested shell, awk's system(), sed's e), pass fn first.
+func WithCheck(fn Check) Option { return func(g *Gateway) { g.check = fn } }
 
 // Option configures a Gateway.
 type Option func(*Gateway)
@@ -132,6 +145,11 @@ func (g *Gateway) notFound(env *builtins.Env, name string) int {
 func (g *Gateway) Run(ctx context.Context, env *builtins.Env, args []string) int {
 	if len(args) == 0 {
 		return 0
+	}
+	if g.check != nil {
+		if why, ok := g.check(ctx, env, args); !ok {
+			return refuse(env, args[0], why, StatusDenied)
+		}
 	}
 	name := args[0]
 	if !strings.Contains(name, "/") {

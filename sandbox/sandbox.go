@@ -57,6 +57,7 @@ import (
 
 	"github.com/sandsh/sandsh/builtins"
 	"github.com/sandsh/sandsh/interp"
+	"github.com/sandsh/sandsh/policy"
 	"github.com/sandsh/sandsh/restrict"
 	"github.com/sandsh/sandsh/statefile"
 	"github.com/sandsh/sandsh/vfs"
@@ -129,6 +130,14 @@ type Config struct {
 	// RunnerOptions are applied last when the shell is built (the sandsh
 	// REPL passes interp.WithStdio here).
 	RunnerOptions []interp.Option
+	// Policy, when set, decides which commands may run: every command
+	// line that reaches the gateway and every shell builtin a rule names
+	// (see package policy). Nil runs everything, as without --policy.
+	Policy *policy.Policy
+	// Ask answers the policy's `ask` rules; nil refuses them (no one to
+	// ask). AssumeYes allows them without asking (sandsh --yes).
+	Ask       Asker
+	AssumeYes bool
 	// State is a saved session (see Sandbox.State) to start from. It is
 	// checked whole first: New fails and nothing is loaded if any of it
 	// is damaged or over the limits.
@@ -289,12 +298,19 @@ func New(cfg Config) (*Sandbox, error) {
 	var runner *interp.Runner
 	// A crashing in-process command is a bug in sandsh: report it as an
 	// internal error of the whole run rather than carry on.
-	gw := restrict.New(builtins.NewRegistry(), restrict.Restricted(restricted),
+	gwOpts := []restrict.Option{restrict.Restricted(restricted),
 		restrict.OnPanic(func(cmd string, v any, stack []byte) {
 			if runner != nil {
 				runner.Abort(&interp.InternalError{Value: fmt.Sprintf("%s: %v", cmd, v), Stack: string(stack)})
 			}
-		}))
+		})}
+	var policyOpts []interp.Option
+	if cfg.Policy != nil {
+		e := &enforcer{p: cfg.Policy, ask: cfg.Ask, yes: cfg.AssumeYes}
+		gwOpts = append(gwOpts, restrict.WithCheck(e.gateway))
+		policyOpts = append(policyOpts, interp.WithBuiltinCheck(e.builtin))
+	}
+	gw := restrict.New(builtins.NewRegistry(), gwOpts...)
 	if cfg.FS == "mem" || cfg.FS == "" || cfg.FS == "overlay" {
 		// The in-process commands appear as programs in /usr/bin (and
 		// /bin, a symlink), where bash would find them.
@@ -311,7 +327,7 @@ func New(cfg Config) (*Sandbox, error) {
 		interp.WithLimits(lim.Limits),
 		interp.WithShellOptions(cfg.ShellOptions...),
 		interp.Interactive(cfg.Interactive),
-	}, cfg.RunnerOptions...)...)
+	}, append(policyOpts, cfg.RunnerOptions...)...)...)
 	if err != nil {
 		return nil, &ConfigError{strings.TrimPrefix(err.Error(), "interp: ")}
 	}
