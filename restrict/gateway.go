@@ -141,15 +141,25 @@ func (g *Gateway) notFound(env *builtins.Env, name string) int {
 	return refuse(env, name, "command not found", StatusNotFound)
 }
 
+// checked applies the WithCheck function: every entry point that runs a
+// command (Run, RunHashed) calls it first.
+func (g *Gateway) checked(ctx context.Context, env *builtins.Env, args []string) (int, bool) {
+	if g.check == nil {
+		return 0, true
+	}
+	if why, ok := g.check(ctx, env, args); !ok {
+		return refuse(env, args[0], why, StatusDenied), false
+	}
+	return 0, true
+}
+
 // Run runs one command line.
 func (g *Gateway) Run(ctx context.Context, env *builtins.Env, args []string) int {
 	if len(args) == 0 {
 		return 0
 	}
-	if g.check != nil {
-		if why, ok := g.check(ctx, env, args); !ok {
-			return refuse(env, args[0], why, StatusDenied)
-		}
+	if st, ok := g.checked(ctx, env, args); !ok {
+		return st
 	}
 	name := args[0]
 	if !strings.Contains(name, "/") {
@@ -490,6 +500,12 @@ func (g *Gateway) host(ctx context.Context, env *builtins.Env, p string, args []
 // path runs under the name args[0], even if $PATH now finds another file
 // first; a remembered file that is gone is not found, as in bash.
 func (g *Gateway) RunHashed(ctx context.Context, env *builtins.Env, p string, args []string) int {
+	if len(args) == 0 {
+		return 0
+	}
+	if st, ok := g.checked(ctx, env, args); !ok {
+		return st
+	}
 	abs := env.Abs(p)
 	if _, err := env.FS.Stat(abs); err == nil {
 		if !g.restricted && !virtualDir(path.Dir(abs)) {
