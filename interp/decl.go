@@ -163,6 +163,16 @@ func (r *Runner) declClause(ctx context.Context, dc *syntax.DeclClause) {
 			continue
 		}
 		name := it.name
+		if (variant == "export" || variant == "readonly") && (strings.IndexByte(name, '[') > 0 || it.as != nil && it.as.Index != nil) {
+			// bash takes only whole variables here.
+			shown := name
+			if it.as != nil && it.as.Index != nil && !strings.Contains(name, "[") {
+				shown = name + "[" + r.printNode(it.as.Index) + "]"
+			}
+			r.builtinErr(variant, "`%s': not a valid identifier", shown)
+			r.lastStatus = 1
+			continue
+		}
 		if i := strings.IndexByte(name, '['); i > 0 {
 			name = name[:i]
 		}

@@ -207,7 +207,7 @@ func (r *Runner) arithString(s string) (int, error) {
 	if errors.Is(err, parseguard.ErrTooDeep) {
 		return 0, fmt.Errorf("%s: expression recursion level exceeded", s)
 	}
-	if err != nil || x == nil { // nil: only a comment, as in a[#]
+	if err != nil || x == nil || !expand.ArithConsumed(x, s) { // nil: only a comment, as in a[#]
 		return 0, fmt.Errorf("%s: syntax error in expression", s)
 	}
 	return r.arith(context.Background(), x)

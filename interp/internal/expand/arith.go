@@ -525,7 +525,7 @@ func (cfg *Config) arithText(s string) (int, error) {
 	if errors.Is(err, parseguard.ErrTooDeep) {
 		return 0, fmt.Errorf("%s: expression recursion level exceeded", shorten(s))
 	}
-	if err != nil || x == nil { // nil: only a comment, as in a[#]
+	if err != nil || x == nil || !ArithConsumed(x, s) { // nil: only a comment, as in a[#]
 		return 0, fmt.Errorf("%s: syntax error in expression", s)
 	}
 	cfg.arithDepth++
@@ -539,4 +539,11 @@ func shorten(s string) string {
 		return s[:57] + "..."
 	}
 	return s
+}
+
+// ArithConsumed reports whether x, parsed from s, covers all of s: the
+// parser stops after one expression, and bash refuses "12 34".
+func ArithConsumed(x syntax.ArithmExpr, s string) bool {
+	end := x.End()
+	return !end.IsValid() || int(end.Offset()) >= len(strings.TrimRight(s, " \t\n"))
 }

@@ -155,7 +155,10 @@ func (v Variable) String() string {
 			return str
 		}
 	case Associative:
-		// nothing to do
+		// $m is the element with key 0, as in bash.
+		if str, ok := v.Map.Get("0"); ok {
+			return str
+		}
 	}
 	return ""
 }

@@ -75,3 +75,12 @@ declare -p x1
 function g { local x1; declare -p x1; }
 x1=1
 g
+### arithmetic text must be one expression
+x="12 34"; echo $((x)); echo st=$?
+echo next
+s='12 34'; echo "$s" $(( s[0] )); echo status=$?
+### assoc array as a scalar is element 0
+typeset -A assoc; assoc[0]=42; echo $((assoc + 5)) $assoc
+### readonly and export refuse elements
+readonly b[7]=8; echo $?; export a[7]=8; echo $?; declare -p a b
+f(){ local c[1]=2; echo $?; declare -p c; }; f
