@@ -1269,3 +1269,7 @@ func (r *Runner) biEnable(_ context.Context, args []string) int {
 	}
 	return 0
 }
+
+// IsBuiltin reports whether name is a shell builtin (as `type` would
+// say), for callers that treat builtins apart, like a policy.
+func IsBuiltin(name string) bool { return isShellBuiltin(name) }

@@ -276,3 +276,18 @@ func (r *Rule) label() string {
 	}
 	return fmt.Sprintf("rule at line %d", r.Line)
 }
+
+// Matching lists the rules that match argv, in the file's order (for
+// `sandsh policy test`, which shows what the decision overrode).
+func (p *Policy) Matching(argv []string) []*Rule {
+	var out []*Rule
+	for _, r := range p.Rules {
+		if r.Match(argv) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Label names a rule in messages: its name, or where it is.
+func (r *Rule) Label() string { return r.label() }

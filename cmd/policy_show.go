@@ -1,0 +1,129 @@
+package cmd
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/sandsh/sandsh/policy"
+)
+
+func newPolicyShowCmd(opts *Options) *cobra.Command {
+	return &cobra.Command{
+		Use:   "show [--policy FILE] [run flags]",
+		Short: "Print the effective policy: the file, the flags over it, and the defaults",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			markChanged(c, opts)
+			return statusErr(policyShow(opts))
+		},
+	}
+}
+
+// policyShow prints the effective policy as YAML that loads again, with
+// comments saying where each value comes from.
+func policyShow(o *Options) int {
+	w := o.IO.Out
+	p, err := o.loadPolicy()
+	if err != nil {
+		return reportSetupError(o.IO.Err, err)
+	}
+	if p == nil {
+		fmt.Fprintln(w, "# no policy: every command may run (restricted mode still applies); no dangerous-pattern checks")
+	} else {
+		fmt.Fprintf(w, "# policy %s (%s)\n", p.File, p.Digest)
+		if o.Yes {
+			fmt.Fprintln(w, "# ask: allowed without asking (--yes)")
+		} else {
+			fmt.Fprintln(w, "# ask: asked on the interactive shell's terminal; denied anywhere else (--yes allows)")
+		}
+		fmt.Fprintf(w, "default: %s\n", p.Default)
+		if len(p.Rules) > 0 {
+			fmt.Fprintln(w, "rules:")
+		}
+		for _, r := range p.Rules {
+			if r.Name != "" {
+				fmt.Fprintf(w, "  - name: %s # line %d\n    command: %s\n", yq(r.Name), r.Line, yq(r.Command))
+			} else {
+				fmt.Fprintf(w, "  - command: %s # line %d\n", yq(r.Command), r.Line)
+			}
+			if r.Args != "" {
+				fmt.Fprintf(w, "    args: %s\n", yq(r.Args))
+			}
+			if r.ArgsRegex != "" {
+				fmt.Fprintf(w, "    args_regex: %s\n", yq(r.ArgsRegex))
+			}
+			fmt.Fprintf(w, "    action: %s\n    priority: %d\n", r.Action, r.Priority)
+			if r.Reason != "" {
+				fmt.Fprintf(w, "    reason: %s\n", yq(r.Reason))
+			}
+		}
+		fmt.Fprintln(w, "dangerous:")
+		var off []string
+		for _, pat := range policy.Patterns() {
+			state := "on"
+			if p.Disabled(pat.Name) {
+				state, off = "OFF (disabled by the policy)", append(off, pat.Name)
+			}
+			fmt.Fprintf(w, "  # %s: %s — %s\n", pat.Name, state, pat.Desc)
+		}
+		fmt.Fprintf(w, "  disable: [%s]\n", strings.Join(off, ", "))
+		if len(p.Paths.Read)+len(p.Paths.Write) > 0 {
+			fmt.Fprintln(w, "paths:")
+			writeList(w, "read", p.Paths.Read)
+			writeList(w, "write", p.Paths.Write)
+		}
+	}
+	fmt.Fprintln(w, "limits:")
+	var pl policy.Limits
+	if p != nil {
+		pl = p.Limits
+	}
+	for _, l := range []struct {
+		flag   string
+		value  string
+		inFile bool
+	}{
+		{"timeout", yq(o.Timeout.String()), pl.Timeout != nil},
+		{"max-commands", strconv.FormatInt(o.MaxCommands, 10), pl.MaxCommands != nil},
+		{"max-loop-iterations", strconv.FormatInt(o.MaxLoopIters, 10), pl.MaxLoopIters != nil},
+		{"max-call-depth", strconv.Itoa(o.MaxCallDepth), pl.MaxCallDepth != nil},
+		{"max-output", yq(o.MaxOutput), pl.MaxOutput != nil},
+		{"max-fs-bytes", yq(o.MaxFSBytes), pl.MaxFSBytes != nil},
+		{"max-files", strconv.Itoa(o.MaxFiles), pl.MaxFiles != nil},
+		{"max-file-size", yq(o.MaxFileSize), pl.MaxFileSize != nil},
+		{"max-memory", yq(o.MaxMemory), pl.MaxMemory != nil},
+		{"max-jobs", strconv.Itoa(o.MaxJobs), pl.MaxJobs != nil},
+		{"max-var-bytes", yq(o.MaxVarBytes), pl.MaxVarBytes != nil},
+		{"max-capture", yq(o.MaxCapture), pl.MaxCapture != nil},
+		{"max-script-bytes", yq(o.MaxScript), pl.MaxScript != nil},
+		{"max-fields", strconv.Itoa(o.MaxFields), pl.MaxFields != nil},
+	} {
+		from := "default"
+		switch {
+		case o.changed != nil && o.changed(l.flag):
+			from = "flag --" + l.flag
+		case l.inFile:
+			from = "policy file"
+		}
+		fmt.Fprintf(w, "  %s: %s # %s\n", l.flag, l.value, from)
+	}
+	return 0
+}
+
+func writeList(w io.Writer, key string, dirs []string) {
+	if len(dirs) == 0 {
+		fmt.Fprintf(w, "  %s: [] # everywhere\n", key)
+		return
+	}
+	fmt.Fprintf(w, "  %s:\n", key)
+	for _, d := range dirs {
+		fmt.Fprintf(w, "    - %s\n", yq(d))
+	}
+}
+
+// yq quotes a YAML scalar so that it reads back as the same string.
+func yq(s string) string { return strconv.Quote(s) }

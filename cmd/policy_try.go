@@ -1,0 +1,72 @@
+package cmd
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/sandsh/sandsh/interp"
+	"github.com/sandsh/sandsh/policy"
+)
+
+// Exit statuses of `sandsh policy test`: what the policy does with the
+// command line (ExitConfig when the policy cannot be used).
+const (
+	PolicyTestAllow = 0
+	PolicyTestDeny  = 1
+	PolicyTestAsk   = 2
+)
+
+func newPolicyTestCmd(opts *Options) *cobra.Command {
+	return &cobra.Command{
+		Use:   "test FILE -- COMMAND [ARGS...]",
+		Short: "Say which rule of the policy FILE decides a command line, and why (status 0 allow, 1 deny, 2 ask)",
+		Args:  cobra.MinimumNArgs(2),
+		RunE: func(c *cobra.Command, args []string) error {
+			opts.Policy, opts.PolicyData = args[0], nil
+			return statusErr(policyTest(opts, args[1:]))
+		},
+	}
+}
+
+// policyTest explains the decision on argv: the deciding rule (or the
+// dangerous pattern, or the default) and the matching rules it overrode.
+func policyTest(o *Options, argv []string) int {
+	w := o.IO.Out
+	p, err := o.loadPolicy()
+	if err != nil {
+		return reportSetupError(o.IO.Err, err)
+	}
+	line := strings.Join(argv, " ")
+	var d policy.Decision
+	if interp.IsBuiltin(argv[0]) {
+		var ok bool
+		if d, ok = p.DecideBuiltin(argv); !ok {
+			fmt.Fprintf(w, "allow: %s is a shell builtin and no rule names it (the default applies only to other commands)\n", argv[0])
+			return PolicyTestAllow
+		}
+	} else {
+		d = p.Decide(argv)
+	}
+	why := d.String()
+	for _, r := range p.Rules {
+		if r.Label() == d.Rule && d.Pattern == "" {
+			why = fmt.Sprintf("%s (line %d, priority %d)", why, r.Line, r.Priority)
+			break
+		}
+	}
+	fmt.Fprintf(w, "%s: %s\n  decided by %s\n", d.Action, line, why)
+	for _, r := range p.Matching(argv) {
+		if r.Label() != d.Rule || d.Pattern != "" {
+			fmt.Fprintf(w, "  also matches rule %q (line %d, priority %d, %s)\n", r.Label(), r.Line, r.Priority, r.Action)
+		}
+	}
+	switch d.Action {
+	case policy.Allow:
+		return PolicyTestAllow
+	case policy.Ask:
+		return PolicyTestAsk
+	}
+	return PolicyTestDeny
+}
