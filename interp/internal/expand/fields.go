@@ -195,6 +195,14 @@ func (cfg *Config) litParts(out []fieldPart, s string, pc partsCtx) []fieldPart 
 				b := s[i]
 				if b == '\\' && i+1 < len(s) {
 					switch s[i+1] {
+					case '}':
+						// "${x:-\}}": in the word of an expansion the
+						// backslash quotes the closing brace.
+						if !pc.inParam {
+							break
+						}
+						i++
+						b = s[i]
 					case '"':
 						if pc.ql != quoteDouble {
 							break

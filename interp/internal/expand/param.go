@@ -365,6 +365,9 @@ func (cfg *Config) perElemOps(pe *syntax.ParamExp, elems []string) ([]string, er
 		case syntax.OtherParamOps:
 			name := pe.Param.Value
 			_, vr := cfg.Env.Get(name).Resolve(cfg.Env)
+			if name == "@" || name == "*" {
+				vr = Variable{Set: true} // positional parameters have no attributes
+			}
 			out := make([]string, len(elems))
 			for i, e := range elems {
 				var err error

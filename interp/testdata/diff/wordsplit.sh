@@ -62,3 +62,5 @@ x=foo:~; echo $x; x=foo:~/a:~:b; echo $x; x=~:foo; echo $x; x=foo:\~; echo $x; x
 x=${undef-~:~}; echo $x; a[1]=foo:~; echo ${a[1]}; P=/usr/bin:~/bin; echo $P; echo x:~
 ### quoted patterns in removal operators
 x="[foo]"; echo ${x#?} ${x#"?"} "${x#\?}"; y="[a]foo[]"; echo ${y#[a]} ${y#"[a]"}; z="a*b"; echo ${z%\*b} ${z%"*b"} ${z%*b}
+### escaped brace in a quoted default word, attributes of positional parameters
+echo "${x:-\}}" ${x:-\}} "${x:-a\b}"; set -- a b; echo "[${@@a}]"
