@@ -61,6 +61,19 @@ type config struct {
 	scriptFile bool
 	cmdString  bool
 	biCheck    BuiltinCheck
+	scrCheck   ScriptCheck
+}
+
+// ScriptCheck decides whether parsed shell code may run at all (the
+// caller's policy looks for dangerous shapes such as fork bombs). It sees
+// every script, nested shell's script, and eval or source text before
+// any of it runs; a refusal is printed as "sandsh: WHY" and the code
+// fails with status 126.
+type ScriptCheck func(f *syntax.File) (why string, ok bool)
+
+// WithScriptCheck sets the ScriptCheck.
+func WithScriptCheck(fn ScriptCheck) Option {
+	return func(c *config) error { c.scrCheck = fn; return nil }
 }
 
 // BuiltinCheck decides whether a shell builtin may run (the caller's
@@ -160,7 +173,8 @@ type session struct {
 	rxMu    sync.Mutex
 	rxCache map[string]*regexp.Regexp
 
-	biCheck BuiltinCheck
+	biCheck  BuiltinCheck
+	scrCheck ScriptCheck
 }
 
 // fail records the first fatal error (a limit) and stops every goroutine
@@ -209,7 +223,7 @@ func New(opts ...Option) (*Runner, error) {
 	}
 	s := &session{fs: c.fs, gw: c.gw, sys: c.sys, limits: c.limits, start: c.sys.Now(),
 		rand: rand.New(rand.NewPCG(uint64(c.sys.Now().UnixNano()), 0x5a5d5))}
-	s.biCheck = c.biCheck
+	s.biCheck, s.scrCheck = c.biCheck, c.scrCheck
 	s.nextPID.Store(4200)
 	s.jobCtx, s.jobCancel = context.WithCancel(context.Background())
 	r := newRunner(s)

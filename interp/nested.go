@@ -131,6 +131,21 @@ func (r *Runner) parseAndRun(ctx context.Context, src io.Reader, name string) er
 		// The line-by-line parser runs a line when it sees its newline.
 		data = append(data, '\n')
 	}
+	// The whole script is checked before any of it runs; one that does
+	// not parse is checked statement by statement below instead.
+	checkEach := false
+	if r.s.scrCheck != nil {
+		whole, err := syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.ExtGlobOption(r.opts.extglob)).Parse(parseguard.String(ctx, string(data)), name)
+		if err == nil {
+			err = parseguard.Check(whole, len(data))
+		}
+		if err != nil {
+			checkEach = true
+		} else if !r.scriptAllowed(whole) {
+			r.exiting, r.exitCode = true, 126
+			return nil
+		}
+	}
 	p := syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.ExtGlobOption(r.opts.extglob))
 	var runErr, tooDeep, perr error
 	// Like bash, parse a whole line (with its here-documents) before
@@ -145,6 +160,10 @@ func (r *Runner) parseAndRun(ctx context.Context, src io.Reader, name string) er
 			}
 			if err := parseguard.Check(st, int(st.End().Offset()-st.Pos().Offset())); err != nil {
 				tooDeep = fmt.Errorf("%s:%d: %w", name, st.Pos().Line(), err)
+				return false
+			}
+			if checkEach && !r.scriptAllowed(&syntax.File{Name: name, Stmts: []*syntax.Stmt{st}}) {
+				r.exiting, r.exitCode = true, 126
 				return false
 			}
 			r.stmt(ctx, st)
@@ -190,6 +209,18 @@ func (r *Runner) parseAndRun(ctx context.Context, src io.Reader, name string) er
 	return runErr
 }
 
+// scriptAllowed applies the caller's ScriptCheck to parsed code.
+func (r *Runner) scriptAllowed(f *syntax.File) bool {
+	if r.s.scrCheck == nil {
+		return true
+	}
+	why, ok := r.s.scrCheck(f)
+	if !ok {
+		fmt.Fprintf(r.fds.writer(2), "sandsh: %s\n", why)
+	}
+	return ok
+}
+
 // evalString runs text as shell code in this shell (eval, source).
 func (r *Runner) evalString(ctx context.Context, src, name string) {
 	r.evalStringAt(ctx, src, name, 1)
@@ -210,6 +241,10 @@ func (r *Runner) evalStringAt(ctx context.Context, src, name string, line uint) 
 		if !r.interactive && r.s.fatalErr() != nil {
 			r.exiting, r.exitCode = true, 1
 		}
+		return
+	}
+	if !r.scriptAllowed(f) {
+		r.lastStatus = 126
 		return
 	}
 	r.lastStatus = 0

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"mvdan.cc/sh/v3/syntax"
+
 	"github.com/sandsh/sandsh/builtins"
 	"github.com/sandsh/sandsh/policy"
 )
@@ -42,6 +44,14 @@ func (e *enforcer) verdict(ctx context.Context, argv []string, d policy.Decision
 
 func (e *enforcer) gateway(ctx context.Context, _ *builtins.Env, args []string) (string, bool) {
 	return e.verdict(ctx, args, e.p.Decide(args))
+}
+
+func (e *enforcer) script(f *syntax.File) (string, bool) {
+	fd := e.p.CheckScript(f)
+	if fd == nil {
+		return "", true
+	}
+	return fmt.Sprintf("%s:%d: denied by policy (dangerous pattern %q: %s: %s)", f.Name, fd.Pos.Line(), fd.Pattern.Name, fd.Pattern.Desc, fd.Command), false
 }
 
 func (e *enforcer) builtin(ctx context.Context, args []string) (string, bool) {

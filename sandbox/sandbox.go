@@ -308,7 +308,7 @@ func New(cfg Config) (*Sandbox, error) {
 	if cfg.Policy != nil {
 		e := &enforcer{p: cfg.Policy, ask: cfg.Ask, yes: cfg.AssumeYes}
 		gwOpts = append(gwOpts, restrict.WithCheck(e.gateway))
-		policyOpts = append(policyOpts, interp.WithBuiltinCheck(e.builtin))
+		policyOpts = append(policyOpts, interp.WithBuiltinCheck(e.builtin), interp.WithScriptCheck(e.script))
 	}
 	gw := restrict.New(builtins.NewRegistry(), gwOpts...)
 	if cfg.FS == "mem" || cfg.FS == "" || cfg.FS == "overlay" {
