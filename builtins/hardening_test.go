@@ -5,7 +5,9 @@ import (
 	"context"
 	"errors"
 	"io"
+	"os"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -155,3 +157,54 @@ func TestLoopsStop(t *testing.T) {
 
 func nonzero(st int) bool        { return st != 0 }
 func is(want int) func(int) bool { return func(st int) bool { return st == want } }
+
+// TestTailFollow: tail -f shows what another writer appends on the
+// sandbox filesystem and ends on cancellation; --pid ends it once that
+// process is gone, after a last read.
+func TestTailFollow(t *testing.T) {
+	env := testEnv(t, map[string]string{"log": "one\n"})
+	alive := make(chan struct{})
+	env.Alive = func(pid int) bool {
+		select {
+		case <-alive:
+			return false
+		default:
+			return pid == 42
+		}
+	}
+	var out bytes.Buffer
+	sub := env.Sub()
+	sub.Stdout, sub.Stderr = &syncBuffer{b: &out}, io.Discard
+	done := make(chan int, 1)
+	go func() {
+		done <- sub.Run(context.Background(), []string{"tail", "-f", "-s", "0.01", "--pid", "42", "log"})
+	}()
+	f, err := env.FS.OpenFile(env.Abs("log"), os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write([]byte("two\n"))
+	f.Close()
+	close(alive) // the writer is gone: tail reads once more and ends
+	st := runOrHang(t, "tail -f --pid", func() int { return <-done })
+	if st != 0 || out.String() != "one\ntwo\n" {
+		t.Errorf("tail -f --pid: status %d, output %q", st, out.String())
+	}
+	sub = env.Sub()
+	sub.Stdout, sub.Stderr = io.Discard, io.Discard
+	ctx := cancelSoon(t)
+	if st := runOrHang(t, "tail -f", func() int { return sub.Run(ctx, []string{"tail", "-f", "log"}) }); st == 0 {
+		t.Errorf("tail -f cancelled: status 0")
+	}
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  *bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}

@@ -279,6 +279,9 @@ func headOne(env *Env, w *bufio.Writer, name, file string, show bool, first *boo
 	case errors.As(err, &we):
 		return env.WriteError(name, we.err)
 	}
+	if ctxDone(err) {
+		return 130
+	}
 	w.Flush()
 	env.Errorf(name, "error reading %s: %s", headQuote(file), ErrText(err))
 	return 1

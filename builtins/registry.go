@@ -3,6 +3,7 @@ package builtins
 import (
 	"context"
 	"fmt"
+	"io"
 	"sort"
 )
 
@@ -172,5 +173,33 @@ func (c *Command) Call(ctx context.Context, env *Env, args []string) int {
 			}
 		}
 	}
+	if cr, ok := env.Stdin.(ContextReader); ok {
+		// A command waiting on input that may never come (a pipe from
+		// a job that never writes) must wake when its own context
+		// ends (`timeout 1 cat`), not only the run's.
+		sub := *env
+		sub.Stdin = &ctxStdin{ctx: ctx, r: cr}
+		env = &sub
+	}
 	return c.Run(ctx, env, args)
+}
+
+// ContextReader is a reader whose blocking Read can also give up when a
+// context ends: the shell's pipes implement it.
+type ContextReader interface {
+	io.Reader
+	ReadContext(ctx context.Context, p []byte) (int, error)
+}
+
+// ctxStdin reads r on behalf of a command run with ctx.
+type ctxStdin struct {
+	ctx context.Context
+	r   ContextReader
+}
+
+func (c *ctxStdin) Read(p []byte) (int, error) { return c.r.ReadContext(c.ctx, p) }
+
+// ReadContext lets a nested command (xargs running cat) narrow ctx again.
+func (c *ctxStdin) ReadContext(ctx context.Context, p []byte) (int, error) {
+	return c.r.ReadContext(ctx, p)
 }

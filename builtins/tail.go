@@ -4,9 +4,16 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"fmt"
 	"io"
+	"math"
 	"os"
+	"strconv"
 	"strings"
+	"time"
+
+	"github.com/sandsh/sandsh/builtins/internal/guard"
+	"github.com/sandsh/sandsh/vfs"
 )
 
 const tailUsage = `Usage: tail [OPTION]... [FILE]...
@@ -17,13 +24,19 @@ With no FILE, or when FILE is -, read standard input.
 
   -c, --bytes=[+]NUM       output the last NUM bytes; or use -c +NUM to
                              output starting with byte NUM of each file
-  -f, --follow             accepted; sandsh files do not grow, so this
-                             prints what tail without -f prints
-  -F                       same as -f
+  -f, --follow[={name|descriptor}]
+                           output appended data as the file grows;
+                             it ends with the run's timeout, an interrupt,
+                             or --pid
+  -F                       same as --follow=name --retry
   -n, --lines=[+]NUM       output the last NUM lines, instead of the last 10;
                              or use -n +NUM to skip NUM-1 lines at the start
   -q, --quiet, --silent    never output headers giving file names
-  -s, --sleep-interval=N   accepted, ignored
+      --pid=PID            with -f, terminate after process ID, PID dies
+                             (a virtual pid of the run: $$, $!)
+      --retry              keep trying to open a file if it is inaccessible
+  -s, --sleep-interval=N   with -f, sleep for approximately N seconds
+                             (default 1.0) between iterations
   -v, --verbose            always output headers giving file names
   -z, --zero-terminated    line delimiter is NUL, not newline
       --help               display this help and exit
@@ -62,15 +75,45 @@ func runTail(ctx context.Context, env *Env, args []string) int {
 		return env.UsageError(name, err, 1)
 	}
 	headers := 0
+	var fol tailFollow
 	for _, o := range opts {
 		switch o.Name {
+		case "f":
+			fol.on = true
+			switch o.Value {
+			case "", "descriptor", "d", "de", "des", "desc":
+			case "name", "n", "na", "nam":
+				fol.byName = true
+			default:
+				return env.UsageError(name, fmt.Errorf("invalid argument %s for '--follow'", headQuote(o.Value)), 1)
+			}
+		case "F":
+			fol.on, fol.byName, fol.retry = true, true, true
+		case "retry":
+			fol.retry = true
+		case "s":
+			d, ok := tailParseInterval(o.Value)
+			if !ok {
+				env.Errorf(name, "invalid number of seconds: %s", headQuote(o.Value))
+				return 1
+			}
+			fol.interval = d
+		case "pid":
+			pid, err := strconv.ParseInt(o.Value, 10, 64)
+			if err != nil || pid < 0 {
+				env.Errorf(name, "invalid PID: %s", headQuote(o.Value))
+				return 1
+			}
+			fol.pid = int(min(pid, math.MaxInt32))
 		case "n", "c", "#":
 			v := o.Value
 			spec.bytes = o.Name == "c"
 			if o.Name == "#" {
 				// Obsolete -N[b|c|l][f]: follow is a no-op here, b
 				// counts 512-byte blocks.
-				v = strings.TrimSuffix(v, "f")
+				if strings.HasSuffix(v, "f") {
+					v, fol.on = v[:len(v)-1], true
+				}
 				switch {
 				case strings.HasSuffix(v, "c"):
 					v, spec.bytes = v[:len(v)-1], true
@@ -96,9 +139,180 @@ func runTail(ctx context.Context, env *Env, args []string) int {
 			spec.delim = 0
 		}
 	}
-	return headEach(ctx, env, name, operands, headers, func(w *bufio.Writer, r io.Reader, file string) error {
-		return tailCopy(ctx, r, w, spec, file != "-")
+	if len(operands) == 0 {
+		operands = []string{"-"}
+	}
+	offsets := map[string]int64{}
+	st := headEach(ctx, env, name, operands, headers, func(w *bufio.Writer, r io.Reader, file string) error {
+		err := tailCopy(ctx, r, w, spec, file != "-")
+		if s, ok := r.(io.Seeker); ok && fol.on && err == nil && file != "-" {
+			if off, serr := s.Seek(0, io.SeekCurrent); serr == nil {
+				offsets[file] = off
+			}
+		}
+		return err
 	})
+	if !fol.on || st > 1 {
+		return st
+	}
+	show := headers > 0 || headers == 0 && len(operands) > 1
+	return fol.run(ctx, env, operands, offsets, show, st)
+}
+
+// tailFollow is tail -f/-F: after the usual output, the files are polled
+// on the sandbox filesystem (the script's own background jobs append to
+// them) until the run is cancelled (timeout, interrupt) or --pid's
+// process ends.
+type tailFollow struct {
+	on, byName, retry bool
+	interval          time.Duration // 0: one second
+	pid               int           // 0: none
+}
+
+// tailFollowed is one file being followed.
+type tailFollowed struct {
+	name   string
+	off    int64
+	ino    uint64
+	gone   bool // could not be opened at the last poll
+	active bool
+}
+
+// tailParseInterval parses -s N (seconds, a fraction allowed). A huge N
+// saturates instead of overflowing time.Duration.
+func tailParseInterval(v string) (time.Duration, bool) {
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil || f < 0 || math.IsNaN(f) {
+		return 0, false
+	}
+	const most = float64(1<<62) / float64(time.Second)
+	return time.Duration(min(f, most) * float64(time.Second)), true
+}
+
+func (t *tailFollow) run(ctx context.Context, env *Env, operands []string, offsets map[string]int64, show bool, status int) int {
+	const name = "tail"
+	interval := t.interval
+	if interval == 0 {
+		interval = time.Second
+	}
+	var files []*tailFollowed
+	for _, op := range operands {
+		if op == "-" {
+			continue // a pipe cannot be followed (GNU ignores it too)
+		}
+		f := &tailFollowed{name: op, active: true}
+		if off, ok := offsets[op]; ok {
+			f.off = off
+			if fi, err := env.FS.Stat(env.Abs(op)); err == nil {
+				f.ino = vfs.MetaOf(fi).Ino
+			}
+		} else if !t.retry {
+			continue // could not be opened and no --retry: not followed
+		} else {
+			f.gone = true
+		}
+		files = append(files, f)
+	}
+	if len(files) == 0 {
+		if len(operands) == 1 && operands[0] == "-" {
+			return status
+		}
+		env.Errorf(name, "no files remaining")
+		return 1
+	}
+	w := bufio.NewWriterSize(env.Stdout, 64<<10)
+	last := operands[len(operands)-1]
+	buf := make([]byte, 64<<10)
+	timer := time.NewTimer(interval)
+	defer timer.Stop()
+	for {
+		// The pid is checked before the poll: after it dies, tail
+		// prints what was appended up to then and ends, like GNU.
+		pidDead := t.pid > 0 && (env.Alive == nil || !env.Alive(t.pid))
+		for _, f := range files {
+			if err := t.poll(ctx, env, w, f, buf, show, &last); err != nil {
+				if ctxDone(err) {
+					w.Flush()
+					return 130
+				}
+				return env.WriteError(name, err)
+			}
+		}
+		if err := w.Flush(); err != nil {
+			return env.WriteError(name, err)
+		}
+		if pidDead {
+			return status
+		}
+		timer.Reset(interval)
+		select {
+		case <-ctx.Done():
+			return 130
+		case <-timer.C:
+		}
+	}
+}
+
+// poll prints what was appended to f since the last poll. With
+// --follow=name a file that was replaced or truncated is read again from
+// the start, and one that went away is waited for.
+func (t *tailFollow) poll(ctx context.Context, env *Env, w *bufio.Writer, f *tailFollowed, buf []byte, show bool, last *string) error {
+	const name = "tail"
+	fi, err := env.FS.Stat(env.Abs(f.name))
+	if err != nil {
+		if !f.gone && (t.byName || t.retry) {
+			w.Flush()
+			env.Errorf(name, "%s has become inaccessible: %s", headQuote(f.name), ErrText(err))
+		}
+		f.gone = true
+		return nil
+	}
+	ino := vfs.MetaOf(fi).Ino
+	switch {
+	case f.gone:
+		w.Flush()
+		env.Errorf(name, "%s has appeared;  following new file", headQuote(f.name))
+		f.gone, f.off, f.ino = false, 0, ino
+	case t.byName && ino != f.ino:
+		w.Flush()
+		env.Errorf(name, "%s has been replaced;  following new file", headQuote(f.name))
+		f.off, f.ino = 0, ino
+	case fi.Size() < f.off:
+		w.Flush()
+		env.Errorf(name, "%s: file truncated", f.name)
+		f.off = 0
+	}
+	if fi.Size() == f.off || fi.IsDir() {
+		return nil
+	}
+	r, err := env.FS.Open(env.Abs(f.name))
+	if err != nil {
+		return nil // gone between the stat and the open: next poll
+	}
+	defer r.Close()
+	if _, err := r.Seek(f.off, io.SeekStart); err != nil {
+		return nil
+	}
+	m := guard.NewMeter(ctx)
+	for {
+		n, rerr := r.Read(buf)
+		if n > 0 {
+			if show && *last != f.name {
+				fmt.Fprintf(w, "\n==> %s <==\n", f.name)
+				*last = f.name
+			}
+			if _, err := w.Write(buf[:n]); err != nil {
+				return err
+			}
+			f.off += int64(n)
+			if err := m.Add(n); err != nil {
+				return err
+			}
+		}
+		if rerr != nil {
+			return nil // EOF: the rest comes with the next poll
+		}
+	}
 }
 
 // tailObsoletePlus recognizes "+N", "+Nc" and "+Nl".

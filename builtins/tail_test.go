@@ -19,12 +19,12 @@ func TestTail(t *testing.T) {
 		status int
 	}{
 		{[]string{"tail", "-n2", "f"}, "", "4\n5\n", 0},
-		{[]string{"tail", "-f", "-n1", "f"}, "", "5\n", 0},
-		{[]string{"tail", "-F", "f"}, "", "1\n2\n3\n4\n5\n", 0},
-		{[]string{"tail", "--follow=name", "-n1", "noeol"}, "", "b", 0},
+		{[]string{"tail", "-f", "--pid=1", "-n1", "f"}, "", "5\n", 0},
+		{[]string{"tail", "-F", "--pid=1", "f"}, "", "1\n2\n3\n4\n5\n", 0},
+		{[]string{"tail", "--follow=name", "--pid=1", "-n1", "noeol"}, "", "b", 0},
 		{[]string{"tail", "+4", "f"}, "", "4\n5\n", 0},
-		{[]string{"tail", "-2f", "f"}, "", "4\n5\n", 0},
-		{[]string{"tail", "-3cf", "f"}, "", "\n5\n", 0},
+		{[]string{"tail", "--pid=1", "-2f", "f"}, "", "4\n5\n", 0},
+		{[]string{"tail", "--pid=1", "-3cf", "f"}, "", "\n5\n", 0},
 		{[]string{"tail", "-1l", "f"}, "", "5\n", 0},
 		{[]string{"tail", "-n", "+4", "-"}, "1\n2\n3\n4\n5\n", "4\n5\n", 0},
 		{[]string{"tail", "-c", "+2", "noeol"}, "", "\nb", 0},

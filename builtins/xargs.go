@@ -128,6 +128,9 @@ func runXargs(ctx context.Context, env *Env, args []string) int {
 		}
 		return fatal.status
 	}
+	if ctxDone(err) {
+		return 130 // cancelled while waiting for input: the run says why
+	}
 	if err != nil {
 		env.Errorf(name, "%s", ErrText(err))
 		return 1

@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"context"
 	"io"
 	"io/fs"
 	"os"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/spf13/afero"
 
+	"github.com/sandsh/sandsh/builtins"
 	"github.com/sandsh/sandsh/vfs"
 )
 
@@ -136,6 +138,15 @@ func (f *devFile) Read(b []byte) (int, error) {
 		return 0, syscall.EBADF
 	}
 	return f.r.Read(b)
+}
+
+// ReadContext passes a command's context on to a pipe behind the device
+// (`timeout 1 cat < <(sleep 100)` must end after a second).
+func (f *devFile) ReadContext(ctx context.Context, b []byte) (int, error) {
+	if cr, ok := f.r.(builtins.ContextReader); ok {
+		return cr.ReadContext(ctx, b)
+	}
+	return f.Read(b)
 }
 func (f *devFile) ReadAt([]byte, int64) (int, error) { return 0, syscall.ESPIPE }
 func (f *devFile) Seek(int64, int) (int64, error)    { return 0, syscall.ESPIPE }

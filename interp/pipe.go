@@ -68,6 +68,52 @@ func (r *pipeReader) Read(b []byte) (int, error) {
 	return n, nil
 }
 
+// ReadContext is Read that also gives up when ctx ends: a command run
+// with a narrower context than the pipeline's (`timeout 1 cat`) stops
+// waiting for a writer that may never write.
+func (r *pipeReader) ReadContext(ctx context.Context, b []byte) (int, error) {
+	if ctx.Done() == nil {
+		return r.Read(b)
+	}
+	p := r.p
+	p.mu.Lock()
+	if len(p.buf) > 0 || p.wclosed || p.err != nil || p.rclosed {
+		p.mu.Unlock()
+		return r.Read(b) // no wait: no need to watch ctx
+	}
+	p.mu.Unlock()
+	stop := context.AfterFunc(ctx, func() {
+		p.mu.Lock()
+		p.cond.Broadcast()
+		p.mu.Unlock()
+	})
+	defer stop()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for len(p.buf) == 0 {
+		if p.wclosed {
+			return 0, io.EOF
+		}
+		if p.err != nil {
+			return 0, p.err
+		}
+		if p.rclosed {
+			return 0, io.ErrClosedPipe
+		}
+		if err := ctx.Err(); err != nil {
+			return 0, err
+		}
+		p.cond.Wait()
+	}
+	n := copy(b, p.buf)
+	p.buf = p.buf[n:]
+	if len(p.buf) == 0 {
+		p.buf = p.buf[:0:0]
+	}
+	p.cond.Broadcast()
+	return n, nil
+}
+
 func (r *pipeReader) Close() error {
 	p := r.p
 	p.mu.Lock()

@@ -3,6 +3,7 @@ package awk
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -223,7 +224,7 @@ func (p *interp) nextMainRecord() (string, bool) {
 		if rec, ok := p.mainIn.read(p); ok {
 			return rec, true
 		}
-		if err := p.mainIn.err; err != nil {
+		if err := p.mainIn.err; err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
 			p.warnf("error reading input file `%s': %s", p.mainName, errText(err))
 			p.errStatus = 2
 		}

@@ -2,6 +2,7 @@ package sed
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"io"
 	"strings"
@@ -194,6 +195,10 @@ func (m *machine) readLine() bool {
 			m.chomped = false
 			return true
 		default:
+			if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+				m.err = err // cancelled: the run says why
+				return false
+			}
 			m.fatalf("read error on %s: %s", in.name, m.io.errText(err))
 			return false
 		}
