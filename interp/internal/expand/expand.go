@@ -875,6 +875,13 @@ func (cfg *Config) glob1(base, pat string) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
+		extStart := cfg.ExtGlob && len(part) > 1 && part[1] == '(' && strings.IndexByte("?*+@!", part[0]) >= 0
+		if !dotGlob && part[0] != '.' && !strings.HasPrefix(part, `\.`) && !extStart {
+			// sandsh: a leading dot is matched only by a dot, even in
+			// *.* where the regexp lets the first * match nothing.
+			dotted := matcher
+			matcher = func(name string) bool { return !strings.HasPrefix(name, ".") && dotted(name) }
+		}
 		var newMatches []string
 		for _, dir := range matches {
 			if cfg.NoGlobSkipDots && strings.HasPrefix(part, ".") {
@@ -895,6 +902,10 @@ func (cfg *Config) glob1(base, pat string) ([]string, error) {
 	// Note that the results need to be sorted.
 	// TODO: above we do a BFS; if we did a DFS, the matches would already be sorted.
 	slices.Sort(matches)
+	if cfg.GlobStar && strings.Count(pat, "**") > 1 {
+		// sandsh: like bash, a path reached through several ** is listed once.
+		matches = slices.Compact(matches)
+	}
 	// Remove any empty matches left behind from "**".
 	if len(matches) > 0 && matches[0] == "" {
 		matches = matches[1:]

@@ -83,3 +83,8 @@ $(a)
 echo ok
 ### ${###} is $# with an operator
 set -- $(seq 25); echo ${##} ${###} ${####} ${##2} ${###2} ${#} ${#-x}
+### a leading dot is matched only by a dot
+touch .q leaf.md; echo *.* .* ?q [.]q; shopt -s dotglob; echo *.*
+### ** twice lists each path once
+shopt -s globstar; mkdir -p c/subdir; touch leaf.md c/leaf.md c/subdir/leaf.md
+echo **/**/*.*; echo **/*.*
