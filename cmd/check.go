@@ -1,0 +1,154 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/sandsh/sandsh/check"
+	"github.com/sandsh/sandsh/policy"
+)
+
+// Exit statuses of sandsh check, like a linter's.
+const (
+	checkOK     = 0
+	checkFound  = 1
+	checkSyntax = 2
+)
+
+// CheckOptions configure `sandsh check`.
+type CheckOptions struct {
+	IO       IO
+	Format   string // text, json or sarif
+	Severity string // the lowest severity that fails the check
+	Policy   string // policy file, or ""
+	List     bool   // add the command inventory as info findings
+	Scripts  []string
+}
+
+func newCheckCmd(stdio IO) *cobra.Command {
+	o := &CheckOptions{IO: stdio}
+	c := &cobra.Command{
+		Use:   "check [flags] SCRIPT...",
+		Short: "Check scripts statically: the commands they run and what escapes review",
+		Long: `check parses each script without running it, lists the commands it can
+run, and reports what cannot be resolved statically (computed command names,
+eval, source, bash -c, xargs/find -exec/env/timeout with a computed command,
+aliases, awk system(), sed e, trap), commands sandsh does not provide, and,
+with --policy, what the policy denies or would ask for.
+Exit status: 0 clean, 1 findings at or above --severity, 2 a syntax error.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error {
+			o.Scripts = args
+			return statusErr(runCheck(context.Background(), o))
+		},
+	}
+	c.Flags().StringVar(&o.Format, "format", "text", "output format: text, json or sarif")
+	c.Flags().StringVar(&o.Severity, "severity", "warning", "lowest severity that fails the check: error, warning or info")
+	c.Flags().StringVar(&o.Policy, "policy", "", "apply the policy `FILE`: its denials are errors, its asks warnings")
+	c.Flags().BoolVar(&o.List, "list", false, "also report every command the script can run (info findings, code command)")
+	return c
+}
+
+// runCheck checks every script and prints the findings at or above
+// --severity.
+func runCheck(ctx context.Context, o *CheckOptions) int {
+	min, err := check.ParseSeverity(o.Severity)
+	if err != nil {
+		return reportSetupError(o.IO.Err, usagef("--severity: %v", err))
+	}
+	if o.Format != "text" && o.Format != "json" && o.Format != "sarif" {
+		return reportSetupError(o.IO.Err, usagef("--format: unknown format %q (want text, json or sarif)", o.Format))
+	}
+	var opts check.Options
+	if o.Policy != "" {
+		p, err := readCheckPolicy(o.Policy)
+		if err != nil {
+			fmt.Fprintf(o.IO.Err, "sandsh: %v\n", err)
+			return ExitConfig
+		}
+		opts.Policy = p
+	}
+	status := checkOK
+	var shown []check.Finding
+	for _, name := range o.Scripts {
+		fs, st := checkOne(ctx, name, opts, o.List, o.IO)
+		for _, f := range fs {
+			if f.Severity >= min {
+				shown = append(shown, f)
+				if f.Code != "command" && status == checkOK {
+					status = checkFound
+				}
+			}
+		}
+		if st != 0 {
+			status = max(status, st)
+		}
+	}
+	switch o.Format {
+	case "json":
+		err = check.WriteJSON(o.IO.Out, shown)
+	case "sarif":
+		err = check.WriteSARIF(o.IO.Out, shown, Version)
+	default:
+		err = check.WriteText(o.IO.Out, shown)
+	}
+	if err != nil {
+		fmt.Fprintf(o.IO.Err, "sandsh: check: %v\n", err)
+		return ExitInternal
+	}
+	return status
+}
+
+// checkOne checks one script file ("-" is standard input) and returns its
+// findings and a status other than 0 when it could not be checked.
+func checkOne(ctx context.Context, name string, opts check.Options, list bool, stdio IO) ([]check.Finding, int) {
+	errw := stdio.Err
+	var data []byte
+	var err error
+	if name == "-" {
+		data, err = io.ReadAll(io.LimitReader(stdio.In, check.MaxScript+1))
+	} else {
+		var st int
+		data, st, err = readScriptFile(name)
+		if err != nil {
+			fmt.Fprintf(errw, "sandsh: %v\n", err)
+			return nil, st
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(errw, "sandsh: %s: %v\n", name, err)
+		return nil, ExitNotExec
+	}
+	return checkSource(ctx, name, data, opts, list, errw)
+}
+
+func checkSource(ctx context.Context, name string, data []byte, opts check.Options, list bool, errw io.Writer) ([]check.Finding, int) {
+	res, err := check.Script(ctx, name, data, opts)
+	if err != nil {
+		var se *check.SyntaxError
+		if errors.As(err, &se) {
+			return []check.Finding{se.Finding}, checkSyntax
+		}
+		fmt.Fprintf(errw, "sandsh: %v\n", err)
+		return nil, checkSyntax
+	}
+	fs := res.Findings
+	if list {
+		fs = append(check.Inventory(res), fs...)
+	}
+	return fs, 0
+}
+
+// readCheckPolicy reads and validates a policy file for check, as a run
+// would (policy_load.go).
+func readCheckPolicy(name string) (*policy.Policy, error) {
+	data, err := readPolicyFile(name)
+	if err != nil {
+		return nil, err
+	}
+	return policy.Parse(name, data)
+}
