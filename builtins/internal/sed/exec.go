@@ -356,18 +356,27 @@ func (m *machine) step() bool {
 // a long match (tens of megabytes) can be abandoned on cancellation; sed
 // then stops (m.err) and never touches that pattern space again.
 func (m *machine) matchRx(re *rx) bool {
+	if len(m.ps) < guard.Abandonable {
+		return re.match(m.ps) // inline: no closure to allocate per line
+	}
 	ok, err := guard.Interruptible(m.ctx, len(m.ps), func() bool { return re.match(m.ps) })
 	m.abandoned(err)
 	return ok
 }
 
 func (m *machine) findRx(re *rx) []int {
+	if len(m.ps) < guard.Abandonable {
+		return re.find(m.ps)
+	}
 	loc, err := guard.Interruptible(m.ctx, len(m.ps), func() []int { return re.find(m.ps) })
 	m.abandoned(err)
 	return loc
 }
 
 func (m *machine) findAllRx(re *rx, n int) [][]int {
+	if len(m.ps) < guard.Abandonable {
+		return re.findAll(m.ps, n)
+	}
 	locs, err := guard.Interruptible(m.ctx, len(m.ps), func() [][]int { return re.findAll(m.ps, n) })
 	m.abandoned(err)
 	return locs
