@@ -837,10 +837,13 @@ func (r *Runner) expandError(err error) {
 		fmt.Fprintf(r.fds.writer(2), "%s: %s\n", r.prefix(), msg)
 	case errors.As(err, new(*readonlyError)), errors.As(err, new(*expand.ArithmError)),
 		errors.Is(err, errFailGlob):
-		// bash abandons the rest of the command line and goes on.
+		// bash abandons the rest of the command line and goes on (with
+		// set -e, the script ends).
 		r.errf("%s", msg)
-		r.lastStatus, r.abortLine = 1, true
-		return
+		if !r.opts.errexit || r.interactive {
+			r.lastStatus, r.abortLine = 1, true
+			return
+		}
 	default:
 		fmt.Fprintf(r.fds.writer(2), "%s: %s\n", r.prefix(), msg)
 		if !r.interactive && !r.cmdString && r.subshellLevel == 0 && !r.opts.errexit {
