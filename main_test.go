@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -8,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -108,6 +110,32 @@ func scriptParams(dir string, files []string, setup ...func(*testscript.Env) err
 				}
 				if (got == want) == neg {
 					ts.Fatalf("exit status %d, want %d", got, want)
+				}
+			},
+			// auditlog FILE reads an audit log and checks every line:
+			// JSON, schema version 1, seq 1, 2, 3, …, an event name,
+			// run_start first and run_end last.
+			"auditlog": func(ts *testscript.TestScript, neg bool, args []string) {
+				if len(args) != 1 || neg {
+					ts.Fatalf("usage: auditlog FILE")
+				}
+				lines := strings.Split(strings.TrimSuffix(ts.ReadFile(args[0]), "\n"), "\n")
+				for i, line := range lines {
+					var ev struct {
+						V     *int    `json:"v"`
+						Seq   *int64  `json:"seq"`
+						Event string  `json:"event"`
+						Time  *string `json:"time"`
+					}
+					if err := json.Unmarshal([]byte(line), &ev); err != nil {
+						ts.Fatalf("line %d: %v: %s", i+1, err, line)
+					}
+					if ev.V == nil || *ev.V != 1 || ev.Seq == nil || *ev.Seq != int64(i+1) || ev.Event == "" || ev.Time == nil {
+						ts.Fatalf("line %d: bad envelope: %s", i+1, line)
+					}
+				}
+				if !strings.Contains(lines[0], `"event":"run_start"`) || !strings.Contains(lines[len(lines)-1], `"event":"run_end"`) {
+					ts.Fatalf("the log must start with run_start and end with run_end")
 				}
 			},
 		},

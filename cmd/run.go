@@ -74,9 +74,16 @@ type Options struct {
 	PolicyData []byte
 	Yes        bool // allow what the policy's ask rules ask about
 
+	// Audit log (audit.go): the file ("-" for stderr), the redaction.
+	Audit       string
+	AuditRedact string
+
 	NoWorker bool         // run in this process, without a supervised worker (worker.go)
 	worker   *workerState // set in the worker process
 	changed  func(flag string) bool
+	audit    *sandbox.Audit // where the sandbox's events go
+	auditRun *auditRun      // the parent's log, which the worker's events join
+	limitHit string         // the limit that killed the worker, for run_end
 }
 
 func addRunFlags(fl *pflag.FlagSet, o *Options) {
@@ -119,6 +126,8 @@ func addRunFlags(fl *pflag.FlagSet, o *Options) {
 	fl.BoolVar(&o.Changes, "changes", false, "list the files the run added (A), modified (M) and deleted (D) on stderr")
 	fl.StringVar(&o.Policy, "policy", "", "decide which commands may run, and the limits, from this policy `FILE` (YAML)")
 	fl.BoolVar(&o.Yes, "yes", false, "allow the commands the policy's ask rules ask about (without a terminal, ask means deny)")
+	fl.StringVar(&o.Audit, "audit", "", "write the audit log (JSON Lines) to `FILE` (- for stderr)")
+	fl.StringVar(&o.AuditRedact, "audit-redact", "", "mask argument values matching `REGEX` in the audit log")
 	fl.BoolVar(&o.NoWorker, "no-worker", false, "run the script in this process instead of a supervised, confined worker (debugging)")
 }
 
@@ -247,7 +256,7 @@ func (o *Options) sandboxConfig() (sandbox.Config, error) {
 		return sandbox.Config{}, err
 	}
 	cfg := sandbox.Config{FS: o.FS, Base: o.Base, Root: o.Root, Cwd: o.Cwd, Restricted: o.Restricted, Limits: lim,
-		AssumeYes: o.Yes}
+		AssumeYes: o.Yes, Audit: o.audit}
 	if cfg.Policy, err = o.loadPolicy(); err != nil {
 		return cfg, err
 	}
@@ -364,6 +373,25 @@ func runMain(o *Options) int {
 	if _, err := o.loadPolicy(); err != nil {
 		return reportSetupError(o.IO.Err, err)
 	}
+	if o.worker == nil && o.Audit != "" {
+		a, err := o.openAudit(os.Args)
+		if err != nil {
+			return reportSetupError(o.IO.Err, err)
+		}
+		if o.NoWorker {
+			o.audit = a.log
+		} else {
+			o.auditRun = a
+		}
+		status := runMainAudited(o)
+		a.finish(status, o.limitHit)
+		return status
+	}
+	return runMainAudited(o)
+}
+
+// runMainAudited is runMain once the audit log (if any) is open.
+func runMainAudited(o *Options) int {
 	if status, done := o.superviseRun(); done {
 		return status // the run happened in a supervised worker (worker.go)
 	}

@@ -62,6 +62,8 @@ type workerPayload struct {
 	// Inputs and WantResult carry the session flags (results.go).
 	Inputs     *runInputs `json:"inputs,omitempty"`
 	WantResult bool       `json:"wantResult,omitempty"`
+	// AuditFD is the worker's descriptor for its audit events, or 0.
+	AuditFD int `json:"auditFD,omitempty"`
 }
 
 // workerTestHook, set only by tests, runs in the worker once it is
@@ -205,6 +207,18 @@ func runSupervised(o *Options) int {
 			close(resultDone)
 		}()
 	}
+	if o.auditRun != nil {
+		w, wait, err := o.auditRun.workerPipe()
+		if err != nil {
+			return finalStatus(h.errw, 0, &interp.InternalError{Value: err.Error()})
+		}
+		defer wait()
+		spec.Extra = append(spec.Extra, w)
+		p.AuditFD = restrict.WorkerExtraFD + len(spec.Extra) - 1
+		if spec.Payload, err = json.Marshal(p); err != nil {
+			return finalStatus(stdio.Err, 0, &interp.InternalError{Value: "encode options: " + err.Error()})
+		}
+	}
 	res, err := restrict.RunWorker(spec)
 	if resW != nil {
 		resW.Close() // the worker is gone: the reader sees EOF
@@ -214,6 +228,7 @@ func runSupervised(o *Options) int {
 		return finalStatus(h.errw, 0, &interp.InternalError{Value: err.Error()})
 	}
 	status, limit := workerStatus(o, h.errw, res, maxMem)
+	o.limitHit = limit
 	if !session {
 		return status
 	}
@@ -405,6 +420,13 @@ func workerMain() int {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
 	o.worker = &workerState{ctx: ctx, hasScript: p.HasScript, script: p.Script, inputs: p.Inputs}
+	if p.AuditFD > 0 {
+		redact, err := o.auditRedact()
+		if err != nil {
+			return reportSetupError(errW, err)
+		}
+		o.audit = workerAudit(p.AuditFD, redact)
+	}
 	if p.WantResult && !p.REPL {
 		restrict.CloseOnExec(restrict.WorkerExtraFD)
 		if f := os.NewFile(restrict.WorkerExtraFD, "result"); f != nil {

@@ -22,6 +22,7 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/sandsh/sandsh/builtins"
 	"github.com/sandsh/sandsh/vfs"
@@ -53,6 +54,14 @@ type Gateway struct {
 	restricted bool
 	onPanic    func(cmd string, v any, stack []byte)
 	check      Check
+	observe    func(args []string, status int, took time.Duration)
+}
+
+// Observe calls fn after every command line the gateway ran (not those
+// the check refused), with its status and how long it took: the audit
+// log's command exits.
+func Observe(fn func(args []string, status int, took time.Duration)) Option {
+	return func(g *Gateway) { g.observe = fn }
 }
 
 // Check decides whether a command line may run before the gateway looks
@@ -154,12 +163,16 @@ func (g *Gateway) checked(ctx context.Context, env *builtins.Env, args []string)
 }
 
 // Run runs one command line.
-func (g *Gateway) Run(ctx context.Context, env *builtins.Env, args []string) int {
+func (g *Gateway) Run(ctx context.Context, env *builtins.Env, args []string) (status int) {
 	if len(args) == 0 {
 		return 0
 	}
 	if st, ok := g.checked(ctx, env, args); !ok {
 		return st
+	}
+	if g.observe != nil {
+		start := time.Now()
+		defer func() { g.observe(args, status, time.Since(start)) }()
 	}
 	name := args[0]
 	if !strings.Contains(name, "/") {
@@ -499,12 +512,16 @@ func (g *Gateway) host(ctx context.Context, env *builtins.Env, p string, args []
 // RunHashed runs a command bash found in its hash table: the remembered
 // path runs under the name args[0], even if $PATH now finds another file
 // first; a remembered file that is gone is not found, as in bash.
-func (g *Gateway) RunHashed(ctx context.Context, env *builtins.Env, p string, args []string) int {
+func (g *Gateway) RunHashed(ctx context.Context, env *builtins.Env, p string, args []string) (status int) {
 	if len(args) == 0 {
 		return 0
 	}
 	if st, ok := g.checked(ctx, env, args); !ok {
 		return st
+	}
+	if g.observe != nil {
+		start := time.Now()
+		defer func() { g.observe(args, status, time.Since(start)) }()
 	}
 	abs := env.Abs(p)
 	if _, err := env.FS.Stat(abs); err == nil {

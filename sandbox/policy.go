@@ -3,6 +3,7 @@ package sandbox
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -17,9 +18,10 @@ type Asker func(ctx context.Context, argv []string, d policy.Decision) bool
 
 // enforcer applies a policy at the gateway and in the builtin dispatch.
 type enforcer struct {
-	p   *policy.Policy
-	ask Asker
-	yes bool
+	p     *policy.Policy // nil: only auditing
+	ask   Asker
+	yes   bool
+	audit *Audit
 }
 
 // decide turns a decision into the gateway's answer.
@@ -43,7 +45,37 @@ func (e *enforcer) verdict(ctx context.Context, argv []string, d policy.Decision
 }
 
 func (e *enforcer) gateway(ctx context.Context, _ *builtins.Env, args []string) (string, bool) {
-	return e.verdict(ctx, args, e.p.Decide(args))
+	if e.p == nil {
+		e.audit.Emit("command_start", map[string]any{"name": args[0], "argv": e.audit.Argv(args), "decision": "allow", "rule": "no policy"})
+		return "", true
+	}
+	d := e.p.Decide(args)
+	why, ok := e.verdict(ctx, args, d)
+	e.record(args, d, ok, why)
+	return why, ok
+}
+
+// record writes the decision to the audit log: a command_start for what
+// runs, a denied event for what does not.
+func (e *enforcer) record(args []string, d policy.Decision, ok bool, why string) {
+	if e.audit == nil {
+		return
+	}
+	f := map[string]any{"name": args[0], "argv": e.audit.Argv(args), "decision": string(d.Action), "rule": d.Rule}
+	if d.Pattern != "" {
+		f["pattern"] = d.Pattern
+	}
+	if !ok {
+		f["message"] = why
+		e.audit.Emit("denied", f)
+		return
+	}
+	e.audit.Emit("command_start", f)
+}
+
+func (e *enforcer) exited(args []string, status int, took time.Duration) {
+	e.audit.Emit("command_exit", map[string]any{"name": args[0], "argv": e.audit.Argv(args), "status": status,
+		"duration_ms": float64(took.Microseconds()) / 1000})
 }
 
 func (e *enforcer) script(f *syntax.File) (string, bool) {
@@ -51,7 +83,10 @@ func (e *enforcer) script(f *syntax.File) (string, bool) {
 	if fd == nil {
 		return "", true
 	}
-	return fmt.Sprintf("%s:%d: denied by policy (dangerous pattern %q: %s: %s)", f.Name, fd.Pos.Line(), fd.Pattern.Name, fd.Pattern.Desc, fd.Command), false
+	why := fmt.Sprintf("%s:%d: denied by policy (dangerous pattern %q: %s: %s)", f.Name, fd.Pos.Line(), fd.Pattern.Name, fd.Pattern.Desc, fd.Command)
+	e.audit.Emit("denied", map[string]any{"script": f.Name, "line": fd.Pos.Line(), "decision": "deny",
+		"rule": "dangerous:" + fd.Pattern.Name, "pattern": fd.Pattern.Name, "message": why})
+	return why, false
 }
 
 func (e *enforcer) builtin(ctx context.Context, args []string) (string, bool) {
@@ -59,5 +94,9 @@ func (e *enforcer) builtin(ctx context.Context, args []string) (string, bool) {
 	if !ok {
 		return "", true
 	}
-	return e.verdict(ctx, args, d)
+	why, ok := e.verdict(ctx, args, d)
+	if !ok {
+		e.record(args, d, ok, why)
+	}
+	return why, ok
 }

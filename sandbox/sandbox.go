@@ -138,6 +138,11 @@ type Config struct {
 	// ask). AssumeYes allows them without asking (sandsh --yes).
 	Ask       Asker
 	AssumeYes bool
+	// Audit, when set, receives the audit log's events from inside the
+	// sandbox: every command that reaches the gateway (start with the
+	// decision, exit with status and duration), every denial, every
+	// limit that ends a run (see README, "Audit log").
+	Audit *Audit
 	// State is a saved session (see Sandbox.State) to start from. It is
 	// checked whole first: New fails and nothing is loaded if any of it
 	// is damaged or over the limits.
@@ -171,6 +176,7 @@ type Sandbox struct {
 	restricted bool
 	desc       string
 	closed     bool
+	audit      *Audit
 }
 
 // New builds a sandbox.
@@ -273,7 +279,7 @@ func New(cfg Config) (*Sandbox, error) {
 	default:
 		return nil, configErr("--fs %q: want mem, overlay or disk", cfg.FS)
 	}
-	sb := &Sandbox{cfg: cfg, limits: lim, fs: fsys, restricted: restricted}
+	sb := &Sandbox{cfg: cfg, limits: lim, fs: fsys, restricted: restricted, audit: cfg.Audit}
 	ok := false
 	defer func() {
 		if !ok {
@@ -305,10 +311,15 @@ func New(cfg Config) (*Sandbox, error) {
 			}
 		})}
 	var policyOpts []interp.Option
-	if cfg.Policy != nil {
-		e := &enforcer{p: cfg.Policy, ask: cfg.Ask, yes: cfg.AssumeYes}
+	if cfg.Policy != nil || cfg.Audit != nil {
+		e := &enforcer{p: cfg.Policy, ask: cfg.Ask, yes: cfg.AssumeYes, audit: cfg.Audit}
 		gwOpts = append(gwOpts, restrict.WithCheck(e.gateway))
-		policyOpts = append(policyOpts, interp.WithBuiltinCheck(e.builtin), interp.WithScriptCheck(e.script))
+		if cfg.Audit != nil {
+			gwOpts = append(gwOpts, restrict.Observe(e.exited))
+		}
+		if cfg.Policy != nil {
+			policyOpts = append(policyOpts, interp.WithBuiltinCheck(e.builtin), interp.WithScriptCheck(e.script))
+		}
 	}
 	gw := restrict.New(builtins.NewRegistry(), gwOpts...)
 	if cfg.FS == "mem" || cfg.FS == "" || cfg.FS == "overlay" {
@@ -516,6 +527,9 @@ func (s *Sandbox) Run(ctx context.Context, sc Script) (*Result, error) {
 			res.Status = ExitInternal
 		}
 	}
+	if res.Limit != "" {
+		s.audit.Emit("limit", map[string]any{"limit": res.Limit, "detail": errText(res.Err)})
+	}
 	// Drop the run's streams: the caller's writers must not be written
 	// after Run returns (a background job that outlived the grace period).
 	s.runner.SetStdio(nil, nil, nil)
@@ -702,4 +716,11 @@ func (s *Sandbox) Close() error {
 		return c.Close()
 	}
 	return nil
+}
+
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
 }
