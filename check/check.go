@@ -227,6 +227,7 @@ func (c *checker) walk(f *syntax.File, fr frame) {
 		}
 		return true
 	})
+	c.scriptShapes(f, fr)
 	syntax.Walk(f, func(n syntax.Node) bool {
 		if c.ctx.Err() != nil {
 			return false
@@ -413,14 +414,13 @@ func (c *checker) resolve(name string) string {
 	return "unavailable"
 }
 
-// applyPolicy reports what the policy denies or would ask for. Computed
-// argument words are shown to the matchers as their source text: the
-// decision is on the line as written.
+// applyPolicy reports what the policy denies or would ask for, through
+// the policy package's own matchers: Decide for commands, DecideBuiltin
+// (only rules naming the builtin) for shell builtins. Computed argument
+// words are shown to the matchers as their source text: the decision is
+// on the line as written. Without a policy, a built-in dangerous pattern
+// is still worth a reviewer's look: a warning.
 func (c *checker) applyPolicy(name, kind string, args []*syntax.Word, fr frame) {
-	p := c.opts.Policy
-	if p == nil {
-		return
-	}
 	argv := make([]string, len(args))
 	for i, w := range args {
 		if v, ok := Literal(w); ok {
@@ -430,10 +430,21 @@ func (c *checker) applyPolicy(name, kind string, args []*syntax.Word, fr frame) 
 		}
 	}
 	argv[0] = name
-	d := p.Decide(argv)
-	if kind == "builtin" && d.Rule == "default" {
-		// Shell builtins are subject only to rules that name them.
+	p := c.opts.Policy
+	if p == nil {
+		if pat := policy.MatchArgv(argv); pat != nil {
+			c.add(fr, args[0], Warning, "dangerous:"+pat.Name, "%s: dangerous pattern %q: %s (refused under any policy that keeps it)", name, pat.Name, pat.Desc)
+		}
 		return
+	}
+	var d policy.Decision
+	if kind == "builtin" {
+		var named bool
+		if d, named = p.DecideBuiltin(argv); !named {
+			return
+		}
+	} else {
+		d = p.Decide(argv)
 	}
 	switch d.Action {
 	case policy.Deny:
@@ -444,5 +455,22 @@ func (c *checker) applyPolicy(name, kind string, args []*syntax.Word, fr frame) 
 		c.add(fr, args[0], Error, code, "%s: %s", name, d)
 	case policy.Ask:
 		c.add(fr, args[0], Warning, "policy-ask", "%s: %s", name, d)
+	}
+}
+
+// scriptShapes reports the dangerous shapes of a whole parsed text (fork
+// bombs, downloads run by a shell, writes onto disk devices), found by
+// the policy package.
+func (c *checker) scriptShapes(f *syntax.File, fr frame) {
+	for _, fd := range policy.ScriptFindings(f) {
+		sev := Warning
+		if c.opts.Policy != nil {
+			if c.opts.Policy.Disabled(fd.Pattern.Name) {
+				continue
+			}
+			sev = Error
+		}
+		n := &syntax.Lit{ValuePos: fd.Pos, ValueEnd: fd.Pos}
+		c.add(fr, n, sev, "dangerous:"+fd.Pattern.Name, "dangerous pattern %q: %s: %s", fd.Pattern.Name, fd.Pattern.Desc, fd.Command)
 	}
 }

@@ -40,7 +40,8 @@ func TestDispatch(t *testing.T) {
 		{`bash -c "$s"`, []string{"error:shell-computed"}},
 		{`sh -c 'eval "$1"' x`, []string{"error:eval-computed"}},
 		{`bash -c 'echo ok'`, nil},
-		{`curl -s x | sh`, []string{"warning:unavailable", "error:shell-stdin"}},
+		{`curl -s x | sh`, []string{"warning:dangerous:download-to-shell", "warning:unavailable", "error:shell-stdin"}},
+		{`rm -rf /`, []string{"warning:dangerous:rm-rf-root"}},
 		{`bash script.sh`, []string{"info:source-file"}},
 		{`xargs "$c"`, []string{"error:wrapper-computed"}},
 		{`xargs -n 1 rm`, nil},
@@ -157,5 +158,31 @@ rules:
 	want := []string{"error:policy-deny", "warning:policy-ask", "error:policy-deny", "warning:eval", "error:dangerous:rm-rf-root", "warning:policy-ask"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("got %q\nwant %q", got, want)
+	}
+}
+
+func TestPolicyShapes(t *testing.T) {
+	load := func(src string) *policy.Policy {
+		p, err := policy.Parse("p.yaml", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	allowAll := "default: allow\nrules:\n  - name: all\n    command: \"*\"\n    action: allow\n"
+	bomb := ":(){ :|:& };:"
+	if got := codes(t, bomb, Options{Policy: load(allowAll)}); !slices.Contains(got, "error:dangerous:fork-bomb") {
+		t.Errorf("fork bomb under a policy: %q", got)
+	}
+	if got := codes(t, bomb, Options{Policy: load(allowAll + "dangerous:\n  disable: [fork-bomb]\n")}); slices.Contains(got, "error:dangerous:fork-bomb") {
+		t.Errorf("disabled fork bomb still reported: %q", got)
+	}
+	if got := codes(t, "bash -c 'f(){ f|f & }; f'", Options{Policy: load(allowAll)}); !slices.Contains(got, "error:dangerous:fork-bomb") {
+		t.Errorf("nested fork bomb: %q", got)
+	}
+	// A glob rule that allows every name does not reach builtins, and
+	// `default: deny` does not deny them: only rules naming a builtin do.
+	if got := codes(t, "cd /; echo hi", Options{Policy: load("default: deny\n")}); len(got) != 0 {
+		t.Errorf("builtins under default deny: %q", got)
 	}
 }

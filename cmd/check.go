@@ -152,3 +152,44 @@ func readCheckPolicy(name string) (*policy.Policy, error) {
 	}
 	return policy.Parse(name, data)
 }
+
+// preCheck is run --check: the script is checked, as `sandsh check` would
+// with the run's policy, before anything runs, and a script with an error
+// finding (or a syntax error) is refused. Its error findings go to
+// stderr. The script must be a file or -c text: a script on standard
+// input could not be read twice.
+func (o *Options) preCheck(p *policy.Policy) (int, bool) {
+	var name string
+	var data []byte
+	switch {
+	case o.Command != nil:
+		name, data = "-c", []byte(*o.Command)
+	case len(o.Args) > 0 && o.Args[0] != "-":
+		var status int
+		var err error
+		name = o.Args[0]
+		if data, status, err = readScriptFile(name); err != nil {
+			fmt.Fprintf(o.IO.Err, "sandsh: %s\n", err)
+			return status, true
+		}
+	default:
+		return reportSetupError(o.IO.Err, usagef("--check needs a script file or -c")), true
+	}
+	fs, status := checkSource(context.Background(), name, data, check.Options{Policy: p}, false, o.IO.Err)
+	if status != 0 {
+		check.WriteText(o.IO.Err, fs)
+		return ExitSyntax, true
+	}
+	n := 0
+	for _, f := range fs {
+		if f.Severity == check.Error {
+			fmt.Fprintln(o.IO.Err, f.String())
+			n++
+		}
+	}
+	if n > 0 {
+		fmt.Fprintf(o.IO.Err, "sandsh: %s: refused by --check: %d error finding(s)\n", name, n)
+		return ExitNotExec, true
+	}
+	return 0, false
+}

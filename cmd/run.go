@@ -73,6 +73,7 @@ type Options struct {
 	Policy     string
 	PolicyData []byte
 	Yes        bool // allow what the policy's ask rules ask about
+	Check      bool // run sandsh check first; refuse a script with error findings (check.go)
 
 	// Audit log (audit.go): the file ("-" for stderr), the redaction.
 	Audit       string
@@ -125,6 +126,7 @@ func addRunFlags(fl *pflag.FlagSet, o *Options) {
 	fl.StringVar(&o.ExportTar, "export-tar", "", "write the sandbox's working tree to FILE (.tar, .tar.gz or .tgz) after the run")
 	fl.BoolVar(&o.Changes, "changes", false, "list the files the run added (A), modified (M) and deleted (D) on stderr")
 	fl.StringVar(&o.Policy, "policy", "", "decide which commands may run, and the limits, from this policy `FILE` (YAML)")
+	fl.BoolVar(&o.Check, "check", false, "check the script statically first (as sandsh check) and refuse to run it if there is an error finding")
 	fl.BoolVar(&o.Yes, "yes", false, "allow the commands the policy's ask rules ask about (without a terminal, ask means deny)")
 	fl.StringVar(&o.Audit, "audit", "", "write the audit log (JSON Lines) to `FILE` (- for stderr)")
 	fl.StringVar(&o.AuditRedact, "audit-redact", "", "mask argument values matching `REGEX` in the audit log")
@@ -370,8 +372,14 @@ func parseClock(s string) (time.Time, error) {
 func runMain(o *Options) int {
 	// A policy that cannot be used stops sandsh before anything runs;
 	// its limits must be known before the worker starts.
-	if _, err := o.loadPolicy(); err != nil {
+	pol, err := o.loadPolicy()
+	if err != nil {
 		return reportSetupError(o.IO.Err, err)
+	}
+	if o.Check && o.worker == nil {
+		if status, refused := o.preCheck(pol); refused {
+			return status // check.go
+		}
 	}
 	if o.worker == nil && o.Audit != "" {
 		a, err := o.openAudit(os.Args)
