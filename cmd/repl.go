@@ -114,6 +114,7 @@ func runREPL(o *Options) int {
 			defer tty.close()
 			stdin = tty
 		}
+		o.ask = terminalAsker(stdin, stdio.Err) // the policy's ask rules ask here
 		sess, err := newSession(o, stdio.Out, stdio.Err, stdin, "sandsh", nil, interp.Interactive(true))
 		if err != nil {
 			return reportSetupError(stdio.Err, err)

@@ -771,3 +771,34 @@ func TestREPLWorkerContainment(t *testing.T) {
 		noTrace(p)
 	})
 }
+
+// TestREPLPolicyAsk: on the interactive shell a policy's ask rule asks on
+// the terminal, y/N with no as the default; both with the worker and
+// in-process.
+func TestREPLPolicyAsk(t *testing.T) {
+	t.Parallel()
+	pol := filepath.Join(t.TempDir(), "p.yaml")
+	if err := os.WriteFile(pol, []byte("default: allow\nrules:\n  - name: ask-tr\n    command: tr\n    action: ask\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, extra := range [][]string{nil, {"--no-worker"}} {
+		p := startREPL(t, noColor, append([]string{"--policy", pol}, extra...)...)
+		p.prompt("/workspace")
+		p.run("tr a b <<< a")
+		p.expect(`sandsh: policy: run "tr a b"? (rule "ask-tr") [y/N] `)
+		p.send("y\r")
+		p.expect("b\r\n")
+		p.prompt("/workspace")
+		p.run("tr a c <<< a; echo st=$?")
+		p.expect("[y/N] ")
+		p.send("\r")
+		p.expect(`sandsh: tr: denied by policy (rule "ask-tr"; the operator said no)`)
+		p.expect("st=126\r\n")
+		p.prompt("/workspace")
+		p.send("\x04")
+		p.expect("exit")
+		if st := p.wait(); st != 0 {
+			t.Errorf("exit status %d", st)
+		}
+	}
+}

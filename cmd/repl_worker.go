@@ -565,6 +565,9 @@ func replWorkerMain(o *Options, p *workerPayload, tty *ttyInput, onLine func(con
 	if tty != nil {
 		stdin = tty
 	}
+	if tty != nil {
+		o.ask = terminalAsker(stdin, o.IO.Err) // the policy's ask rules ask here
+	}
 	sess, err := newSession(o, o.IO.Out, o.IO.Err, stdin, "sandsh", nil, interp.Interactive(true))
 	if err != nil {
 		return reportSetupError(o.IO.Err, err)

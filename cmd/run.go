@@ -84,6 +84,7 @@ type Options struct {
 	changed  func(flag string) bool
 	audit    *sandbox.Audit // where the sandbox's events go
 	auditRun *auditRun      // the parent's log, which the worker's events join
+	ask      sandbox.Asker  // the REPL's terminal, for the policy's ask rules
 	limitHit string         // the limit that killed the worker, for run_end
 }
 
@@ -258,7 +259,7 @@ func (o *Options) sandboxConfig() (sandbox.Config, error) {
 		return sandbox.Config{}, err
 	}
 	cfg := sandbox.Config{FS: o.FS, Base: o.Base, Root: o.Root, Cwd: o.Cwd, Restricted: o.Restricted, Limits: lim,
-		AssumeYes: o.Yes, Audit: o.audit}
+		AssumeYes: o.Yes, Audit: o.audit, Ask: o.ask}
 	if cfg.Policy, err = o.loadPolicy(); err != nil {
 		return cfg, err
 	}
