@@ -329,8 +329,27 @@ func New(cfg Config) (*Sandbox, error) {
 			return nil, fmt.Errorf("set up the sandbox: %w", err)
 		}
 	}
+	// With an audit log the script's changes to the files are reported
+	// as they happen; the sandbox's own set-up above is not the script's.
+	runnerFS := fsys
+	if cfg.Audit != nil {
+		a := cfg.Audit
+		runnerFS = vfs.Observe(fsys, func(ev vfs.FileEvent) {
+			f := map[string]any{"op": ev.Op, "path": ev.Path}
+			if ev.To != "" {
+				f["to"] = ev.To // rename, link; a symlink's target
+			}
+			switch ev.Op {
+			case "create", "write":
+				f["size"] = ev.Size
+			case "chmod":
+				f["mode"] = fmt.Sprintf("%04o", uint32(ev.Mode.Perm()))
+			}
+			a.Emit("file", f)
+		})
+	}
 	runner, err = interp.New(append([]interp.Option{
-		interp.WithFS(fsys),
+		interp.WithFS(runnerFS),
 		interp.WithGateway(gw),
 		interp.WithEnv(env),
 		interp.WithDir(cwd),
