@@ -3,6 +3,7 @@ package check
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -290,12 +291,19 @@ func awkProgram(args []*syntax.Word) (w *syntax.Word, fromFile bool) {
 	return nil, false
 }
 
-var (
-	awkSystemLit = regexp.MustCompile(`\bsystem\s*\(\s*"((?:[^"\\]|\\.)*)"\s*\)`)
-	awkSystem    = regexp.MustCompile(`\bsystem\s*\(`)
-	awkPipeLit   = regexp.MustCompile(`"((?:[^"\\]|\\.)*)"\s*\|\s*getline|[^|]\|\s*"((?:[^"\\]|\\.)*)"`)
-	awkPipe      = regexp.MustCompile(`\|\s*getline|(?:print|printf)[^;{}|]*[^|]\|[^|&]`)
-)
+// awkRegexps are compiled on the first awk program checked, not at
+// start-up: every sandsh process (the worker too) links this package, and
+// most runs never check an awk program.
+type awkRes struct{ systemLit, system, pipeLit, pipe *regexp.Regexp }
+
+var awkRegexps = sync.OnceValue(func() awkRes {
+	return awkRes{
+		systemLit: regexp.MustCompile(`\bsystem\s*\(\s*"((?:[^"\\]|\\.)*)"\s*\)`),
+		system:    regexp.MustCompile(`\bsystem\s*\(`),
+		pipeLit:   regexp.MustCompile(`"((?:[^"\\]|\\.)*)"\s*\|\s*getline|[^|]\|\s*"((?:[^"\\]|\\.)*)"`),
+		pipe:      regexp.MustCompile(`\|\s*getline|(?:print|printf)[^;{}|]*[^|]\|[^|&]`),
+	}
+})
 
 // awkCmd checks the commands an awk program runs: system("…"), "…" |
 // getline and print | "…"; any other system() or pipe runs computed text.
@@ -313,20 +321,21 @@ func (c *checker) awkCmd(name string, args []*syntax.Word, fr frame) {
 		c.add(fr, w, Error, "awk-computed", "%s program %s is computed and may run commands (system, pipes)", name, wordText(w))
 		return
 	}
-	rest := awkSystemLit.ReplaceAllStringFunc(prog, func(m string) string {
-		sub := awkSystemLit.FindStringSubmatch(m)
+	re := awkRegexps()
+	rest := re.systemLit.ReplaceAllStringFunc(prog, func(m string) string {
+		sub := re.systemLit.FindStringSubmatch(m)
 		c.nested(awkUnquote(sub[1]), w, nil, fr, name+" system() text")
 		return ""
 	})
-	if awkSystem.MatchString(rest) {
+	if re.system.MatchString(rest) {
 		c.add(fr, w, Error, "awk-system-computed", "%s calls system() with computed text, which cannot be checked", name)
 	}
-	rest = awkPipeLit.ReplaceAllStringFunc(rest, func(m string) string {
-		sub := awkPipeLit.FindStringSubmatch(m)
+	rest = re.pipeLit.ReplaceAllStringFunc(rest, func(m string) string {
+		sub := re.pipeLit.FindStringSubmatch(m)
 		c.nested(awkUnquote(sub[1]+sub[2]), w, nil, fr, name+" pipe command")
 		return ""
 	})
-	if awkPipe.MatchString(rest) {
+	if re.pipe.MatchString(rest) {
 		c.add(fr, w, Error, "awk-system-computed", "%s pipes to or from a computed command, which cannot be checked", name)
 	}
 }
