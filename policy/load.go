@@ -167,6 +167,11 @@ func Parse(file string, data []byte) (*Policy, error) {
 				return nil, fail(at(pn, l.key), "paths: %s: %q: want an absolute directory inside the sandbox", l.key, d)
 			}
 		}
+		// Fail closed: the filesystem layer does not enforce path lists
+		// yet, and a policy must never look stricter than it is.
+		if len(l.dirs) > 0 {
+			return nil, fail(at(pn, l.key), "paths: %s: not supported yet (this sandsh cannot enforce path lists; remove the section)", l.key)
+		}
 	}
 	if err := p.Limits.validate(func(key string) int { return at(child(doc, "limits"), key) }, fail); err != nil {
 		return nil, err
