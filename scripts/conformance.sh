@@ -6,7 +6,8 @@
 # host (default): unrestricted on the host disk with the host environment
 # passed through (the corpus's helper programs need it), as an
 # unprivileged user when run as root, since a case gone wrong writes at
-# absolute paths. sandbox: the default restricted in-memory sandbox.
+# absolute paths. sandbox: the default restricted in-memory sandbox, with
+# TMP=/tmp (the cases keep scratch files in $TMP).
 # Options go to spec_harness.py (--show-failures, --json FILE, ...); other
 # words name spec files (word-split, var-op-*). Without names it runs the
 # files of SUBSET.txt.
@@ -56,6 +57,8 @@ if [ "$mode" = host ]; then
 		"${run[@]}"
 	fi
 else
-	python3 "$conf/spec_harness.py" --shell "$bin/sandsh run {file}" --sh "$bin/sandsh" \
+	# The harness gives each case a scratch directory in $TMP; the
+	# sandbox has its own scratch directory, /tmp.
+	python3 "$conf/spec_harness.py" --shell "$bin/sandsh run --env TMP=/tmp {file}" --sh "$bin/sandsh" \
 		"${subset[@]}" --jobs "${JOBS:-2}" "${opts[@]}" "$conf/oils/spec" "${names[@]}"
 fi
