@@ -497,16 +497,6 @@ func readScriptFile(path string) ([]byte, int, error) {
 	return data, 0, nil
 }
 
-// runProtected runs a script and turns a panic into an internal error.
-func runProtected(ctx context.Context, r *interp.Runner, src io.Reader, name string) (status int, err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			err = &interp.InternalError{Value: v}
-		}
-	}()
-	return r.RunReader(ctx, src, name)
-}
-
 func reportSetupError(w io.Writer, err error) int {
 	fmt.Fprintf(w, "sandsh: %v\n", err)
 	var ue *usageError
