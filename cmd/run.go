@@ -18,6 +18,7 @@ import (
 
 	"github.com/sandsh/sandsh/builtins"
 	"github.com/sandsh/sandsh/interp"
+	"github.com/sandsh/sandsh/policy"
 	"github.com/sandsh/sandsh/sandbox"
 	"github.com/sandsh/sandsh/vfs"
 )
@@ -149,25 +150,9 @@ func newRunCmd(opts *Options) *cobra.Command {
 	return c
 }
 
-// parseBytes parses "64MiB", "1GiB", "512k", "1000".
-func parseBytes(s string) (int64, error) {
-	t := strings.TrimSpace(strings.ToLower(s))
-	mult := int64(1)
-	for _, suf := range []struct {
-		s string
-		m int64
-	}{{"gib", 1 << 30}, {"mib", 1 << 20}, {"kib", 1 << 10}, {"gb", 1e9}, {"mb", 1e6}, {"kb", 1e3}, {"g", 1 << 30}, {"m", 1 << 20}, {"k", 1 << 10}, {"b", 1}} {
-		if strings.HasSuffix(t, suf.s) {
-			t, mult = strings.TrimSuffix(t, suf.s), suf.m
-			break
-		}
-	}
-	var n int64
-	if _, err := fmt.Sscanf(t, "%d", &n); err != nil || n < 0 || fmt.Sprint(n) != t {
-		return 0, fmt.Errorf("invalid size %q", s)
-	}
-	return n * mult, nil
-}
+// parseBytes parses a size flag ("64MiB", "1GiB", "512k", "1000") the
+// way a policy file's limits are parsed, so the two spellings agree.
+func parseBytes(s string) (int64, error) { return policy.ParseSize(s) }
 
 // session is a ready-to-run sandbox: filesystem, gateway and runner.
 type session struct {
