@@ -588,19 +588,23 @@ func (r *Runner) biBreak(_ context.Context, args []string) int {
 	if len(args) > 2 {
 		return r.tooManyArgs(args[0])
 	}
+	if r.loopDepth == 0 {
+		r.builtinErr(args[0], "only meaningful in a `for', `while', or `until' loop")
+		return 0
+	}
 	if len(args) > 1 {
 		var ok bool
 		if n, ok = r.numArg(args[0], args[1]); !ok {
-			return 1
+			// bash throws to top level: a script stops with status 128.
+			if !r.interactive {
+				r.exiting, r.exitCode = true, 128
+			}
+			return 128
 		}
 		if n < 1 {
 			r.builtinErr(args[0], "%s: loop count out of range", args[1])
 			return 1
 		}
-	}
-	if r.loopDepth == 0 {
-		r.builtinErr(args[0], "only meaningful in a `for', `while', or `until' loop")
-		return 0
 	}
 	n = min(n, r.loopDepth)
 	if args[0] == "break" {

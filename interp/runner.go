@@ -275,7 +275,7 @@ func isPipeline(cmd syntax.Command) bool {
 // their last inner command already reported.
 func failureCounts(cmd syntax.Command) bool {
 	switch cmd := cmd.(type) {
-	case *syntax.CallExpr, *syntax.Subshell, *syntax.ArithmCmd, *syntax.TestClause,
+	case nil, *syntax.CallExpr, *syntax.Subshell, *syntax.ArithmCmd, *syntax.TestClause,
 		*syntax.LetClause, *syntax.DeclClause, *syntax.TimeClause:
 		return true
 	case *syntax.BinaryCmd:
@@ -436,6 +436,10 @@ func (r *Runner) cmd(ctx context.Context, cmd syntax.Command) {
 	case *syntax.CoprocClause:
 		r.errf("coproc: not supported in sandsh")
 		r.lastStatus = 2
+	case nil:
+		// Redirections alone (`>file`, `2>&1`): they were applied and
+		// undone by stmt; the command itself succeeds.
+		r.lastStatus = 0
 	default:
 		r.errf("unsupported command node %T", cmd)
 		r.lastStatus = 2
@@ -601,6 +605,13 @@ func (r *Runner) forClause(ctx context.Context, fc *syntax.ForClause) {
 	defer func() { r.loopDepth-- }()
 	switch loop := fc.Loop.(type) {
 	case *syntax.WordIter:
+		// The parser accepts any word here; bash refuses a bad name at
+		// run time, before expanding the list, and runs no iteration.
+		if !syntax.ValidName(loop.Name.Value) {
+			r.errf("`%s': not a valid identifier", loop.Name.Value)
+			r.lastStatus = 1
+			return
+		}
 		var items []string
 		if loop.InPos.IsValid() {
 			var err error

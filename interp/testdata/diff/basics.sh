@@ -207,3 +207,10 @@ echo $(( 9223372036854775807 + 1 ))
 echo $((1/0)); echo after
 ### unbound with ?
 echo ${x:?custom message}; echo after
+### for loop with invalid identifier
+for - in a b; do echo hi; done; echo after $?
+for i.j in $(echo x); do echo hi; done; echo after $?
+### break with a non-numeric argument stops the script
+for i in 1 2; do echo hi; break oops; echo no; done; echo not reached
+### break with a bad argument outside a loop
+break x; echo after $?

@@ -73,3 +73,7 @@ exec {w}>nf.txt; echo a >&$w; exec {w}>&-; echo b >&$w; echo $?; cat nf.txt
 { echo a >> /dev/./fd/1; echo b >> /dev//stdout; echo c >> /proc/self/../self/fd/1; echo d >> /dev/fd/../fd/1; echo e >> /proc/thread-self/fd/1; } > spell.txt; cat spell.txt
 ### device path spellings on a pipe
 { echo p1 > /dev//stdout; echo p2 > /proc/thread-self/fd/1; } | cat
+### redirections with no command
+cd "$(mktemp -d)"; ( exit 42 ); 2>&1; echo status=$?
+>made; echo $?; ls made; >/nonexistent/x; echo $?
+set -o pipefail; >made | true; echo "${PIPESTATUS[@]}"
