@@ -425,9 +425,12 @@ func (r *Runner) assignArray(ctx context.Context, name string, arr *syntax.Array
 		v.Kind = *kind
 	}
 	if v.Kind == expand.Associative {
-		if !appendVal || v.Map == nil {
-			// bash builds the new table with the old one's size.
-			v.Map = expand.NewAssoc(v.Map.Buckets())
+		// bash builds a replacement table off to the side (with the old
+		// one's size), so a=([x]=${a[k]}) still reads the old a; an append
+		// writes the live table.
+		m := v.Map
+		if !appendVal || m == nil {
+			m = expand.NewAssoc(v.Map.Buckets())
 		}
 		for _, el := range arr.Elems {
 			if el.Index == nil {
@@ -447,51 +450,70 @@ func (r *Runner) assignArray(ctx context.Context, name string, arr *syntax.Array
 			if err != nil {
 				return err
 			}
-			v.Map.Set(key, r.transform(v, val))
+			m.Set(key, r.transform(v, val))
 		}
-		v.Set = true
+		v.Map, v.Set = m, true
 		return nil
 	}
-	var list []string
-	var indexes []int
-	next, nfields := 0, 0
-	if appendVal && v.Kind == expand.Indexed {
-		list, indexes = v.List, v.Indexes
-		next = indexedMax(list, indexes) + 1
-	} else if appendVal && v.Kind == expand.String && v.Set {
-		list = []string{v.Str}
-		next = 1
+	// bash expands every value first, then clears the array (unless
+	// appending) and assigns element by element, evaluating each [index]
+	// only then: it sees the elements assigned before it, and
+	// a=("${a[1]}" "${a[0]}") still reads the old a.
+	type elem struct {
+		index syntax.ArithmExpr
+		vals  []string
 	}
+	elems := make([]elem, 0, len(arr.Elems))
+	nfields := 0
 	for _, el := range arr.Elems {
 		if el.Index != nil {
-			i, err := r.arith(ctx, el.Index)
-			if err != nil {
-				return err
-			}
 			val, err := r.literal(ctx, el.Value)
 			if err != nil {
 				return err
 			}
-			list, indexes = indexedSet(list, indexes, i, r.transform(v, val))
+			elems = append(elems, elem{index: el.Index, vals: []string{val}})
+			nfields++
+		} else {
+			vals, err := r.fields(ctx, el.Value)
+			if err != nil {
+				return err
+			}
+			elems = append(elems, elem{vals: vals})
+			nfields += len(vals)
+		}
+		// The elements count against the field limit together, like a
+		// command's words.
+		if r.tooManyFields(nfields) {
+			return r.s.fatalErr()
+		}
+	}
+	next := 0
+	switch {
+	case appendVal && v.Kind == expand.Indexed:
+		next = indexedMax(v.List, v.Indexes) + 1
+	case appendVal && v.Kind == expand.String && v.Set:
+		v.List, v.Indexes = []string{v.Str}, nil
+		next = 1
+	default:
+		v.List, v.Indexes = []string{}, nil
+	}
+	v.Kind, v.Str, v.Set = expand.Indexed, "", true
+	for _, el := range elems {
+		if el.index != nil {
+			i, err := r.arith(ctx, el.index)
+			if err != nil {
+				return err
+			}
+			v.List, v.Indexes = indexedSet(v.List, v.Indexes, i, r.transform(v, el.vals[0]))
 			next = i + 1
 			continue
 		}
-		vals, err := r.fields(ctx, el.Value)
-		if err != nil {
-			return err
-		}
-		// The elements are expanded one by one, but like a command's
-		// words they count against the field limit together.
-		if nfields += len(vals); r.tooManyFields(nfields) {
-			return r.s.fatalErr()
-		}
-		for _, val := range vals {
-			list, indexes = indexedSet(list, indexes, next, r.transform(v, val))
+		for _, val := range el.vals {
+			v.List, v.Indexes = indexedSet(v.List, v.Indexes, next, r.transform(v, val))
 			next++
 		}
 	}
-	v.Kind, v.Str, v.List, v.Indexes, v.Set = expand.Indexed, "", list, indexes, true
-	if list == nil {
+	if v.List == nil {
 		v.List = []string{}
 	}
 	return nil

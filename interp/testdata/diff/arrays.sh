@@ -84,3 +84,12 @@ typeset -A assoc; assoc[0]=42; echo $((assoc + 5)) $assoc
 ### readonly and export refuse elements
 readonly b[7]=8; echo $?; export a[7]=8; echo $?; declare -p a b
 f(){ local c[1]=2; echo $?; declare -p c; }; f
+### array literal: values expanded first, indices evaluated as assigned
+i=1; a=([100+i++]=$((i++)) [200+i++]=$((i++))); declare -p a
+a=([0]=1+2+3 [a[0]]=10 [a[6]]=hello); declare -p a
+a=(o1 o2 o3); a=("${a[2]}" "${a[0]}" "${a[1]}"); declare -p a
+a=(o1 o2 o3); n1=7; a+=([0]=n1 [5]="${a[0]}" [a[0]]="${a[0]}"); declare -p a
+declare -A c=([a]=1); c=([x]=1 [y]=${c[x]}z${c[a]}); declare -p c
+declare -A c=([a]=1); c+=([x]=1 [y]=${c[x]}z${c[a]}); declare -p c
+### assoc literal reads the old table
+declare -A foo; foo=(["key"]="value1"); foo=(["key"]="${foo["key"]} value2"); declare -p foo
