@@ -145,3 +145,6 @@ printf '%X %#x %#o\n' 255 255 8
 printf '%d\n' abc; echo $?
 ### printf star width
 printf '%*d|%-*d|\n' 5 1 4 2
+### patsub with a slash right after the operator
+x=/_/; echo ${x////c} ${x//'/'/c}; x="slash / brace } hi"; echo ${x///}
+x=a/b/c; echo ${x///c} ${x/#//X} ${x//} ${x////} "${x/\//Q}" ${x/b/\/}

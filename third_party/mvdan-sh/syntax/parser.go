@@ -1659,8 +1659,23 @@ zshPrefixLoop:
 		p.checkLang(p.pos, langBashLike|LangMirBSDKorn|LangZsh, "search and replace")
 		pe.Repl = &Replace{All: p.tok == dblSlash}
 		p.quote = paramExpRepl
+		// sandsh: like bash, a '/' right after the operator is the
+		// pattern's first character, not the separator: ${x////c}, ${x///}.
+		var lead *Lit
+		if p.r == '/' {
+			pos := p.nextPos()
+			p.rune()
+			lead = p.lit(pos, "/")
+		}
 		p.next()
 		pe.Repl.Orig = p.getWord()
+		if lead != nil { // sandsh:
+			if pe.Repl.Orig == nil {
+				pe.Repl.Orig = &Word{Parts: []WordPart{lead}}
+			} else {
+				pe.Repl.Orig.Parts = append([]WordPart{lead}, pe.Repl.Orig.Parts...)
+			}
+		}
 		p.quote = paramExpExp
 		if p.got(slash) {
 			pe.Repl.With = p.getWord()
