@@ -667,6 +667,12 @@ func (r *Runner) set(_ context.Context, args []string) int {
 				fmt.Fprintf(w, "%s=%s\n", name, setQuote(v.Str))
 			}
 		}
+		if !r.opts.posix {
+			// bash lists the functions after the variables.
+			for _, name := range slices.Sorted(maps.Keys(r.funcs)) {
+				r.printFunc(w, name, r.funcs[name])
+			}
+		}
 		return 0
 	}
 	for len(args) > 0 {

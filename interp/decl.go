@@ -559,7 +559,7 @@ func ansiCQuote(s string) string { return expand.ANSIC(s) }
 
 // printFunc prints a function definition like `declare -f`.
 func (r *Runner) printFunc(w io.Writer, name string, body *syntax.Stmt) {
-	fmt.Fprintf(w, "%s () \n%s\n", name, r.funcText(body))
+	fmt.Fprintf(w, "%s\n", bashFuncText(name, body))
 }
 
 // funcText is a function body as declare -f prints it.
