@@ -54,7 +54,7 @@ func (r *Runner) call(ctx context.Context, ce *syntax.CallExpr) {
 	}
 	// Prefix assignments apply to this command only; for external
 	// commands they become part of its environment.
-	var restore []func()
+	var restore, unbind []func()
 	var extraEnv []string
 	_, isFunc := r.funcs[fields[0]]
 	isBuiltin := isShellBuiltin(fields[0])
@@ -101,6 +101,27 @@ func (r *Runner) call(ctx context.Context, ce *syntax.CallExpr) {
 			return
 		}
 		extraEnv = append(extraEnv, as.Name.Value+"="+val)
+		// The later prefix values see this one (A=1 B=$A cmd gives B=1),
+		// so bind it in the shell until the environment is built.
+		name := as.Name.Value
+		old, sc := r.lookup(name)
+		if old != nil && (old.ReadOnly || old.Kind == expand.NameRef) {
+			continue
+		}
+		if sc < 0 {
+			sc = 0
+		}
+		r.scopes[sc].vars[name] = &variable{Variable: expand.Variable{Set: true, Kind: expand.String, Str: val}}
+		unbind = append(unbind, func() {
+			if old == nil {
+				delete(r.scopes[sc].vars, name)
+			} else {
+				r.scopes[sc].vars[name] = old
+			}
+		})
+	}
+	for i := len(unbind) - 1; i >= 0; i-- {
+		unbind[i]()
 	}
 	defer func() {
 		for i := len(restore) - 1; i >= 0; i-- {

@@ -214,3 +214,6 @@ for i.j in $(echo x); do echo hi; done; echo after $?
 for i in 1 2; do echo hi; break oops; echo no; done; echo not reached
 ### break with a bad argument outside a loop
 break x; echo after $?
+### prefix assignments of an external command see the earlier ones
+FOO="foo" BAR="[$FOO][$BAZ]" BAZ=baz env | grep -E '^BAR='; echo "[$FOO][$BAR]"
+x=g; f() { x=t y=$x env | grep '^y='; echo $x; }; f
