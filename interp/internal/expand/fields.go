@@ -92,7 +92,7 @@ func (cfg *Config) wordParts(wps []syntax.WordPart, pc partsCtx) ([]fieldPart, e
 			}
 			fp := fieldPart{quote: quoteSingle, val: wp.Value}
 			if wp.Dollar {
-				fp.val, _, _ = Format(cfg, fp.val, nil)
+				fp.val, _, _ = Format(cfg, ansiCtrl(fp.val), nil)
 				fp.val, _, _ = strings.Cut(fp.val, "\x00") // cut the string if format included \x00
 			}
 			out = append(out, fp)
@@ -496,4 +496,36 @@ func Assign(cfg *Config, word *syntax.Word) (string, error) {
 		return "", err
 	}
 	return cfg.fieldJoin(parts), nil
+}
+
+// ansiCtrl rewrites the control escapes of $'...' and ${v@E} (\cX, which printf's format
+// does not know) as octal escapes that Format decodes: X masked with
+// 0x1f, \c? is DEL, and \c\\ takes both backslashes, as in bash.
+func ansiCtrl(s string) string {
+	if !strings.Contains(s, `\c`) {
+		return s
+	}
+	var sb strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' || i+1 >= len(s) {
+			sb.WriteByte(s[i])
+			continue
+		}
+		if s[i+1] != 'c' || i+2 >= len(s) {
+			sb.WriteString(s[i : i+2])
+			i++
+			continue
+		}
+		x := s[i+2]
+		i += 2
+		if x == '\\' && i+1 < len(s) && s[i+1] == '\\' {
+			i++
+		}
+		b := x & 0x1f
+		if x == '?' {
+			b = 0x7f
+		}
+		fmt.Fprintf(&sb, "\\%03o", b)
+	}
+	return sb.String()
 }

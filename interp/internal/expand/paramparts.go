@@ -270,7 +270,7 @@ func (cfg *Config) transform(op, val, name string, vr Variable) (string, error) 
 	case "Q", "K", "k":
 		return BashQuote(val), nil
 	case "E":
-		s, _, _ := Format(cfg, val, nil)
+		s, _, _ := Format(cfg, ansiCtrl(val), nil)
 		s, _, _ = strings.Cut(s, "\x00")
 		return s, nil
 	case "P":

@@ -148,3 +148,5 @@ printf '%*d|%-*d|\n' 5 1 4 2
 ### patsub with a slash right after the operator
 x=/_/; echo ${x////c} ${x//'/'/c}; x="slash / brace } hi"; echo ${x///}
 x=a/b/c; echo ${x///c} ${x/#//X} ${x//} ${x////} "${x/\//Q}" ${x/b/\/}
+### $'' control-character escapes
+printf %s $'\cA\ca\c[\c?z\\cA\c\\x\c' | od -An -c; v='\cB'; printf %s "${v@E}" | od -An -c
