@@ -44,28 +44,9 @@ type pipeReader struct{ p *pipe }
 type pipeWriter struct{ p *pipe }
 
 func (r *pipeReader) Read(b []byte) (int, error) {
-	p := r.p
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	for len(p.buf) == 0 {
-		if p.wclosed {
-			return 0, io.EOF
-		}
-		if p.err != nil {
-			return 0, p.err
-		}
-		if p.rclosed {
-			return 0, io.ErrClosedPipe
-		}
-		p.cond.Wait()
-	}
-	n := copy(b, p.buf)
-	p.buf = p.buf[n:]
-	if len(p.buf) == 0 {
-		p.buf = p.buf[:0:0]
-	}
-	p.cond.Broadcast()
-	return n, nil
+	r.p.mu.Lock()
+	defer r.p.mu.Unlock()
+	return r.readLocked(nil, b)
 }
 
 // ReadContext is Read that also gives up when ctx ends: a command run
@@ -78,8 +59,8 @@ func (r *pipeReader) ReadContext(ctx context.Context, b []byte) (int, error) {
 	p := r.p
 	p.mu.Lock()
 	if len(p.buf) > 0 || p.wclosed || p.err != nil || p.rclosed {
-		p.mu.Unlock()
-		return r.Read(b) // no wait: no need to watch ctx
+		defer p.mu.Unlock()
+		return r.readLocked(nil, b) // no wait: no need to watch ctx
 	}
 	p.mu.Unlock()
 	stop := context.AfterFunc(ctx, func() {
@@ -90,6 +71,13 @@ func (r *pipeReader) ReadContext(ctx context.Context, b []byte) (int, error) {
 	defer stop()
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	return r.readLocked(ctx, b)
+}
+
+// readLocked waits, with p.mu held, for data, the writer's close, an
+// error or (with a non-nil ctx) the end of ctx.
+func (r *pipeReader) readLocked(ctx context.Context, b []byte) (int, error) {
+	p := r.p
 	for len(p.buf) == 0 {
 		if p.wclosed {
 			return 0, io.EOF
@@ -100,8 +88,10 @@ func (r *pipeReader) ReadContext(ctx context.Context, b []byte) (int, error) {
 		if p.rclosed {
 			return 0, io.ErrClosedPipe
 		}
-		if err := ctx.Err(); err != nil {
-			return 0, err
+		if ctx != nil {
+			if err := ctx.Err(); err != nil {
+				return 0, err
+			}
 		}
 		p.cond.Wait()
 	}
