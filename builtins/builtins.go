@@ -37,6 +37,13 @@ type Env struct {
 	// Environ holds the exported variables as NAME=VALUE pairs.
 	Environ []string
 
+	// Lookup, when set, answers LookupEnv in place of Environ. The shell's
+	// own builtins (test, printf, type) read a variable or two, and
+	// building the whole environment on every call would cost more than
+	// the builtin itself. An Env with Lookup has no Exec: it never runs
+	// a command, whose environment must be Environ.
+	Lookup func(name string) (string, bool)
+
 	// SearchPath is the shell's $PATH, used to find commands when Environ
 	// has no PATH (bash searches its PATH variable, exported or not).
 	SearchPath string
@@ -131,8 +138,16 @@ func (e *Env) Getenv(name string) string {
 
 // LookupEnv is like os.LookupEnv on the sandbox environment.
 func (e *Env) LookupEnv(name string) (string, bool) {
-	for i := len(e.Environ) - 1; i >= 0; i-- {
-		kv := e.Environ[i]
+	if e.Lookup != nil {
+		return e.Lookup(name)
+	}
+	return LookupEnviron(e.Environ, name)
+}
+
+// LookupEnviron finds name in NAME=VALUE pairs; the last one wins.
+func LookupEnviron(environ []string, name string) (string, bool) {
+	for i := len(environ) - 1; i >= 0; i-- {
+		kv := environ[i]
 		if len(kv) > len(name) && kv[len(name)] == '=' && kv[:len(name)] == name {
 			return kv[len(name)+1:], true
 		}

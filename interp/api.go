@@ -13,6 +13,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/sandsh/sandsh/interp/internal/expand"
 	"io"
 	"math/rand/v2"
 	"regexp"
@@ -161,6 +162,9 @@ type session struct {
 	nextPID  atomic.Int64
 	fatalMu  sync.Mutex
 	fatal    error
+	// hasFatal mirrors fatal != nil so the check after every expansion
+	// is one atomic load, not a lock.
+	hasFatal atomic.Bool
 
 	// jobCtx outlives single interactive lines: background jobs started
 	// in the REPL keep running until the session ends.
@@ -173,6 +177,8 @@ type session struct {
 	rxMu    sync.Mutex
 	rxCache map[string]*regexp.Regexp
 
+	arith expand.ArithCache
+
 	biCheck  BuiltinCheck
 	scrCheck ScriptCheck
 }
@@ -183,6 +189,7 @@ func (s *session) fail(err error) {
 	s.fatalMu.Lock()
 	if s.fatal == nil {
 		s.fatal = err
+		s.hasFatal.Store(true)
 		if s.cancel != nil {
 			s.cancel(err)
 		}
@@ -191,6 +198,9 @@ func (s *session) fail(err error) {
 }
 
 func (s *session) fatalErr() error {
+	if !s.hasFatal.Load() {
+		return nil
+	}
 	s.fatalMu.Lock()
 	defer s.fatalMu.Unlock()
 	return s.fatal
@@ -366,6 +376,7 @@ func (r *Runner) RunLine(ctx context.Context, stmts []*syntax.Stmt) int {
 	// Each interactive line gets the full budget of every limit.
 	r.s.fatalMu.Lock()
 	r.s.fatal = nil
+	r.s.hasFatal.Store(false)
 	r.s.fatalMu.Unlock()
 	r.s.commands.Store(0)
 	r.s.outBytes.Store(0)

@@ -48,3 +48,36 @@ func BenchmarkPipeline(b *testing.B) {
 func BenchmarkCmdSubst(b *testing.B) {
 	benchScript(b, `for i in {1..2000}; do x=$(echo $i); done`)
 }
+
+// The workloads of issue 12 (bench/shell.sh), scaled down so one
+// iteration stays short.
+
+// BenchmarkWhileTest is a while loop with [ ] and $(( )).
+func BenchmarkWhileTest(b *testing.B) {
+	benchScript(b, `i=0; while [ $i -lt 10000 ]; do i=$((i+1)); done`)
+}
+
+// BenchmarkFib runs fib 15 through shell functions.
+func BenchmarkFib(b *testing.B) {
+	benchScript(b, `fib() { if [ $1 -lt 2 ]; then r=$1; return; fi; fib $(($1-1)); local a=$r; fib $(($1-2)); r=$((a+r)); }; fib 15`)
+}
+
+// BenchmarkAppend does 10k s+=x appends.
+func BenchmarkAppend(b *testing.B) {
+	benchScript(b, `s=; for ((i=0;i<10000;i++)); do s+=x; done`)
+}
+
+// BenchmarkRecursion recurses to depth 900 (the default call-depth limit is 1000).
+func BenchmarkRecursion(b *testing.B) {
+	benchScript(b, `f() { if [ $1 -gt 0 ]; then f $(($1-1)); fi; }; f 900`)
+}
+
+// BenchmarkArray builds and sums a 10k-element array.
+func BenchmarkArray(b *testing.B) {
+	benchScript(b, `a=(); for ((i=0;i<10000;i++)); do a+=($i); done; s=0; for x in "${a[@]}"; do s=$((s+x)); done`)
+}
+
+// BenchmarkStrings slices strings and replaces with ${x//} in a loop.
+func BenchmarkStrings(b *testing.B) {
+	benchScript(b, `x=abcdefghijklmnopqrstuvwxyz; n=0; for ((i=0;i<5000;i++)); do y=${x:3:5}; z=${x//a/bb}; w=${x#abc}; n=$((n+${#y}+${#z}+${#w})); done`)
+}

@@ -146,7 +146,13 @@ var keywords = map[string]bool{"if": true, "then": true, "else": true, "elif": t
 func (r *Runner) out() io.Writer { return r.fds.writer(1) }
 
 // biEnv is the Env for helpers shared with the in-process commands.
-func (r *Runner) biEnv() *builtins.Env { return r.cmdEnv(nil) }
+// It reads exported variables one at a time (Lookup) instead of building
+// the whole environment, which dominated the cost of `[` in loops.
+func (r *Runner) biEnv() *builtins.Env {
+	env := r.baseEnv()
+	env.Lookup = r.exportedVar
+	return env
+}
 
 func (r *Runner) biEcho(_ context.Context, args []string) int {
 	newline, escapes := true, r.opts.xpgEcho

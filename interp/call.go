@@ -275,14 +275,26 @@ func (r *Runner) cmdEnv(extraEnv []string) *builtins.Env {
 	if len(extraEnv) > 0 {
 		environ = append(environ, extraEnv...)
 	}
+	env := r.baseEnv()
+	env.Environ = environ
+	gw := r.s.gw
+	env.Exec = func(ctx context.Context, sub *builtins.Env, args []string) int {
+		return gw.Run(ctx, sub, args)
+	}
+	env.Shell = r.nestedShell
+	return env
+}
+
+// baseEnv is what every Env the runner hands out has: streams, files,
+// identity and limits, but neither environment nor a way to run commands.
+func (r *Runner) baseEnv() *builtins.Env {
 	env := &builtins.Env{
-		Stdin:   r.fds.reader(0),
-		Stdout:  r.fds.writer(1),
-		Stderr:  r.fds.writer(2),
-		FS:      r.devFS(),
-		Dir:     r.dir,
-		Environ: environ,
-		Sys:     r.s.sys,
+		Stdin:  r.fds.reader(0),
+		Stdout: r.fds.writer(1),
+		Stderr: r.fds.writer(2),
+		FS:     r.devFS(),
+		Dir:    r.dir,
+		Sys:    r.s.sys,
 
 		SearchPath: r.getVar("PATH").String(),
 	}
@@ -290,10 +302,6 @@ func (r *Runner) cmdEnv(extraEnv []string) *builtins.Env {
 		env.Stdin = strings.NewReader("")
 	}
 	gw := r.s.gw
-	env.Exec = func(ctx context.Context, sub *builtins.Env, args []string) int {
-		return gw.Run(ctx, sub, args)
-	}
-	env.Shell = r.nestedShell
 	env.LookPath = func(name string) (string, bool) { return gw.LookPath(env, name) }
 	env.LookPathAll = func(name string) []string { return gw.LookPathAll(env, name) }
 	env.Restricted = gw.Restricted()

@@ -37,6 +37,7 @@ func (r *Runner) ecfg(ctx context.Context) *expand.Config {
 		NoGlobSkipDots: !r.opts.globskipdots,
 		MaxBytes:       r.s.limits.MaxVarBytes,
 		MaxFields:      r.s.limits.MaxFields,
+		Arith:          &r.s.arith,
 		Warn:           func(msg string) { r.errf("%s", msg) },
 	}
 	if !r.opts.noglob {

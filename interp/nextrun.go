@@ -12,6 +12,7 @@ func (r *Runner) NextRun(stdin io.Reader, stdout, stderr io.Writer, arg0 string,
 	r.Reset()
 	r.s.fatalMu.Lock()
 	r.s.fatal = nil
+	r.s.hasFatal.Store(false)
 	r.s.fatalMu.Unlock()
 	r.s.commands.Store(0)
 	r.s.outBytes.Store(0)

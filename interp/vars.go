@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sandsh/sandsh/builtins"
 	"github.com/sandsh/sandsh/interp/internal/expand"
 	"github.com/sandsh/sandsh/interp/internal/parseguard"
 	"mvdan.cc/sh/v3/syntax"
@@ -516,6 +517,24 @@ func (r *Runner) environ() []string {
 		}
 	}
 	return env
+}
+
+// exportedVar is one entry of environ, looked up by name.
+func (r *Runner) exportedVar(name string) (string, bool) {
+	if strings.HasPrefix(name, "BASH_FUNC_") {
+		return builtins.LookupEnviron(r.environ(), name)
+	}
+	v, _ := r.lookup(name)
+	if v == nil || !v.Exported || !v.Set && !dynamicNames[name] {
+		return "", false
+	}
+	switch {
+	case dynamicNames[name]:
+		return r.getVar(name).String(), true
+	case v.Kind == expand.String, v.Kind == expand.NameRef:
+		return v.Str, true
+	}
+	return "", false
 }
 
 // importFunc defines a function from a BASH_FUNC_name%% environment

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -521,12 +522,17 @@ func (cfg *Config) arithText(s string) (int, error) {
 	if cfg.arithDepth >= maxArithDepth {
 		return 0, fmt.Errorf("%s: expression recursion level exceeded", shorten(s))
 	}
-	x, err := syntax.NewParser().Arithmetic(parseguard.String(nil, s))
-	if errors.Is(err, parseguard.ErrTooDeep) {
-		return 0, fmt.Errorf("%s: expression recursion level exceeded", shorten(s))
-	}
-	if err != nil || x == nil || !ArithConsumed(x, s) { // nil: only a comment, as in a[#]
-		return 0, fmt.Errorf("%s: syntax error in expression", s)
+	x := cfg.Arith.get(s)
+	if x == nil {
+		var err error
+		x, err = syntax.NewParser().Arithmetic(parseguard.String(nil, s))
+		if errors.Is(err, parseguard.ErrTooDeep) {
+			return 0, fmt.Errorf("%s: expression recursion level exceeded", shorten(s))
+		}
+		if err != nil || x == nil || !ArithConsumed(x, s) { // nil: only a comment, as in a[#]
+			return 0, fmt.Errorf("%s: syntax error in expression", s)
+		}
+		cfg.Arith.put(s, x)
 	}
 	cfg.arithDepth++
 	defer func() { cfg.arithDepth-- }()
@@ -546,4 +552,41 @@ func shorten(s string) string {
 func ArithConsumed(x syntax.ArithmExpr, s string) bool {
 	end := x.End()
 	return !end.IsValid() || int(end.Offset()) >= len(strings.TrimRight(s, " \t\n"))
+}
+
+// ArithCache maps arithmetic text to its parsed expression. Evaluation
+// never changes a syntax tree, so one tree serves every evaluation of the
+// same text; only texts that parsed are kept. It is safe for concurrent
+// use (pipeline stages share it) and bounded.
+type ArithCache struct {
+	mu sync.Mutex
+	m  map[string]syntax.ArithmExpr
+}
+
+// arithCacheMax bounds the entries of an ArithCache, and arithCacheText
+// the length of a text it keeps, so a script cannot grow it without end.
+const (
+	arithCacheMax  = 1024
+	arithCacheText = 256
+)
+
+func (c *ArithCache) get(s string) syntax.ArithmExpr {
+	if c == nil || len(s) > arithCacheText {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.m[s]
+}
+
+func (c *ArithCache) put(s string, x syntax.ArithmExpr) {
+	if c == nil || len(s) > arithCacheText {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= arithCacheMax {
+		c.m = make(map[string]syntax.ArithmExpr)
+	}
+	c.m[s] = x
 }

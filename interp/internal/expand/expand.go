@@ -103,6 +103,11 @@ type Config struct {
 	MaxFields int
 	nfields   int
 
+	// Arith, if set, keeps arithmetic text parsed once (sandsh): $(( ))
+	// with an expansion inside is re-parsed on every evaluation, and a
+	// loop evaluates the same few texts over and over.
+	Arith *ArithCache
+
 	bufferAlloc strings.Builder
 
 	ifs string
