@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/sandsh/sandsh/interp/internal/expand"
@@ -58,8 +60,15 @@ func (r *Runner) call(ctx context.Context, ce *syntax.CallExpr) {
 	var extraEnv []string
 	_, isFunc := r.funcs[fields[0]]
 	isBuiltin := isShellBuiltin(fields[0])
+	special := r.opts.posix && specialBuiltins[fields[0]]
+	if isFunc && !special || isBuiltin && builtinEnvs[fields[0]] {
+		if len(ce.Assigns) > 0 {
+			r.callWithTempScope(ctx, ce, fields, isFunc && !special, special)
+			return
+		}
+	}
 	// POSIX mode: assignments before a special builtin stay, unexported.
-	keep := r.opts.posix && specialBuiltins[fields[0]]
+	keep := special
 	for _, as := range ce.Assigns {
 		if isFunc || isBuiltin {
 			name := as.Name.Value
@@ -133,6 +142,75 @@ func (r *Runner) call(ctx context.Context, ce *syntax.CallExpr) {
 	}
 	r.trace(ctx, fields...)
 	r.runCommand(ctx, fields, extraEnv, false)
+	r.lastArg = fields[len(fields)-1]
+}
+
+// builtinEnvs are the builtins that run commands of their own with the
+// prefix assignments as a scope (bash's VC_BLTNENV): `unset` and `local`
+// inside see them as a layer of their own.
+var builtinEnvs = map[string]bool{"eval": true, "source": true, ".": true, "unset": true, "mapfile": true, "readarray": true}
+
+// callWithTempScope runs a function or an eval/source/unset with its
+// prefix assignments bound in a scope of their own, exported, above the
+// caller's variables, as bash does: a function takes the scope over as
+// its local one, so `unset x` in it uncovers the caller's x, and
+// `local x` adopts the binding.
+func (r *Runner) callWithTempScope(ctx context.Context, ce *syntax.CallExpr, fields []string, isFunc, special bool) {
+	tmp := &scope{vars: map[string]*variable{}, temp: true, depth: r.depth()}
+	base := len(r.scopes)
+	r.scopes = append(r.scopes, tmp)
+	pop := func() {
+		if len(r.scopes) <= base || r.scopes[base] != tmp {
+			return // the function took it over and is done with it
+		}
+		r.scopes = r.scopes[:base]
+		if !special {
+			return
+		}
+		// POSIX mode: what is left of the bindings of a special builtin
+		// is assigned in the caller's context afterwards, like bash.
+		for _, name := range slices.Sorted(maps.Keys(tmp.vars)) {
+			v := tmp.vars[name]
+			if !v.tempvar || !v.Set || v.Kind != expand.String {
+				continue
+			}
+			if err := r.setString(name, v.Str, false); err == nil {
+				if nv, _ := r.lookup(name); nv != nil {
+					nv.Exported = true
+				}
+			}
+		}
+	}
+	defer pop()
+	for _, as := range ce.Assigns {
+		name := as.Name.Value
+		if t := r.resolveRef(name); t != name && syntax.ValidName(t) {
+			name = t // x=v through a nameref binds its target, like bash
+		}
+		old, _ := r.lookup(name)
+		if old != nil && old.ReadOnly {
+			// bash reports a readonly prefix assignment and runs the
+			// command anyway.
+			r.errf("%v", &readonlyError{name})
+			continue
+		}
+		nv := &variable{tempvar: true}
+		if as.Append && old != nil && old.Kind != expand.NameRef {
+			nv = old.clone()
+			nv.Local, nv.ReadOnly, nv.tempvar = false, false, true
+		}
+		nv.Exported = true
+		tmp.vars[name] = nv
+		if err := r.assign(ctx, as, false); err != nil {
+			r.assignError(err)
+			return
+		}
+	}
+	r.traceAssigns(ctx, ce.Assigns)
+	r.trace(ctx, fields...)
+	tmp.pendingFunc = isFunc
+	r.runCommand(ctx, fields, nil, false)
+	tmp.pendingFunc = false
 	r.lastArg = fields[len(fields)-1]
 }
 
@@ -331,7 +409,15 @@ func (r *Runner) callFunc(ctx context.Context, name string, body *syntax.Stmt, a
 	}
 	oldParams := r.params
 	r.params = args[1:]
-	r.scopes = append(r.scopes, &scope{vars: map[string]*variable{}, funcName: name})
+	sc := &scope{vars: map[string]*variable{}, funcName: name}
+	if n := len(r.scopes); r.scopes[n-1].pendingFunc {
+		// x=v f: the prefix bindings are f's own scope.
+		sc = r.scopes[n-1]
+		sc.pendingFunc, sc.temp, sc.funcName = false, false, name
+		r.scopes = r.scopes[:n-1]
+	}
+	sc.depth = r.depth() + 1
+	r.scopes = append(r.scopes, sc)
 	r.frames = append(r.frames, frame{funcName: name, source: r.funcSource[name], callLine: r.line, args: r.params})
 	callLine := r.line
 	// Like bash, a function that is not traced (functrace) runs without

@@ -78,7 +78,7 @@ func (r *Runner) declClause(ctx context.Context, dc *syntax.DeclClause) {
 		attrs.on += "x"
 	}
 	w := r.fds.writer(1)
-	if variant == "local" && len(r.frames) == 0 || variant == "local" && r.scopes[len(r.scopes)-1].funcName == "" {
+	if variant == "local" && len(r.frames) == 0 || variant == "local" && r.scopes[r.funcTop()].funcName == "" {
 		r.builtinErr("local", "can only be used in a function")
 		r.lastStatus = 1
 		return
@@ -149,7 +149,7 @@ func (r *Runner) declClause(ctx context.Context, dc *syntax.DeclClause) {
 		return
 	}
 	r.lastStatus = 0
-	local := variant == "local" || (variant == "declare" || variant == "typeset") && !attrs.global && len(r.scopes) > 1 && r.scopes[len(r.scopes)-1].funcName != ""
+	local := variant == "local" || (variant == "declare" || variant == "typeset") && !attrs.global && r.funcTop() > 0 && r.scopes[r.funcTop()].funcName != ""
 	for _, it := range items {
 		if attrs.print {
 			if v, _ := r.lookup(it.name); v != nil && v.Declared() {
@@ -288,8 +288,14 @@ func (r *Runner) parseDeclFlags(variant, f string, a *declAttrs) bool {
 func (r *Runner) declVar(name string, local bool, a *declAttrs) (*variable, error) {
 	var v *variable
 	if local {
-		top := r.scopes[len(r.scopes)-1]
+		top := r.scopes[r.funcTop()]
 		v = top.vars[name]
+		if old, i := r.lookup(name); old != nil && i > 0 && r.scopes[i].depth == top.depth && (old.Local || old.tempvar) {
+			// bash's make_local_variable: a prefix binding of this
+			// call (x=v f, x=v eval 'local x') becomes the local itself.
+			old.Local = true
+			v = old
+		}
 		if v == nil {
 			if outer, _ := r.lookup(name); outer != nil && outer.ReadOnly {
 				// bash refuses to shadow a readonly variable.
@@ -405,13 +411,13 @@ func (r *Runner) assignArrayText(ctx context.Context, name, text string) error {
 // printDecls prints every variable, for `declare`, `declare -p`,
 // `export -p` and `readonly -p`.
 func (r *Runner) printDecls(w io.Writer, variant string, a *declAttrs) {
-	top := len(r.scopes) - 1
+	depth := r.depth()
 	for _, name := range r.varNames() {
 		v, sc := r.lookup(name)
 		if v == nil {
 			continue
 		}
-		if variant == "local" && (top == 0 || sc != top) {
+		if variant == "local" && (depth == 0 || sc <= 0 || r.scopes[sc].depth != depth) {
 			continue // local lists the current function's variables
 		}
 		switch {

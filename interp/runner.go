@@ -115,7 +115,9 @@ func (r *Runner) subshell() *Runner {
 		for n, v := range sc.vars {
 			vars[n] = v.clone()
 		}
-		c.scopes[i] = &scope{vars: vars, funcName: sc.funcName}
+		nsc := *sc
+		nsc.vars = vars
+		c.scopes[i] = &nsc
 	}
 	c.funcs = maps.Clone(r.funcs)
 	c.funcExported = maps.Clone(r.funcExported)
@@ -287,7 +289,7 @@ func failureCounts(cmd syntax.Command) bool {
 // onFailure runs the ERR trap and applies set -e.
 func (r *Runner) onFailure(ctx context.Context) {
 	status := r.lastStatus
-	inFunc := len(r.scopes) > 1
+	inFunc := r.funcTop() > 0
 	if cmd, ok := r.traps["ERR"]; ok && cmd != "" && !r.trapRunning("ERR") && (!inFunc || r.opts.errtrace) {
 		r.runTrap(ctx, "ERR", cmd)
 		r.lastStatus = status

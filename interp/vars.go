@@ -24,6 +24,9 @@ type variable struct {
 	lower   bool
 	upper   bool
 	trace   bool
+	// tempvar marks a prefix assignment's binding (x=v f, x=v eval ..):
+	// a `local` at the same depth adopts it instead of shadowing it.
+	tempvar bool
 }
 
 func (v *variable) clone() *variable {
@@ -34,12 +37,36 @@ func (v *variable) clone() *variable {
 	return &c
 }
 
-// scope holds the variables of one function call (scope 0 is global).
+// scope holds the variables of one function call (scope 0 is global),
+// or, like bash's builtin-env contexts, the prefix assignments of an
+// eval, source or unset (temp), which sit above their function's scope.
 type scope struct {
 	vars map[string]*variable
 	// funcName is the function that owns the scope, for FUNCNAME.
 	funcName string
+	// depth counts the function calls the scope belongs to (bash's
+	// variable_context): a temp scope has its function's depth.
+	depth int
+	temp  bool
+	// pendingFunc marks the temp scope of `x=v f`: the call of f takes
+	// it over as its own scope, as bash makes the temporary environment
+	// of a function its local context.
+	pendingFunc bool
 }
+
+// funcTop is the index of the innermost function scope (0 at top level):
+// where `local` creates variables.
+func (r *Runner) funcTop() int {
+	for i := len(r.scopes) - 1; i > 0; i-- {
+		if !r.scopes[i].temp {
+			return i
+		}
+	}
+	return 0
+}
+
+// depth is the number of function calls running (bash's variable_context).
+func (r *Runner) depth() int { return r.scopes[r.funcTop()].depth }
 
 // lookup finds the innermost variable called name.
 func (r *Runner) lookup(name string) (*variable, int) {
@@ -469,10 +496,11 @@ func (r *Runner) unsetVar(name string) error {
 	if name == "GLOBIGNORE" {
 		r.opts.dotglob = false
 	}
-	if i > 0 && i == len(r.scopes)-1 {
-		// Unsetting a local in its own scope keeps it local but unset,
-		// like bash.
-		r.scopes[i].vars[name] = &variable{Variable: expand.Variable{Local: true}}
+	if v.Local && i > 0 && r.scopes[i].depth == r.depth() {
+		// Unsetting a local of the running function keeps it local but
+		// unset, like bash; a variable of a caller (or a prefix binding)
+		// goes, uncovering the one beneath (bash's dynamic unset).
+		r.scopes[i].vars[name] = &variable{Variable: expand.Variable{Local: true, Exported: v.Exported && v.tempvar}}
 		return nil
 	}
 	delete(r.scopes[i].vars, name)
