@@ -141,3 +141,20 @@ func scriptParams(dir string, files []string, setup ...func(*testscript.Env) err
 		},
 	}
 }
+
+// TestJailScripts runs testdata/jail/*.txtar once per jail backend this
+// host has: the same tests must pass on each.
+func TestJailScripts(t *testing.T) {
+	backends := []string{"ns"}
+	if _, err := exec.LookPath("bwrap"); err == nil {
+		backends = append(backends, "bwrap")
+	}
+	for _, b := range backends {
+		t.Run(b, func(t *testing.T) {
+			testscript.Run(t, scriptParams("testdata/jail", nil, func(env *testscript.Env) error {
+				env.Setenv("SANDSH_JAIL_BACKEND", b)
+				return nil
+			}))
+		})
+	}
+}

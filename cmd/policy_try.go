@@ -63,7 +63,7 @@ func policyTest(o *Options, argv []string) int {
 		}
 	}
 	switch d.Action {
-	case policy.Allow:
+	case policy.Allow, policy.Jail:
 		return PolicyTestAllow
 	case policy.Ask:
 		return PolicyTestAsk

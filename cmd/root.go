@@ -11,6 +11,8 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
+
+	"github.com/sandsh/sandsh/jail"
 )
 
 // Exit statuses of sandsh itself. A script's own status passes through
@@ -53,6 +55,9 @@ type IO struct {
 
 // Main runs sandsh with args and returns its exit status.
 func Main(args []string) int {
+	if jail.IsInit() {
+		return jail.InitMain() // a jail's first process (package jail)
+	}
 	if isWorker() {
 		return workerMain() // the run comes from the parent sandsh (worker.go)
 	}

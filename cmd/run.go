@@ -80,6 +80,11 @@ type Options struct {
 	Audit       string
 	AuditRedact string
 
+	// Host programs in a jail (jail.go).
+	AllowRun    []string
+	JailRO      []string
+	JailBackend string
+
 	NoWorker bool         // run in this process, without a supervised worker (worker.go)
 	worker   *workerState // set in the worker process
 	changed  func(flag string) bool
@@ -132,6 +137,9 @@ func addRunFlags(fl *pflag.FlagSet, o *Options) {
 	fl.BoolVar(&o.Yes, "yes", false, "allow the commands the policy's ask rules ask about (without a terminal, ask means deny)")
 	fl.StringVar(&o.Audit, "audit", "", "write the audit log (JSON Lines) to `FILE` (- for stderr)")
 	fl.StringVar(&o.AuditRedact, "audit-redact", "", "mask argument values matching `REGEX` in the audit log")
+	fl.StringSliceVar(&o.AllowRun, "allow-run", nil, "let the host program `NAME` run, in an OS jail that sees only the sandbox (repeatable, or a comma list)")
+	fl.StringArrayVar(&o.JailRO, "jail-ro", nil, "show the host `PATH` read-only inside the jail too")
+	fl.StringVar(&o.JailBackend, "jail-backend", "", "jail backend: ns, bwrap or auto (default $SANDSH_JAIL_BACKEND, else auto)")
 	fl.BoolVar(&o.NoWorker, "no-worker", false, "run the script in this process instead of a supervised, confined worker (debugging)")
 }
 
@@ -247,6 +255,15 @@ func (o *Options) sandboxConfig() (sandbox.Config, error) {
 		AssumeYes: o.Yes, Audit: o.audit, Ask: o.ask}
 	if cfg.Policy, err = o.loadPolicy(); err != nil {
 		return cfg, err
+	}
+	if allowed, err := o.jailAllowed(cfg.Policy); err != nil {
+		return cfg, err
+	} else if allowed != nil {
+		run, err := o.jailer(allowed)
+		if err != nil {
+			return cfg, err
+		}
+		cfg.Jail = &sandbox.JailConfig{Allowed: allowed, Run: run, Verbose: o.Verbose}
 	}
 	if lim == (sandbox.Limits{}) {
 		cfg.NoLimits = true

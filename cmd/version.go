@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/sandsh/sandsh/jail"
 	"github.com/sandsh/sandsh/restrict"
 )
 
@@ -30,6 +31,9 @@ func newVersionCmd(stdio IO) *cobra.Command {
 			fmt.Fprintln(stdio.Out, "bash compatibility target: 5.2")
 			for _, l := range restrict.Enforcement() {
 				fmt.Fprintln(stdio.Out, l)
+			}
+			for _, l := range jail.Backends("") {
+				fmt.Fprintln(stdio.Out, "jail backend "+l)
 			}
 			return nil
 		},

@@ -43,6 +43,7 @@ type workerState struct {
 	script    []byte
 	inputs    *runInputs // what the parent read for the session flags
 	result    io.Writer  // where the run's outcome goes back (results.go), or nil
+	jail      *os.File   // the socket to ask the parent for jailed programs (jail.go), or nil
 }
 
 // workerPayload is the run, as the parent sends it to the worker.
@@ -64,6 +65,8 @@ type workerPayload struct {
 	WantResult bool       `json:"wantResult,omitempty"`
 	// AuditFD is the worker's descriptor for its audit events, or 0.
 	AuditFD int `json:"auditFD,omitempty"`
+	// JailFD is the worker's socket to the parent's jail runner, or 0.
+	JailFD int `json:"jailFD,omitempty"`
 }
 
 // workerTestHook, set only by tests, runs in the worker once it is
@@ -219,7 +222,17 @@ func runSupervised(o *Options) int {
 			return finalStatus(stdio.Err, 0, &interp.InternalError{Value: "encode options: " + err.Error()})
 		}
 	}
+	stopJail, err := o.serveJail(&spec, &p)
+	if err != nil {
+		return reportSetupError(h.errw, err)
+	}
+	if p.JailFD > 0 {
+		if spec.Payload, err = json.Marshal(p); err != nil {
+			return finalStatus(stdio.Err, 0, &interp.InternalError{Value: "encode options: " + err.Error()})
+		}
+	}
 	res, err := restrict.RunWorker(spec)
+	stopJail()
 	if resW != nil {
 		resW.Close() // the worker is gone: the reader sees EOF
 		<-resultDone
@@ -419,7 +432,7 @@ func workerMain() int {
 	}
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
-	o.worker = &workerState{ctx: ctx, hasScript: p.HasScript, script: p.Script, inputs: p.Inputs}
+	o.worker = &workerState{ctx: ctx, hasScript: p.HasScript, script: p.Script, inputs: p.Inputs, jail: workerJail(p.JailFD)}
 	if p.AuditFD > 0 {
 		redact, err := o.auditRedact()
 		if err != nil {

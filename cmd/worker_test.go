@@ -15,12 +15,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sandsh/sandsh/jail"
 	"github.com/sandsh/sandsh/restrict"
 )
 
 // TestMain lets this test binary serve as sandsh's worker: the runs below
 // re-execute it (/proc/self/exe) with restrict.WorkerEnv set.
 func TestMain(m *testing.M) {
+	if jail.IsInit() {
+		os.Exit(jail.InitMain())
+	}
 	if isWorker() {
 		workerTestHook = testHook
 		os.Exit(Main(nil))

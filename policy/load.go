@@ -125,11 +125,11 @@ func Parse(file string, data []byte) (*Policy, error) {
 			return nil, fail(at(rn, "command"), "%s: command: %v", what, err)
 		}
 		switch r.Action {
-		case Allow, Deny, Ask:
+		case Allow, Deny, Ask, Jail:
 		case "":
-			return nil, fail(r.Line, "%s: action: missing (allow, deny or ask)", what)
+			return nil, fail(r.Line, "%s: action: missing (allow, deny, ask or jail)", what)
 		default:
-			return nil, fail(at(rn, "action"), "%s: action: %q: want allow, deny or ask", what, r.Action)
+			return nil, fail(at(rn, "action"), "%s: action: %q: want allow, deny, ask or jail", what, r.Action)
 		}
 		if r.Args != "" && r.ArgsRegex != "" {
 			return nil, fail(at(rn, "args_regex"), "%s: give args or args_regex, not both", what)

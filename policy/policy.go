@@ -35,6 +35,10 @@ const (
 	Allow Action = "allow"
 	Deny  Action = "deny"
 	Ask   Action = "ask"
+	// Jail allows a command as a host program run in sandsh's OS jail
+	// (the same as --allow-run NAME; see package jail). For a name the
+	// sandbox serves itself it means allow.
+	Jail Action = "jail"
 )
 
 // strength orders actions for a priority tie: deny wins.
@@ -45,7 +49,17 @@ func (a Action) strength() int {
 	case Ask:
 		return 1
 	}
-	return 0
+	return 0 // allow and jail: both let the command run
+}
+
+// HasJail reports whether a rule says jail.
+func (p *Policy) HasJail() bool {
+	for _, r := range p.Rules {
+		if r.Action == Jail {
+			return true
+		}
+	}
+	return false
 }
 
 // Rule is one command rule of a policy.

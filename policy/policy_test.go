@@ -99,7 +99,7 @@ func TestParseErrors(t *testing.T) {
 		{"default: deny\nrules:\n  - command: ls\n    action: allow\n    colour: red\n", "p.yaml:5: unknown key colour"},
 		{"default: deny\nrules:\n  - command: ls\n    action: allow\n    priority: high\n", "p.yaml:5: cannot unmarshal !!str `high` into int"},
 		{"default: maybe\n", "p.yaml:1: default: \"maybe\": want allow, deny or ask"},
-		{"rules:\n  - command: ls\n    action: permit\n", "p.yaml:3: rule 1: action: \"permit\": want allow, deny or ask"},
+		{"rules:\n  - command: ls\n    action: permit\n", "p.yaml:3: rule 1: action: \"permit\": want allow, deny, ask or jail"},
 		{"rules:\n  - name: x\n    command: ls\n    args_regex: '('\n    action: deny\n", "p.yaml:4: rule \"x\": args_regex: error parsing regexp"},
 		{"rules:\n  - command: '[ls'\n    action: deny\n", "p.yaml:2: rule 1: command: glob \"[ls\": unterminated ["},
 		{"rules:\n  - action: deny\n", "p.yaml:2: rule 1: command: missing"},

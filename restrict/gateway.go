@@ -55,6 +55,7 @@ type Gateway struct {
 	onPanic    func(cmd string, v any, stack []byte)
 	check      Check
 	observe    func(args []string, status int, took time.Duration)
+	jail       *JailSetup
 }
 
 // Observe calls fn after every command line the gateway ran (not those
@@ -209,6 +210,11 @@ func (g *Gateway) Run(ctx context.Context, env *builtins.Env, args []string) (st
 			return ok
 		}
 	}
+	// /usr/bin/python3 is the allowlisted python3; ./python3 never is
+	// (a sandbox file, run above or not found).
+	if slices.Contains(binDirs, dir) && g.jailable(base, args) {
+		return g.runJailed(ctx, env, base, args)
+	}
 	return g.notFound(env, name)
 }
 
@@ -221,6 +227,9 @@ func (g *Gateway) runRestricted(ctx context.Context, env *builtins.Env, args []s
 	name := args[0]
 	m, ok := g.first(env, name)
 	if !ok {
+		if g.jailable(name, args) {
+			return g.runJailed(ctx, env, name, args)
+		}
 		return g.notFound(env, name)
 	}
 	if m.virtual {
@@ -446,6 +455,9 @@ func (g *Gateway) LookPathAll(env *builtins.Env, name string) []string {
 				return []string{name}
 			}
 		}
+		if slices.Contains(binDirs, path.Dir(p)) && g.jailable(path.Base(p), []string{name}) {
+			return []string{name}
+		}
 		return nil
 	}
 	// Unrestricted, the sandbox filesystem is the host disk: the same
@@ -459,6 +471,9 @@ func (g *Gateway) LookPathAll(env *builtins.Env, name string) []string {
 		if _, ok := g.reg.Lookup(name); ok || shells[name] {
 			out = append(out, "/usr/bin/"+name)
 		}
+	}
+	if len(out) == 0 && g.jailable(name, []string{name}) {
+		out = append(out, vfs.CommandDir+"/"+name) // the host program, run in the jail
 	}
 	return out
 }
@@ -535,6 +550,9 @@ func (g *Gateway) RunHashed(ctx context.Context, env *builtins.Env, p string, ar
 	if virtualDir(path.Dir(abs)) && path.Base(abs) == args[0] {
 		if st := g.virtual(ctx, env, args[0], args); st >= 0 {
 			return st
+		}
+		if g.jailable(args[0], args) {
+			return g.runJailed(ctx, env, args[0], args)
 		}
 	}
 	return refuse(env, p, "No such file or directory", StatusNotFound)

@@ -27,7 +27,7 @@ type enforcer struct {
 // decide turns a decision into the gateway's answer.
 func (e *enforcer) verdict(ctx context.Context, argv []string, d policy.Decision) (string, bool) {
 	switch d.Action {
-	case policy.Allow:
+	case policy.Allow, policy.Jail:
 		return "", true
 	case policy.Ask:
 		if e.yes {

@@ -143,10 +143,27 @@ type Config struct {
 	// decision, exit with status and duration), every denial, every
 	// limit that ends a run (see README, "Audit log").
 	Audit *Audit
+	// Jail, when set, lets the host programs it allows run in an OS jail
+	// (see package jail and README "Host programs in a jail"); the
+	// sandbox's working tree is what they see. Memory and overlay
+	// filesystems only.
+	Jail *JailConfig
 	// State is a saved session (see Sandbox.State) to start from. It is
 	// checked whole first: New fails and nothing is loaded if any of it
 	// is damaged or over the limits.
 	State *statefile.File
+}
+
+// JailConfig says which host programs run in a jail and who builds it.
+type JailConfig struct {
+	// Allowed decides whether a command line (argv[0] a bare name that
+	// nothing in the sandbox answers) runs in the jail.
+	Allowed func(argv []string) bool
+	// Run builds the jail and runs the program: a *jail.Config's Run,
+	// or restrict.JailClient in a confined worker.
+	Run restrict.Jailer
+	// Verbose prints each jailed run's backend and limits on stderr.
+	Verbose bool
 }
 
 // ConfigError is a Config that cannot work (a bad FS name, a Cwd that is
@@ -320,6 +337,28 @@ func New(cfg Config) (*Sandbox, error) {
 		if cfg.Policy != nil {
 			policyOpts = append(policyOpts, interp.WithBuiltinCheck(e.builtin), interp.WithScriptCheck(e.script))
 		}
+	}
+	if cfg.Jail != nil && cfg.Jail.Allowed != nil {
+		if cfg.FS == "disk" {
+			return nil, configErr("--allow-run needs --fs mem or --fs overlay (the jail is shown a copy of the working tree)")
+		}
+		js := restrict.JailSetup{Allowed: cfg.Jail.Allowed, Run: cfg.Jail.Run, Work: cwd, Limits: sb.snapLimits(), Verbose: cfg.Jail.Verbose}
+		if js.Run == nil {
+			js.Run = func(context.Context, *restrict.JailRequest, *os.File, *os.File, *os.File) (*restrict.JailResult, error) {
+				return nil, errors.New("no jail runner")
+			}
+		}
+		if a := cfg.Audit; a != nil {
+			js.Observe = func(ev restrict.JailEvent) {
+				f := map[string]any{"name": ev.Argv[0], "argv": a.Argv(ev.Argv), "backend": ev.Backend, "status": ev.Status,
+					"duration_ms": float64(ev.Duration.Microseconds()) / 1000, "changes": ev.Changes}
+				if ev.Refused != "" {
+					f["refused"] = ev.Refused
+				}
+				a.Emit("jail", f)
+			}
+		}
+		gwOpts = append(gwOpts, restrict.WithJail(js))
 	}
 	gw := restrict.New(builtins.NewRegistry(), gwOpts...)
 	if cfg.FS == "mem" || cfg.FS == "" || cfg.FS == "overlay" {

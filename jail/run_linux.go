@@ -1,0 +1,370 @@
+//go:build linux
+
+package jail
+
+import (
+	"context"
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/sandsh/sandsh/restrict"
+	"github.com/sandsh/sandsh/vfs"
+)
+
+// bwrapPath finds bubblewrap in the system directories (never on a
+// $PATH someone else chose).
+func bwrapPath() string {
+	for _, d := range ProgramPath {
+		p := d + "/bwrap"
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+			return p
+		}
+	}
+	return ""
+}
+
+func (c *Config) exe() string {
+	if c.Exe != "" {
+		return c.Exe
+	}
+	return "/proc/self/exe"
+}
+
+// probeNS starts a jail init in the namespaces that exits at once.
+func probeNS(exe string) error {
+	null, err := os.Open(os.DevNull)
+	if err != nil {
+		return err
+	}
+	defer null.Close()
+	jp, err := restrict.StartJailProc(restrict.JailProcSpec{Path: exe, Args: []string{"sandsh"},
+		Env: []string{InitEnv + "=probe"}, Files: []*os.File{null, null, null}, NewNamespaces: true})
+	if err != nil {
+		return nsError(err)
+	}
+	ws, err := jp.Wait()
+	if err != nil || !ws.Exited() || ws.ExitStatus() != 0 {
+		return fmt.Errorf("the namespaces could not be set up (%v)", ws)
+	}
+	return nil
+}
+
+func nsError(err error) error {
+	switch {
+	case errors.Is(err, syscall.ENOSPC):
+		return fmt.Errorf("user namespaces are unavailable (max_user_namespaces reached or 0): %w", err)
+	case errors.Is(err, syscall.EPERM), errors.Is(err, syscall.EACCES), errors.Is(err, syscall.EINVAL):
+		return fmt.Errorf("user namespaces are not permitted here: %w", err)
+	}
+	return err
+}
+
+// Backends lists the backends this host can build a jail with, and why
+// the others cannot: for `sandsh version`.
+func Backends(exe string) []string {
+	if exe == "" {
+		exe = "/proc/self/exe"
+	}
+	var out []string
+	if err := probeNS(exe); err != nil {
+		out = append(out, "ns: unavailable ("+err.Error()+")")
+	} else {
+		out = append(out, "ns: available (user, mount, pid, net, ipc, uts namespaces; sandsh as the jail init)")
+	}
+	if p := bwrapPath(); p == "" {
+		out = append(out, "bwrap: not installed")
+	} else {
+		out = append(out, "bwrap: available ("+p+")")
+	}
+	return out
+}
+
+// Run runs req in a jail: the restrict.Jailer of the trusted side.
+func (c *Config) Run(ctx context.Context, req *restrict.JailRequest, stdin, stdout, stderr *os.File) (*restrict.JailResult, error) {
+	if c.Allowed == nil || req.Name == "" || strings.Contains(req.Name, "/") || len(req.Argv) == 0 ||
+		!c.Allowed(append([]string{req.Name}, req.Argv[1:]...)) {
+		return nil, fmt.Errorf("%s is not allowed to run", req.Name)
+	}
+	if err := c.checkWork(req.Work, req.Dir); err != nil {
+		return nil, err
+	}
+	for _, s := range append(append([]string{}, req.Argv...), req.Env...) {
+		if strings.IndexByte(s, 0) >= 0 {
+			return nil, errors.New("an argument or variable holds a NUL byte")
+		}
+	}
+	if err := req.Tree.Check(c.Limits.snapLimits()); err != nil {
+		return nil, err
+	}
+	prog := ""
+	for _, d := range ProgramPath {
+		p := d + "/" + req.Name
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+			prog = p
+			break
+		}
+	}
+	if prog == "" {
+		return nil, fmt.Errorf("%s is allowed but not installed on the host (looked in %s)", req.Name, strings.Join(ProgramPath, ":"))
+	}
+	ic := &initConfig{Program: prog, Argv: req.Argv, Env: req.Env, Dir: req.Dir, Work: req.Work,
+		Home: c.home(req.Env, req.Work), Tree: req.Tree, Limits: c.limits(), Links: map[string]string{}}
+	for _, p := range append(append([]string{}, SystemDirs...), c.ReadOnly...) {
+		fi, err := os.Lstat(p)
+		switch {
+		case err != nil:
+		case fi.Mode()&os.ModeSymlink != 0:
+			if t, err := os.Readlink(p); err == nil {
+				ic.Links[p] = t
+			}
+		default:
+			ic.RO = append(ic.RO, p)
+		}
+	}
+	for _, g := range Secrets {
+		m, _ := filepath.Glob(g)
+		ic.Masked = append(ic.Masked, m...)
+	}
+	backend := c.Backend
+	if backend == "" {
+		backend = BackendAuto
+	}
+	var errs []string
+	try := func(b string) (*restrict.JailResult, error) {
+		res, err := c.runWith(ctx, b, ic, stdin, stdout, stderr)
+		if err != nil {
+			errs = append(errs, b+": "+err.Error())
+		}
+		return res, err
+	}
+	switch backend {
+	case BackendNS, BackendBwrap:
+		if res, err := try(backend); err == nil {
+			return res, nil
+		}
+	case BackendAuto:
+		// Ours first: it bounds the working tree in a tmpfs it mounts
+		// itself and costs one exec less. bwrap when ours cannot run
+		// (a host where only a setuid bwrap may create namespaces).
+		if res, err := try(BackendNS); err == nil {
+			return res, nil
+		}
+		if bwrapPath() != "" {
+			if res, err := try(BackendBwrap); err == nil {
+				return res, nil
+			}
+		}
+	default:
+		return nil, fmt.Errorf("unknown jail backend %q (want ns, bwrap or auto)", backend)
+	}
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	return &restrict.JailResult{Refused: "cannot build the jail, so " + req.Name + " does not run: " + strings.Join(errs, "; ")}, nil
+}
+
+func (c *Config) limits() Limits {
+	l := c.Limits
+	if l.MaxProcs <= 0 {
+		l.MaxProcs = 256
+	}
+	return l
+}
+
+// setupError is a jail that could not be built: nothing ran, and the
+// next backend may try.
+type setupError struct{ msg string }
+
+func (e *setupError) Error() string { return e.msg }
+
+// runWith builds the jail with one backend and runs the program. An error
+// means nothing ran.
+func (c *Config) runWith(ctx context.Context, backend string, ic *initConfig, stdin, stdout, stderr *os.File) (*restrict.JailResult, error) {
+	cfgR, cfgW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	defer cfgR.Close()
+	defer cfgW.Close()
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return nil, err
+	}
+	reply := os.NewFile(uintptr(fds[0]), "jail-reply")
+	defer reply.Close()
+	initReply := os.NewFile(uintptr(fds[1]), "jail-init-reply")
+	files := []*os.File{stdin, stdout, stderr, cfgR, initReply}
+	conf := *ic
+	var spec restrict.JailProcSpec
+	switch backend {
+	case BackendNS:
+		conf.Mount = true
+		spec = restrict.JailProcSpec{Path: c.exe(), Args: []string{"sandsh"}, Env: []string{InitEnv + "=1"},
+			Files: files, NewNamespaces: true}
+	case BackendBwrap:
+		bw := bwrapPath()
+		if bw == "" {
+			initReply.Close()
+			return nil, errors.New("bwrap is not installed")
+		}
+		exe, err := os.Executable()
+		if c.Exe != "" {
+			exe, err = c.Exe, nil
+		}
+		if err != nil {
+			initReply.Close()
+			return nil, err
+		}
+		spec = restrict.JailProcSpec{Path: bw, Args: append([]string{"bwrap"}, bwrapArgs(exe, &conf)...),
+			Env: []string{InitEnv + "=1"}, Files: files}
+	}
+	jp, err := restrict.StartJailProc(spec)
+	initReply.Close()
+	if err != nil {
+		if backend == BackendNS {
+			return nil, nsError(err)
+		}
+		return nil, err
+	}
+	cfgR.Close()
+	go func() {
+		gob.NewEncoder(cfgW).Encode(&conf)
+		cfgW.Close()
+	}()
+	stop := context.AfterFunc(ctx, jp.Kill)
+	defer stop()
+
+	// The init answers once: an error (nothing ran), or the working
+	// tree's directory, which keeps the jail's tmpfs readable after
+	// everything in the jail is gone.
+	buf := make([]byte, 4096)
+	oob := make([]byte, unix.CmsgSpace(4))
+	n, oobn, _, _, rerr := unix.Recvmsg(int(reply.Fd()), buf, oob, unix.MSG_CMSG_CLOEXEC)
+	var work *os.File
+	if rerr == nil && oobn > 0 {
+		if msgs, err := unix.ParseSocketControlMessage(oob[:oobn]); err == nil && len(msgs) > 0 {
+			if fds, err := unix.ParseUnixRights(&msgs[0]); err == nil && len(fds) > 0 {
+				work = os.NewFile(uintptr(fds[0]), "jail-work")
+				for _, fd := range fds[1:] {
+					unix.Close(fd)
+				}
+			}
+		}
+	}
+	if work != nil {
+		defer work.Close()
+	}
+	ws, _ := jp.Wait()
+	msg := ""
+	if rerr == nil {
+		msg = string(buf[:n])
+	}
+	if work == nil || msg != "ok" {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if msg == "" {
+			msg = "the jail init ended before the program started (" + describe(ws) + ")"
+		}
+		return nil, &setupError{msg}
+	}
+	res := &restrict.JailResult{Backend: backend, Status: status(ws)}
+	res.Notes = append(res.Notes, fmt.Sprintf("%s: %s ran in the %s jail, status %d", ic.Argv[0], ic.Program, backend, res.Status),
+		"limits: rlimits "+c.limits().describe()+" (cgroup v2 is not used)")
+	if ctx.Err() != nil {
+		return res, nil // killed: the tree may be half written; the run is ending anyway
+	}
+	tree, err := vfs.ReadHostTree(ctx, "/proc/self/fd/"+strconv.Itoa(int(work.Fd())), c.Limits.snapLimits())
+	if err != nil {
+		fmt.Fprintf(stderr, "sandsh: %s: jail: the working tree cannot come back: %v\n", ic.Argv[0], err)
+		res.Status = 1
+		return res, nil
+	}
+	res.Tree = tree
+	return res, nil
+}
+
+func (l Limits) describe() string {
+	var parts []string
+	if l.MaxMemory > 0 {
+		parts = append(parts, "AS="+strconv.FormatInt(l.MaxMemory, 10))
+	}
+	parts = append(parts, "NPROC="+strconv.Itoa(l.MaxProcs), "NOFILE=1024")
+	if l.MaxFileSize > 0 {
+		parts = append(parts, "FSIZE="+strconv.FormatInt(l.MaxFileSize, 10))
+	}
+	if l.Timeout > 0 {
+		parts = append(parts, "CPU="+strconv.Itoa(cpuSeconds(l.Timeout))+"s")
+	}
+	return strings.Join(parts, " ")
+}
+
+func status(ws syscall.WaitStatus) int {
+	if ws.Signaled() {
+		return 128 + int(ws.Signal())
+	}
+	return ws.ExitStatus()
+}
+
+func describe(ws syscall.WaitStatus) string {
+	if ws.Signaled() {
+		return "killed by " + ws.Signal().String()
+	}
+	return "status " + strconv.Itoa(ws.ExitStatus())
+}
+
+// bwrapArgs builds the same jail with bubblewrap; the sandsh init inside
+// only writes the tree, confines itself and runs the program.
+func bwrapArgs(exe string, ic *initConfig) []string {
+	a := []string{"--unshare-user", "--uid", "1000", "--gid", "1000", "--unshare-pid", "--unshare-net",
+		"--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try", "--hostname", Hostname,
+		"--die-with-parent", "--new-session", "--cap-drop", "ALL"}
+	for _, p := range ic.RO {
+		a = append(a, "--ro-bind", p, p)
+	}
+	for p, t := range ic.Links {
+		a = append(a, "--symlink", t, p)
+	}
+	for _, m := range ic.Masked {
+		if fi, err := os.Stat(m); err == nil && fi.IsDir() {
+			a = append(a, "--tmpfs", m, "--remount-ro", m)
+		} else {
+			a = append(a, "--ro-bind", os.DevNull, m)
+		}
+	}
+	size := func() []string {
+		if ic.Limits.MaxFSBytes > 0 {
+			return []string{"--size", strconv.FormatInt(ic.Limits.MaxFSBytes, 10)}
+		}
+		return nil
+	}
+	a = append(a, "--proc", "/proc", "--dev", "/dev")
+	a = append(a, size()...)
+	a = append(a, "--tmpfs", "/tmp")
+	a = append(a, size()...)
+	a = append(a, "--tmpfs", ic.Work)
+	if ic.Home != "" {
+		a = append(a, "--dir", ic.Home)
+	}
+	a = append(a, "--ro-bind", exe, initInBwrap, "--chdir", "/", initInBwrap)
+	return a
+}
+
+// initInBwrap is where the sandsh binary sits inside a bwrap jail.
+const initInBwrap = "/.sandsh-jail/sandsh"
+
+func cpuSeconds(d interface{ Seconds() float64 }) int {
+	s := int(d.Seconds())
+	if float64(s) < d.Seconds() {
+		s++
+	}
+	return s + 1
+}
