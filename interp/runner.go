@@ -389,6 +389,13 @@ func (r *Runner) cmd(ctx context.Context, cmd syntax.Command) {
 		}
 		n, err := r.arith(ctx, cmd.X)
 		if err != nil {
+			if errors.As(err, new(*expand.ArithmError)) && r.s.fatalErr() == nil {
+				// Unlike $(( )), a failed (( )) is a command that
+				// returns 1: bash goes on with the rest of the line.
+				r.errf("((: %v", err)
+				r.lastStatus = 1
+				return
+			}
 			r.expandError(err)
 			return
 		}

@@ -110,8 +110,8 @@ func arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
 		}
 		// sandsh: a value that is not a number is itself an arithmetic
 		// expression, as in bash (x="1+2"; echo $((x*2)) is 6).
-		if n, ok := parseInt(str); ok {
-			return int(n), nil
+		if n, ok, err := parseConst(str); ok {
+			return int(n), err
 		}
 		if syntax.ValidName(str) || isElemRef(str) {
 			return 0, nil // an unset or empty variable
@@ -468,7 +468,13 @@ func isElemRef(s string) bool {
 // arithName is the variable an arithmetic assignment writes: a plain
 // name, or an element like a[i+1] or m[$key] with the subscript's
 // expansions done (sandsh: upstream only handled literal names).
-func (cfg *Config) arithName(w *syntax.Word) (string, error) {
+func (cfg *Config) arithName(w *syntax.Word) (name string, err error) {
+	defer func() {
+		if err == nil && !syntax.ValidName(name) && !isElemRef(name) {
+			// as in (( 1[2] = 3 )), which parses but assigns nothing
+			err = fmt.Errorf("%s: attempted assignment to non-variable", name)
+		}
+	}()
 	if lit := w.Lit(); lit != "" {
 		return lit, nil
 	}
@@ -490,6 +496,84 @@ func (cfg *Config) arithName(w *syntax.Word) (string, error) {
 		}
 	}
 	return Literal(cfg, w)
+}
+
+// parseConst parses s as bash reads an integer constant: a plain
+// decimal, 0x hex, 0 octal or base#n number, with an optional sign. ok is
+// false when s is not one at all (a name, an expression); err is set for
+// one that is malformed, which bash refuses (09, 0x1X, 2#A, 42x) rather
+// than reading what it can.
+func parseConst(s string) (n int64, ok bool, err error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0, true, nil
+	}
+	t := strings.TrimLeft(s, "+-")
+	if t == "" || t[0] < '0' || t[0] > '9' {
+		return 0, false, nil
+	}
+	for i := 0; i < len(t); i++ {
+		c := t[i]
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '#' || c == '@' || c == '_') {
+			return 0, false, nil
+		}
+	}
+	bad := func(why string) (int64, bool, error) {
+		return 0, true, fmt.Errorf("%s: %s (error token is \"%s\")", t, why, t)
+	}
+	base, digits := uint64(10), t
+	switch {
+	case strings.Contains(t, "#"):
+		b, rest, _ := strings.Cut(t, "#")
+		if b[0] == '0' {
+			return bad("invalid number")
+		}
+		nb, perr := strconv.ParseUint(b, 10, 8)
+		if perr != nil || nb < 2 || nb > 64 {
+			return bad("invalid arithmetic base")
+		}
+		if rest == "" {
+			return bad("invalid integer constant")
+		}
+		base, digits = nb, rest
+	case len(t) > 1 && (t[1] == 'x' || t[1] == 'X') && t[0] == '0':
+		base, digits = 16, t[2:]
+	case t[0] == '0':
+		base = 8
+	}
+	var u uint64
+	for i := 0; i < len(digits); i++ {
+		c := digits[i]
+		var d uint64
+		switch {
+		case c >= '0' && c <= '9':
+			d = uint64(c - '0')
+		case c >= 'a' && c <= 'z':
+			d = uint64(c-'a') + 10
+		case c >= 'A' && c <= 'Z':
+			d = uint64(c - 'A')
+			if base > 36 {
+				d += 36
+			} else {
+				d += 10
+			}
+		case c == '@':
+			d = 62
+		case c == '_':
+			d = 63
+		default:
+			return bad("invalid number")
+		}
+		if d >= base {
+			return bad("value too great for base")
+		}
+		u = u*base + d // wraps around, as in bash
+	}
+	n = int64(u)
+	if strings.Count(s[:len(s)-len(t)], "-")%2 == 1 {
+		n = -n
+	}
+	return n, true, nil
 }
 
 // parseInt parses a plain decimal, 0x hex, 0 octal or base#n integer.

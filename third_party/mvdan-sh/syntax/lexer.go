@@ -231,6 +231,16 @@ func (p *Parser) nextKeepSpaces() {
 		default:
 			p.advanceLitExtGlob(r)
 		}
+	case arithmRaw: // sandsh: see dparenBody
+		switch {
+		case p.rOffs() >= p.arithRawEnd:
+			p.tok = rightParen
+			p.rune()
+		case r == '`' || r == '"' || r == '$':
+			p.tok = p.dqToken(r)
+		default:
+			p.advanceLitArithRaw(r)
+		}
 	case paramExpRepl:
 		if r == '/' {
 			p.rune()
@@ -1226,6 +1236,7 @@ func (p *Parser) dparenArith() bool {
 			p.src = io.MultiReader(bytes.NewReader(ahead), p.src)
 		}
 	}()
+	p.dparenRaw, p.dparenRawOK = nil, false
 	depth := 1
 	var quote byte
 	for i := 0; ; i++ {
@@ -1249,6 +1260,15 @@ func (p *Parser) dparenArith() bool {
 		case c == ')':
 			if depth--; depth == 0 {
 				next, ok := at(i + 1)
+				if ok && next == ')' {
+					// sandsh: the text between the parentheses, for
+					// dparenBody.
+					raw := make([]byte, i)
+					for j := range raw {
+						raw[j], _ = at(j)
+					}
+					p.dparenRaw, p.dparenRawOK = raw, true
+				}
 				return !ok || next == ')'
 			}
 		}
@@ -1307,6 +1327,34 @@ loop:
 		}
 	}
 	p.tok, p.val = tok, p.endLit()
+}
+
+// advanceLitArithRaw reads literal text of an arithmetic expression kept
+// as a word (sandsh): it ends at an expansion, a double quote, or the
+// ")" that closes the expression.
+func (p *Parser) advanceLitArithRaw(r rune) {
+	tok := _LitWord
+loop:
+	for p.newLit(r); r != runeEOF; r = p.rune() {
+		if p.rOffs() >= p.arithRawEnd {
+			break
+		}
+		switch r {
+		case '"':
+			break loop
+		case '\\': // escaped byte follows
+			p.rune()
+		case escNewl, '`', '$':
+			tok = _Lit
+			break loop
+		}
+	}
+	p.tok, p.val = tok, p.endLit()
+}
+
+// rOffs is the offset of [Parser.r] in the input (sandsh).
+func (p *Parser) rOffs() int64 {
+	return p.offs + int64(p.bsp) - int64(p.w)
 }
 
 func (p *Parser) advanceLitHdoc(r rune) {

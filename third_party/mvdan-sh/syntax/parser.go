@@ -532,6 +532,15 @@ type Parser struct {
 
 	startLine int64 // sandsh: see [StartLine]
 
+	// sandsh: dparenRaw is the text inside the "((" the lexer just read,
+	// when dparenOK; arithRawEnd is the offset of the "))" that ends an
+	// expression kept as a word; baseOffs and startCol place the input of
+	// a parser that [Parser.dparenBody] starts inside a bigger one.
+	dparenRaw          []byte
+	dparenRawOK        bool
+	arithRawEnd        int64
+	baseOffs, startCol int64
+
 	// list of pending heredoc bodies
 	buriedHdocs int
 	heredocs    []*Redirect
@@ -589,7 +598,7 @@ func (p *Parser) reset() {
 	p.tok, p.val = illegalTok, ""
 	p.eqlOffs = 0
 	p.bs, p.bsp = nil, 0
-	p.offs, p.line, p.col = 0, max(p.startLine, 1), 1 // sandsh: StartLine
+	p.offs, p.line, p.col = p.baseOffs, max(p.startLine, 1), max(p.startCol, 1) // sandsh: StartLine
 	p.r, p.w = 0, 0
 	p.err, p.readErr, p.readEOF = nil, nil, false
 	p.quote, p.forbidNested = noState, false
@@ -712,9 +721,12 @@ const (
 	arrayElems
 	// extGlobPat is the pattern list of an extended glob (sandsh).
 	extGlobPat
+	// arithmRaw is an arithmetic expression kept as a word (sandsh): see
+	// [Parser.dparenBody].
+	arithmRaw
 
 	allKeepSpaces = runeByRune | paramExpRepl | dblQuotes | hdocBody |
-		hdocBodyTabs | paramExpRepl | paramExpExp | extGlobPat
+		hdocBodyTabs | paramExpRepl | paramExpExp | extGlobPat | arithmRaw
 	allRegTokens = noState | unquotedWordCont | subCmd | subCmdBckquo | subCmdBraces |
 		hdocWord | switchCase | arrayElems | testExpr
 	allArithmExpr = arithmExpr | arithmExprLet | arithmExprCmd |
@@ -1275,7 +1287,16 @@ func (p *Parser) wordPart() WordPart {
 		p.ensureNoNested(p.pos)
 		left := p.tok
 		ar := &ArithmExp{Left: p.pos, Bracket: left == dollBrack}
+		raw, rawOK := p.dparenRaw, p.dparenRawOK && left == dollDblParen
+		p.dparenRawOK = false
 		old := p.preNested(arithmExpr)
+		if rawOK { // sandsh
+			if x, ok := p.dparenBody(raw); ok {
+				ar.X = x
+				ar.Right = p.arithmEnd(dollDblParen, ar.Left, old)
+				return ar
+			}
+		}
 		p.next()
 		if p.got(hash) {
 			p.checkLang(ar.Pos(), LangMirBSDKorn, "unsigned expressions")
@@ -2465,7 +2486,17 @@ func (p *Parser) subshell(s *Stmt) {
 
 func (p *Parser) arithmExpCmd(s *Stmt) {
 	ar := &ArithmCmd{Left: p.pos}
+	raw, rawOK := p.dparenRaw, p.dparenRawOK
+	p.dparenRawOK = false
 	old := p.preNested(arithmExprCmd)
+	if rawOK { // sandsh
+		if x, ok := p.dparenBody(raw); ok {
+			ar.X = x
+			ar.Right = p.arithmEnd(dblLeftParen, ar.Left, old)
+			s.Cmd = ar
+			return
+		}
+	}
 	p.next()
 	if p.got(hash) {
 		p.checkLang(ar.Pos(), LangMirBSDKorn, "unsigned expressions")

@@ -1,5 +1,10 @@
 package syntax
 
+import (
+	"bytes"
+	"io"
+)
+
 // compact specifies whether we allow spaces between expressions.
 // This is true for let
 func (p *Parser) arithmExpr(compact bool) ArithmExpr {
@@ -363,4 +368,64 @@ func (p *Parser) arithmEnd(ltok token, lpos Pos, old saveState) Pos {
 	pos := p.pos
 	p.next()
 	return pos
+}
+
+// dparenBody parses raw, the text of a "$((" or "((" whose first byte is
+// [Parser.r] (sandsh). Like bash, which parses that text only when it
+// evaluates it, an expression that does not parse is not a syntax error
+// of the script: it is kept as a single word, its text expanded and
+// parsed at run time, where $(( $name = 42 )) assigns the variable that
+// $name names and $(( 1 + )) fails only the command it is in. It returns
+// false to leave the text to the usual parse, as inside backquotes, whose
+// escapes the raw text does not account for.
+func (p *Parser) dparenBody(raw []byte) (ArithmExpr, bool) {
+	if p.openBquotes > 0 || !p.lang.in(langBashLike) {
+		return nil, false
+	}
+	start := p.rOffs()
+	end := start + int64(len(raw))
+	sub := NewParser(Variant(p.lang))
+	sub.noExtGlob = p.noExtGlob
+	sub.startLine, sub.startCol, sub.baseOffs = p.line, p.col, start
+	x, err := sub.Arithmetic(&guardedSrc{r: bytes.NewReader(raw), parent: p.src})
+	if err != nil {
+		if _, ok := err.(ParseError); !ok {
+			// The parent's input failed (too deep, cancelled).
+			p.err = err
+			p.tok = _EOF
+			return nil, true
+		}
+	}
+	if err == nil && x != nil && (sub.tok == _EOF || sub.tok == _Newl && sub.r == runeEOF) {
+		for p.r != runeEOF && p.rOffs() < end {
+			p.rune()
+		}
+		p.next()
+		return x, true
+	}
+	oldQuote, oldEnd := p.quote, p.arithRawEnd
+	p.quote, p.arithRawEnd = arithmRaw, end
+	pos := p.nextPos()
+	p.next()
+	w := p.getWord()
+	if w == nil {
+		w = &Word{Parts: []WordPart{p.lit(pos, "")}}
+	}
+	p.quote, p.arithRawEnd = oldQuote, oldEnd
+	return w, true
+}
+
+// guardedSrc is the input of a parser started inside another one: each
+// read first asks the parent's input, whose reader may stop a parse that
+// nests too deeply or runs too long (sandsh).
+type guardedSrc struct {
+	r      io.Reader
+	parent io.Reader
+}
+
+func (g *guardedSrc) Read(b []byte) (int, error) {
+	if _, err := g.parent.Read(nil); err != nil && err != io.EOF {
+		return 0, err
+	}
+	return g.r.Read(b)
 }
