@@ -96,11 +96,11 @@ func (r *Runner) call(ctx context.Context, ce *syntax.CallExpr) {
 			restore = append(restore, func() {
 				if saved == nil {
 					if v, i := r.lookup(name); v != nil && i >= 0 {
-						delete(r.scopes[i].vars, name)
+						r.unsetScoped(i, name)
 					}
 					return
 				}
-				r.scopes[sc].vars[name] = saved
+				r.setScoped(sc, name, saved)
 			})
 			continue
 		}
@@ -120,12 +120,12 @@ func (r *Runner) call(ctx context.Context, ce *syntax.CallExpr) {
 		if sc < 0 {
 			sc = 0
 		}
-		r.scopes[sc].vars[name] = &variable{Variable: expand.Variable{Set: true, Kind: expand.String, Str: val}}
+		r.setScoped(sc, name, &variable{Variable: expand.Variable{Set: true, Kind: expand.String, Str: val}})
 		unbind = append(unbind, func() {
 			if old == nil {
-				delete(r.scopes[sc].vars, name)
+				r.unsetScoped(sc, name)
 			} else {
-				r.scopes[sc].vars[name] = old
+				r.setScoped(sc, name, old)
 			}
 		})
 	}
@@ -158,12 +158,14 @@ var builtinEnvs = map[string]bool{"eval": true, "source": true, ".": true, "unse
 func (r *Runner) callWithTempScope(ctx context.Context, ce *syntax.CallExpr, fields []string, isFunc, special bool) {
 	tmp := &scope{vars: map[string]*variable{}, temp: true, depth: r.depth()}
 	base := len(r.scopes)
-	r.scopes = append(r.scopes, tmp)
+	r.pushScope(tmp)
 	pop := func() {
 		if len(r.scopes) <= base || r.scopes[base] != tmp {
 			return // the function took it over and is done with it
 		}
-		r.scopes = r.scopes[:base]
+		for len(r.scopes) > base {
+			r.popScope()
+		}
 		if !special {
 			return
 		}
@@ -200,7 +202,7 @@ func (r *Runner) callWithTempScope(ctx context.Context, ce *syntax.CallExpr, fie
 			nv.Local, nv.ReadOnly, nv.tempvar = false, false, true
 		}
 		nv.Exported = true
-		tmp.vars[name] = nv
+		r.setScoped(base, name, nv)
 		if err := r.assign(ctx, as, false); err != nil {
 			r.assignError(err)
 			return
@@ -409,15 +411,15 @@ func (r *Runner) callFunc(ctx context.Context, name string, body *syntax.Stmt, a
 	}
 	oldParams := r.params
 	r.params = args[1:]
-	sc := &scope{vars: map[string]*variable{}, funcName: name}
 	if n := len(r.scopes); r.scopes[n-1].pendingFunc {
-		// x=v f: the prefix bindings are f's own scope.
-		sc = r.scopes[n-1]
-		sc.pendingFunc, sc.temp, sc.funcName = false, false, name
-		r.scopes = r.scopes[:n-1]
+		// x=v f: the prefix bindings, already in place, are f's own
+		// scope; while still temp it has the caller's depth.
+		sc := r.scopes[n-1]
+		d := r.depth()
+		sc.pendingFunc, sc.temp, sc.funcName, sc.depth = false, false, name, d+1
+	} else {
+		r.pushScope(&scope{vars: map[string]*variable{}, funcName: name, depth: r.depth() + 1})
 	}
-	sc.depth = r.depth() + 1
-	r.scopes = append(r.scopes, sc)
 	r.frames = append(r.frames, frame{funcName: name, source: r.funcSource[name], callLine: r.line, args: r.params})
 	callLine := r.line
 	// Like bash, a function that is not traced (functrace) runs without
@@ -449,7 +451,7 @@ func (r *Runner) callFunc(ctx context.Context, name string, body *syntax.Stmt, a
 		}
 	}
 	r.frames = r.frames[:len(r.frames)-1]
-	r.scopes = r.scopes[:len(r.scopes)-1]
+	r.popScope()
 	r.params = oldParams
 	// The caller's $LINENO (and its ERR trap) see the line of the call.
 	r.line = callLine

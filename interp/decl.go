@@ -302,14 +302,14 @@ func (r *Runner) declVar(name string, local bool, a *declAttrs) (*variable, erro
 				return nil, &readonlyError{name}
 			}
 			v = &variable{Variable: expand.Variable{Local: true}}
-			top.vars[name] = v
+			r.setScoped(r.funcTop(), name, v)
 		}
 	} else {
 		v, _ = r.lookup(name)
 		if v == nil {
 			// Declared without a value: declare -p shows it (declare -- x).
 			v = &variable{Variable: expand.Variable{Kind: expand.String}}
-			r.scopes[0].vars[name] = v
+			r.setScoped(0, name, v)
 		}
 	}
 	if v.ReadOnly && (strings.ContainsAny(a.off, "r") || strings.ContainsAny(a.on, "aAilnu") && !strings.Contains(a.on, "r")) {
@@ -635,7 +635,7 @@ func (r *Runner) setNameref(variant, name string, v *variable, target string) bo
 		r.lastStatus = 1
 		if !v.Set {
 			if cur, i := r.lookup(name); cur == v && i >= 0 {
-				delete(r.scopes[i].vars, name)
+				r.unsetScoped(i, name)
 			}
 		}
 		return false

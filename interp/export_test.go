@@ -1,4 +1,29 @@
 package interp
 
+import (
+	"fmt"
+	"slices"
+)
+
 // SetPanicHook makes f see every panic that guard turns into an error.
 func SetPanicHook(f func(v any)) { panicHook = f }
+
+// VarIndexErr reports where the runner's variable index disagrees with
+// its scopes.
+func VarIndexErr(r *Runner) error {
+	want := map[string][]int32{}
+	for i, sc := range r.scopes {
+		for name := range sc.vars {
+			want[name] = append(want[name], int32(i))
+		}
+	}
+	if len(want) != len(r.varIdx) {
+		return fmt.Errorf("index has %d names, scopes %d", len(r.varIdx), len(want))
+	}
+	for name, idx := range want {
+		if !slices.Equal(idx, r.varIdx[name]) {
+			return fmt.Errorf("%s: index %v, scopes %v", name, r.varIdx[name], idx)
+		}
+	}
+	return nil
+}

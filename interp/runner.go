@@ -22,6 +22,11 @@ type Runner struct {
 	s *session
 
 	scopes []*scope
+	// varIdx lists, per variable name, the scopes that hold it
+	// (ascending), so lookup costs the same at any call depth. Change
+	// scopes only through setScoped, unsetScoped, pushScope, popScope
+	// (or reindexVars after rebuilding them).
+	varIdx map[string][]int32
 	funcs  map[string]*syntax.Stmt
 	// funcExported holds the functions marked with export -f: they go to
 	// nested shells and host programs as BASH_FUNC_name%% variables.
@@ -118,6 +123,10 @@ func (r *Runner) subshell() *Runner {
 		nsc := *sc
 		nsc.vars = vars
 		c.scopes[i] = &nsc
+	}
+	c.varIdx = make(map[string][]int32, len(r.varIdx))
+	for n, idx := range r.varIdx {
+		c.varIdx[n] = slices.Clone(idx)
 	}
 	c.funcs = maps.Clone(r.funcs)
 	c.funcExported = maps.Clone(r.funcExported)

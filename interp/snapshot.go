@@ -283,14 +283,17 @@ func (r *Runner) ImportState(st *State) error {
 	}
 
 	// Everything checked: apply. The variables the runner owns stay.
-	global := r.scopes[0].vars
-	for name := range global {
+	for len(r.scopes) > 1 {
+		r.popScope()
+	}
+	for name := range r.scopes[0].vars {
 		if !ownedVars[name] {
-			delete(global, name)
+			r.unsetScoped(0, name)
 		}
 	}
-	maps.Copy(global, vars)
-	r.scopes = r.scopes[:1]
+	for name, v := range vars {
+		r.setScoped(0, name, v)
+	}
 	r.funcs = funcs
 	r.funcExported, r.funcSource = exported, sources
 	r.aliases = maps.Clone(st.Aliases)
@@ -361,7 +364,7 @@ func (r *Runner) setGlobal(name string, nv *variable) error {
 		}
 		nv.Exported = nv.Exported || old.Exported
 	}
-	r.scopes[0].vars[name] = nv
+	r.setScoped(0, name, nv)
 	return nil
 }
 

@@ -123,7 +123,7 @@ func (r *Runner) setRematch(m []string) {
 	v, _ := r.lookup("BASH_REMATCH")
 	if v == nil {
 		v = &variable{}
-		r.scopes[0].vars["BASH_REMATCH"] = v
+		r.setScoped(0, "BASH_REMATCH", v)
 	}
 	v.Kind, v.Set, v.List, v.Indexes = expand.Indexed, true, append([]string{}, m...), nil
 }

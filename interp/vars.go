@@ -70,12 +70,88 @@ func (r *Runner) depth() int { return r.scopes[r.funcTop()].depth }
 
 // lookup finds the innermost variable called name.
 func (r *Runner) lookup(name string) (*variable, int) {
-	for i := len(r.scopes) - 1; i >= 0; i-- {
-		if v, ok := r.scopes[i].vars[name]; ok {
-			return v, i
+	idx := r.varIdx[name]
+	if len(idx) == 0 {
+		return nil, -1
+	}
+	i := int(idx[len(idx)-1])
+	return r.scopes[i].vars[name], i
+}
+
+// setScoped binds name to v in scope i.
+func (r *Runner) setScoped(i int, name string, v *variable) {
+	vars := r.scopes[i].vars
+	if _, ok := vars[name]; !ok {
+		if r.varIdx == nil {
+			r.varIdx = map[string][]int32{}
+		}
+		idx := r.varIdx[name]
+		// Mostly appended (a local) or alone (a global); a new global
+		// under locals of the same name goes in front of them.
+		at := len(idx)
+		for at > 0 && int(idx[at-1]) > i {
+			at--
+		}
+		r.varIdx[name] = slices.Insert(idx, at, int32(i))
+	}
+	vars[name] = v
+}
+
+// unsetScoped removes name from scope i.
+func (r *Runner) unsetScoped(i int, name string) {
+	vars := r.scopes[i].vars
+	if _, ok := vars[name]; !ok {
+		return
+	}
+	delete(vars, name)
+	idx := r.varIdx[name]
+	if k := slices.Index(idx, int32(i)); k >= 0 {
+		idx = slices.Delete(idx, k, k+1)
+	}
+	if len(idx) == 0 {
+		delete(r.varIdx, name)
+	} else {
+		r.varIdx[name] = idx
+	}
+}
+
+// pushScope adds sc as the innermost scope.
+func (r *Runner) pushScope(sc *scope) {
+	r.scopes = append(r.scopes, sc)
+	for name := range sc.vars {
+		if r.varIdx == nil {
+			r.varIdx = map[string][]int32{}
+		}
+		r.varIdx[name] = append(r.varIdx[name], int32(len(r.scopes)-1))
+	}
+}
+
+// popScope drops the innermost scope and its variables.
+func (r *Runner) popScope() {
+	top := len(r.scopes) - 1
+	for name := range r.scopes[top].vars {
+		idx := r.varIdx[name]
+		if len(idx) > 0 && int(idx[len(idx)-1]) == top {
+			idx = idx[:len(idx)-1]
+		}
+		if len(idx) == 0 {
+			delete(r.varIdx, name)
+		} else {
+			r.varIdx[name] = idx
 		}
 	}
-	return nil, -1
+	r.scopes[top] = nil
+	r.scopes = r.scopes[:top]
+}
+
+// reindexVars rebuilds varIdx from the scopes.
+func (r *Runner) reindexVars() {
+	r.varIdx = map[string][]int32{}
+	for i, sc := range r.scopes {
+		for name := range sc.vars {
+			r.varIdx[name] = append(r.varIdx[name], int32(i))
+		}
+	}
 }
 
 // resolveRef follows namerefs from name to the variable name they point at.
@@ -296,7 +372,7 @@ func (r *Runner) varForWrite(name string) (*variable, error) {
 	v, _ := r.lookup(name)
 	if v == nil {
 		v = &variable{}
-		r.scopes[0].vars[name] = v
+		r.setScoped(0, name, v)
 	}
 	if v.ReadOnly {
 		return nil, &readonlyError{name}
@@ -500,23 +576,17 @@ func (r *Runner) unsetVar(name string) error {
 		// Unsetting a local of the running function keeps it local but
 		// unset, like bash; a variable of a caller (or a prefix binding)
 		// goes, uncovering the one beneath (bash's dynamic unset).
-		r.scopes[i].vars[name] = &variable{Variable: expand.Variable{Local: true, Exported: v.Exported && v.tempvar}}
+		r.setScoped(i, name, &variable{Variable: expand.Variable{Local: true, Exported: v.Exported && v.tempvar}})
 		return nil
 	}
-	delete(r.scopes[i].vars, name)
+	r.unsetScoped(i, name)
 	return nil
 }
 
 // varNames lists every visible variable name, sorted.
 func (r *Runner) varNames() []string {
-	seen := map[string]bool{}
-	for _, sc := range r.scopes {
-		for name := range sc.vars {
-			seen[name] = true
-		}
-	}
-	names := make([]string, 0, len(seen))
-	for n := range seen {
+	names := make([]string, 0, len(r.varIdx))
+	for n := range r.varIdx {
 		names = append(names, n)
 	}
 	sort.Strings(names)
@@ -598,6 +668,7 @@ func (r *Runner) importFunc(name, val string) bool {
 // initVars sets up the shell variables from the initial environment.
 func (r *Runner) initVars(env []string) {
 	r.scopes = []*scope{{vars: map[string]*variable{}}}
+	r.varIdx = map[string][]int32{}
 	for _, kv := range env {
 		name, val, ok := strings.Cut(kv, "=")
 		if fn, isFunc := strings.CutPrefix(name, "BASH_FUNC_"); ok && isFunc && strings.HasSuffix(fn, "%%") {
@@ -607,11 +678,11 @@ func (r *Runner) initVars(env []string) {
 		if !ok || !syntax.ValidName(name) {
 			continue
 		}
-		r.scopes[0].vars[name] = &variable{Variable: expand.Variable{Set: true, Exported: true, Kind: expand.String, Str: val}}
+		r.setScoped(0, name, &variable{Variable: expand.Variable{Set: true, Exported: true, Kind: expand.String, Str: val}})
 	}
 	def := func(name, val string) {
 		if v, _ := r.lookup(name); v == nil {
-			r.scopes[0].vars[name] = &variable{Variable: expand.Variable{Set: true, Kind: expand.String, Str: val}}
+			r.setScoped(0, name, &variable{Variable: expand.Variable{Set: true, Kind: expand.String, Str: val}})
 		}
 	}
 	// bash's default when the environment has no PATH (not exported).
@@ -629,14 +700,14 @@ func (r *Runner) initVars(env []string) {
 	def("EUID", strconv.Itoa(r.s.sys.UID))
 	def("HOSTNAME", r.s.sys.Hostname)
 	def("BASH", "/bin/bash")
-	r.scopes[0].vars["BASH_VERSINFO"] = &variable{Variable: expand.Variable{Set: true, ReadOnly: true, Kind: expand.Indexed,
-		List: []string{"5", "2", "15", "1", "release", "x86_64-pc-linux-gnu"}}}
+	r.setScoped(0, "BASH_VERSINFO", &variable{Variable: expand.Variable{Set: true, ReadOnly: true, Kind: expand.Indexed,
+		List: []string{"5", "2", "15", "1", "release", "x86_64-pc-linux-gnu"}}})
 	for _, n := range []string{"UID", "EUID"} {
 		r.scopes[0].vars[n].ReadOnly = true
 		r.scopes[0].vars[n].integer = true
 	}
 	if v, _ := r.lookup("PWD"); v == nil || v.Str != r.dir {
-		r.scopes[0].vars["PWD"] = &variable{Variable: expand.Variable{Set: true, Exported: true, Kind: expand.String, Str: r.dir}}
+		r.setScoped(0, "PWD", &variable{Variable: expand.Variable{Set: true, Exported: true, Kind: expand.String, Str: r.dir}})
 	}
 	r.secondsBase = r.s.sys.Now()
 }
