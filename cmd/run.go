@@ -256,6 +256,11 @@ func (o *Options) sandboxConfig() (sandbox.Config, error) {
 	if cfg.Policy, err = o.loadPolicy(); err != nil {
 		return cfg, err
 	}
+	if p := cfg.Policy; p != nil && (p.Paths.Read != nil || p.Paths.Write != nil) && o.FS == "disk" && o.Root == "" && !o.Restricted {
+		// Host programs open host files without the vfs layer: the lists
+		// could not hold, and a policy never looks stricter than it is.
+		return cfg, &configError{fmt.Errorf("%s: paths: need a sandbox filesystem (--fs mem, overlay, --root or -r), not the unrestricted host disk", o.Policy)}
+	}
 	if allowed, err := o.jailAllowed(cfg.Policy); err != nil {
 		return cfg, err
 	} else if allowed != nil {

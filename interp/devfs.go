@@ -92,6 +92,15 @@ func (d *devFS) OpenFile(name string, flag int, perm os.FileMode) (afero.File, e
 	return d.FS.OpenFile(name, flag, perm)
 }
 
+// OpenExec keeps the filesystem's view of running a file (see
+// vfs.OpenExec); a device is opened as usual.
+func (d *devFS) OpenExec(name string) (afero.File, error) {
+	if f, ok, err := d.device(name, os.O_RDONLY); ok {
+		return f, err
+	}
+	return vfs.OpenExec(d.FS, name)
+}
+
 func (d *devFS) Create(name string) (afero.File, error) {
 	return d.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o666)
 }

@@ -48,6 +48,11 @@ func (r *Runner) ecfg(ctx context.Context) *expand.Config {
 
 func (r *Runner) readDirForGlob(dir string) ([]fs.DirEntry, error) {
 	infos, err := afero.ReadDir(r.s.fs, r.abs(dir))
+	if errors.Is(err, fs.ErrPermission) {
+		// A directory the script may not list adds no names, as in
+		// bash: `cd` into it and `echo *` prints `*`.
+		return nil, nil
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -463,6 +464,9 @@ func (r *Runner) nestedShell(ctx context.Context, env *builtins.Env, args []stri
 				return 1
 			}
 			fmt.Fprintf(env.Stderr, "%s: %s: %s\n", name, path, builtins.ErrText(err))
+			if errors.Is(err, fs.ErrPermission) {
+				return 126 // bash: a script it may not read cannot run
+			}
 			return 127
 		}
 		src = bytes.NewReader(data)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path"
 	"regexp"
 	"strconv"
 	"strings"
@@ -160,17 +161,26 @@ func Parse(file string, data []byte) (*Policy, error) {
 	pn := child(doc, "paths")
 	for _, l := range []struct {
 		key  string
-		dirs []string
-	}{{"read", p.Paths.Read}, {"write", p.Paths.Write}} {
-		for _, d := range l.dirs {
-			if !strings.HasPrefix(d, "/") {
-				return nil, fail(at(pn, l.key), "paths: %s: %q: want an absolute directory inside the sandbox", l.key, d)
-			}
+		dirs *[]string
+	}{{"read", &p.Paths.Read}, {"write", &p.Paths.Write}} {
+		if *l.dirs == nil {
+			continue
 		}
-		// Fail closed: the filesystem layer does not enforce path lists
-		// yet, and a policy must never look stricter than it is.
-		if len(l.dirs) > 0 {
-			return nil, fail(at(pn, l.key), "paths: %s: not supported yet (this sandsh cannot enforce path lists; remove the section)", l.key)
+		if len(*l.dirs) == 0 {
+			// An empty list would silently mean "nowhere"; absent means
+			// "everywhere". Make the operator say which.
+			return nil, fail(at(pn, l.key), "paths: %s: empty list (remove the key to allow everywhere, or name a directory)", l.key)
+		}
+		ln := child(pn, l.key)
+		for i, d := range *l.dirs {
+			if !strings.HasPrefix(d, "/") || strings.ContainsRune(d, 0) {
+				line := at(pn, l.key)
+				if ln != nil && i < len(ln.Content) {
+					line = ln.Content[i].Line
+				}
+				return nil, fail(line, "paths: %s: %q: want an absolute directory inside the sandbox", l.key, d)
+			}
+			(*l.dirs)[i] = path.Clean(d)
 		}
 	}
 	if err := p.Limits.validate(func(key string) int { return at(child(doc, "limits"), key) }, fail); err != nil {

@@ -388,7 +388,7 @@ func (g *Gateway) runFile(ctx context.Context, env *builtins.Env, p, as string, 
 
 // readHead reads the start of a file to look for a #! line.
 func readHead(env *builtins.Env, p string) ([]byte, error) {
-	f, err := env.FS.Open(p)
+	f, err := vfs.OpenExec(env.FS, p)
 	if err != nil {
 		return nil, err
 	}

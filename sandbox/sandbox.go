@@ -371,9 +371,26 @@ func New(cfg Config) (*Sandbox, error) {
 	// With an audit log the script's changes to the files are reported
 	// as they happen; the sandbox's own set-up above is not the script's.
 	runnerFS := fsys
+	if pol := cfg.Policy; pol != nil && (pol.Paths.Read != nil || pol.Paths.Write != nil) {
+		if !restricted {
+			// Host programs open host files directly: no vfs layer sees
+			// them, so the lists could not hold.
+			return nil, configErr("policy paths: need a sandbox filesystem (--fs mem, overlay, --root or -r), not the unrestricted host disk")
+		}
+		a := cfg.Audit
+		runnerFS = vfs.RestrictPaths(fsys, vfs.PathRules{Read: pol.Paths.Read, Write: pol.Paths.Write,
+			Denied: func(op, name, resolved, access string) {
+				f := map[string]any{"op": op, "path": name, "access": access, "decision": "deny", "rule": "paths",
+					"message": "Permission denied"}
+				if resolved != strings.TrimSuffix(name, "/") && resolved != name {
+					f["resolved"] = resolved
+				}
+				a.Emit("denied", f)
+			}})
+	}
 	if cfg.Audit != nil {
 		a := cfg.Audit
-		runnerFS = vfs.Observe(fsys, func(ev vfs.FileEvent) {
+		runnerFS = vfs.Observe(runnerFS, func(ev vfs.FileEvent) {
 			f := map[string]any{"op": ev.Op, "path": ev.Path}
 			if ev.To != "" {
 				f["to"] = ev.To // rename, link; a symlink's target

@@ -45,6 +45,20 @@ func allFS() []fsFactory {
 			t.Cleanup(func() { fsys.(*MemFS).Close() })
 			return fsys
 		}},
+		// Path lists that allow everything still resolve every name
+		// themselves and hand the filesystem the resolved path: the
+		// behaviour must not change.
+		{"paths-mem", func(t *testing.T) FS {
+			return RestrictPaths(NewMem(), PathRules{Read: []string{"/"}, Write: []string{"/"}})
+		}},
+		{"paths-disk", func(t *testing.T) FS {
+			fsys, err := NewDisk(t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { fsys.(*RootFS).Close() })
+			return RestrictPaths(fsys, PathRules{Read: []string{"/"}, Write: []string{"/"}})
+		}},
 	}
 }
 

@@ -172,3 +172,5 @@ func (f *observeFile) Close() error {
 	})
 	return err
 }
+
+func (o *observeFS) OpenExec(name string) (afero.File, error) { return OpenExec(o.FS, name) }
