@@ -191,10 +191,6 @@ func (rs *remoteShell) startTry(retry int) (replReply, error) {
 	if p.Options, err = encodeOptions(o); err != nil {
 		return replReply{}, err
 	}
-	payload, err := json.Marshal(p)
-	if err != nil {
-		return replReply{}, err
-	}
 	reqR, reqW, err := os.Pipe()
 	if err != nil {
 		return replReply{}, err
@@ -213,19 +209,34 @@ func (rs *remoteShell) startTry(retry int) (replReply, error) {
 	started := make(chan *os.Process, 1)
 	dead := make(chan restrict.WorkerResult, 1)
 	startErr := make(chan error, 1)
+	spec := restrict.WorkerSpec{
+		Exe:       exe,
+		Arg0:      "sandsh",
+		Env:       []string{restrict.WorkerEnv + "=1", "GOTRACEBACK=" + traceback},
+		Stdin:     rs.stdin,
+		Stdout:    o.IO.Out,
+		Stderr:    o.IO.Err,
+		MaxMemory: rs.maxMem,
+		Extra:     []*os.File{reqR, respW},
+		Started:   func(p *os.Process) { started <- p },
+	}
+	stopJail, err := o.serveJail(&spec, &p)
+	if err == nil {
+		spec.Payload, err = json.Marshal(p)
+	}
+	if err != nil {
+		if stopJail != nil {
+			stopJail()
+		}
+		reqR.Close()
+		reqW.Close()
+		respR.Close()
+		respW.Close()
+		return replReply{}, err
+	}
 	go func() {
-		res, err := restrict.RunWorker(restrict.WorkerSpec{
-			Exe:       exe,
-			Arg0:      "sandsh",
-			Env:       []string{restrict.WorkerEnv + "=1", "GOTRACEBACK=" + traceback},
-			Payload:   payload,
-			Stdin:     rs.stdin,
-			Stdout:    o.IO.Out,
-			Stderr:    o.IO.Err,
-			MaxMemory: rs.maxMem,
-			Extra:     []*os.File{reqR, respW},
-			Started:   func(p *os.Process) { started <- p },
-		})
+		res, err := restrict.RunWorker(spec)
+		stopJail()
 		if err != nil {
 			startErr <- err
 			return

@@ -25,6 +25,9 @@ func TestMain(m *testing.M) {
 	if jail.IsInit() {
 		os.Exit(jail.InitMain())
 	}
+	if os.Getenv("SANDSH_TEST_MAIN") == "1" {
+		os.Exit(Main(os.Args[1:])) // this binary as the sandsh command (jail_test.go)
+	}
 	if isWorker() {
 		workerTestHook = testHook
 		os.Exit(Main(nil))

@@ -45,6 +45,12 @@ func InitMain() int {
 	if err := gob.NewDecoder(io.LimitReader(os.NewFile(initConfigFD, "config"), 1<<40)).Decode(&ic); err != nil {
 		return fail("jail init: read the configuration: %v", err)
 	}
+	if ic.StderrFD > 2 {
+		if err := unix.Dup3(ic.StderrFD, 2, 0); err != nil {
+			return fail("jail init: stderr: %v", err)
+		}
+		unix.Close(ic.StderrFD)
+	}
 	if ic.Mount {
 		if err := buildFS(&ic); err != nil {
 			return fail("%v", err)

@@ -170,6 +170,9 @@ type initConfig struct {
 	Links   map[string]string
 	Masked  []string
 	Limits  Limits
+	// StderrFD, when not 0, is the program's standard error, moved to 2
+	// before the exec (bwrap keeps its own 2 for its errors).
+	StderrFD int
 }
 
 // Init descriptors: the program's standard streams are 0, 1 and 2.

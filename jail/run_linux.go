@@ -3,14 +3,17 @@
 package jail
 
 import (
+	"bytes"
 	"context"
 	"encoding/gob"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -38,6 +41,30 @@ func (c *Config) exe() string {
 	return "/proc/self/exe"
 }
 
+// nobody is the host user a jail runs as when sandsh runs as root: the
+// jail's processes are never the host's root, and RLIMIT_NPROC, which
+// the kernel does not apply to root, bounds them.
+const nobody = 65534
+
+// hostIDs are the host user and group the jail's uid/gid 1000 are.
+func hostIDs() (int, int) {
+	if os.Getuid() == 0 {
+		return nobody, nobody
+	}
+	return os.Getuid(), os.Getgid()
+}
+
+// openExe opens sandsh's executable for exec through /proc/self/fd, so
+// that a jail running as another user needs no search permission on the
+// directories it lives in.
+func openExe(exe string) (*os.File, string, error) {
+	fd, err := unix.Open(exe, unix.O_PATH|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, "", fmt.Errorf("open the sandsh executable: %w", err)
+	}
+	return os.NewFile(uintptr(fd), "sandsh"), "/proc/self/fd/" + strconv.Itoa(fd), nil
+}
+
 // probeNS starts a jail init in the namespaces that exits at once.
 func probeNS(exe string) error {
 	null, err := os.Open(os.DevNull)
@@ -45,8 +72,14 @@ func probeNS(exe string) error {
 		return err
 	}
 	defer null.Close()
-	jp, err := restrict.StartJailProc(restrict.JailProcSpec{Path: exe, Args: []string{"sandsh"},
-		Env: []string{InitEnv + "=probe"}, Files: []*os.File{null, null, null}, NewNamespaces: true})
+	exeF, exePath, err := openExe(exe)
+	if err != nil {
+		return err
+	}
+	defer exeF.Close()
+	uid, gid := hostIDs()
+	jp, err := restrict.StartJailProc(restrict.JailProcSpec{Path: exePath, Args: []string{"sandsh"},
+		Env: []string{InitEnv + "=probe"}, Files: []*os.File{null, null, null}, NewNamespaces: true, HostUID: uid, HostGID: gid})
 	if err != nil {
 		return nsError(err)
 	}
@@ -201,30 +234,49 @@ func (c *Config) runWith(ctx context.Context, backend string, ic *initConfig, st
 	reply := os.NewFile(uintptr(fds[0]), "jail-reply")
 	defer reply.Close()
 	initReply := os.NewFile(uintptr(fds[1]), "jail-init-reply")
+	var bwrapErr lockedBuffer
 	files := []*os.File{stdin, stdout, stderr, cfgR, initReply}
 	conf := *ic
-	var spec restrict.JailProcSpec
+	uid, gid := hostIDs()
+	spec := restrict.JailProcSpec{Args: []string{"sandsh"}, Env: []string{InitEnv + "=1"}, HostUID: uid, HostGID: gid}
 	switch backend {
 	case BackendNS:
+		exeF, exePath, err := openExe(c.exe())
+		if err != nil {
+			initReply.Close()
+			return nil, err
+		}
+		defer exeF.Close()
 		conf.Mount = true
-		spec = restrict.JailProcSpec{Path: c.exe(), Args: []string{"sandsh"}, Env: []string{InitEnv + "=1"},
-			Files: files, NewNamespaces: true}
+		spec.Path, spec.Files, spec.NewNamespaces = exePath, files, true
 	case BackendBwrap:
 		bw := bwrapPath()
 		if bw == "" {
 			initReply.Close()
 			return nil, errors.New("bwrap is not installed")
 		}
-		exe, err := os.Executable()
-		if c.Exe != "" {
-			exe, err = c.Exe, nil
-		}
+		// bwrap copies sandsh in from its descriptor 5 (a read-only
+		// file of its tmpfs): it may run as another user (root's jail
+		// runs as nobody) than the one who can reach sandsh's directory.
+		exeData, err := os.Open(c.exe())
 		if err != nil {
 			initReply.Close()
 			return nil, err
 		}
-		spec = restrict.JailProcSpec{Path: bw, Args: append([]string{"bwrap"}, bwrapArgs(exe, &conf)...),
-			Env: []string{InitEnv + "=1"}, Files: files}
+		defer exeData.Close()
+		// Its own errors go to a pipe of ours, the program's stderr is
+		// descriptor 6 until the init moves it to 2.
+		bwErrR, bwErrW, err := os.Pipe()
+		if err != nil {
+			initReply.Close()
+			return nil, err
+		}
+		defer bwErrR.Close()
+		defer bwErrW.Close()
+		go func() { io.Copy(&bwrapErr, io.LimitReader(bwErrR, 4096)); io.Copy(io.Discard, bwErrR) }()
+		conf.StderrFD = 6
+		spec.Path, spec.Files = bw, []*os.File{stdin, stdout, bwErrW, cfgR, initReply, exeData, stderr}
+		spec.Args = append([]string{"bwrap"}, bwrapArgs(5, &conf)...)
 	}
 	jp, err := restrict.StartJailProc(spec)
 	initReply.Close()
@@ -273,6 +325,9 @@ func (c *Config) runWith(ctx context.Context, backend string, ic *initConfig, st
 		}
 		if msg == "" {
 			msg = "the jail init ended before the program started (" + describe(ws) + ")"
+			if e := strings.TrimSpace(bwrapErr.String()); e != "" {
+				msg = e
+			}
 		}
 		return nil, &setupError{msg}
 	}
@@ -290,6 +345,24 @@ func (c *Config) runWith(ctx context.Context, backend string, ic *initConfig, st
 	}
 	res.Tree = tree
 	return res, nil
+}
+
+// lockedBuffer collects bwrap's own error messages.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 func (l Limits) describe() string {
@@ -323,7 +396,7 @@ func describe(ws syscall.WaitStatus) string {
 
 // bwrapArgs builds the same jail with bubblewrap; the sandsh init inside
 // only writes the tree, confines itself and runs the program.
-func bwrapArgs(exe string, ic *initConfig) []string {
+func bwrapArgs(exeFD int, ic *initConfig) []string {
 	a := []string{"--unshare-user", "--uid", "1000", "--gid", "1000", "--unshare-pid", "--unshare-net",
 		"--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try", "--hostname", Hostname,
 		"--die-with-parent", "--new-session", "--cap-drop", "ALL"}
@@ -354,7 +427,7 @@ func bwrapArgs(exe string, ic *initConfig) []string {
 	if ic.Home != "" {
 		a = append(a, "--dir", ic.Home)
 	}
-	a = append(a, "--ro-bind", exe, initInBwrap, "--chdir", "/", initInBwrap)
+	a = append(a, "--perms", "0555", "--ro-bind-data", strconv.Itoa(exeFD), initInBwrap, "--chdir", "/", initInBwrap)
 	return a
 }
 

@@ -25,10 +25,14 @@ type JailProcSpec struct {
 	Env   []string
 	Files []*os.File // become descriptors 0, 1, 2, ...
 	// NewNamespaces starts it in new user, mount, pid, network, IPC and
-	// UTS namespaces as uid/gid 1000 (mapped to this process's ids),
-	// with the capabilities to set the jail up kept across exec
-	// (ambient); the jail init drops them before the program runs.
+	// UTS namespaces as uid/gid 1000, mapped to HostUID/HostGID, with the
+	// capabilities to set the jail up kept across exec (ambient); the
+	// jail init drops them before the program runs.
 	NewNamespaces bool
+	// HostUID and HostGID are the host ids the process runs as: without
+	// NewNamespaces, different ids from this process's make it switch
+	// to them first (root starting bwrap as nobody).
+	HostUID, HostGID int
 }
 
 // JailProc is a started jail process.
@@ -54,9 +58,17 @@ func StartJailProc(spec JailProcSpec) (*JailProc, error) {
 	if spec.NewNamespaces {
 		attr.Cloneflags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID |
 			syscall.CLONE_NEWNET | syscall.CLONE_NEWIPC | syscall.CLONE_NEWUTS
-		attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: 1000, HostID: os.Getuid(), Size: 1}}
-		attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: 1000, HostID: os.Getgid(), Size: 1}}
+		attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: 1000, HostID: spec.HostUID, Size: 1}}
+		attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: 1000, HostID: spec.HostGID, Size: 1}}
 		attr.AmbientCaps = []uintptr{capSysAdmin, capNetAdmin}
+		if spec.HostUID != os.Getuid() || spec.HostGID != os.Getgid() {
+			// Become the mapped ids inside: a root parent maps 1000 to
+			// another host user, which the process only is once it
+			// has switched to 1000.
+			attr.Credential = &syscall.Credential{Uid: 1000, Gid: 1000, NoSetGroups: true}
+		}
+	} else if spec.HostUID != os.Getuid() || spec.HostGID != os.Getgid() {
+		attr.Credential = &syscall.Credential{Uid: uint32(spec.HostUID), Gid: uint32(spec.HostGID)}
 	}
 	jp := &JailProc{exited: make(chan struct{})}
 	started := make(chan error, 1)

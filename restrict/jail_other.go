@@ -18,6 +18,8 @@ type JailProcSpec struct {
 	Env           []string
 	Files         []*os.File
 	NewNamespaces bool
+	HostUID       int
+	HostGID       int
 }
 
 // JailProc is a started jail process.

@@ -1,0 +1,255 @@
+package cmd
+
+import (
+	"bytes"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// jailBackends are the jail backends this host has; each jailed test runs
+// once on each. Without user namespaces or python3 the tests skip.
+func jailBackends(t *testing.T) []string {
+	t.Helper()
+	if _, err := os.Stat("/usr/bin/python3"); err != nil {
+		t.Skip("no /usr/bin/python3")
+	}
+	if out, err := exec.Command("unshare", "--user", "--map-root-user", "true").CombinedOutput(); err != nil {
+		t.Skipf("no user namespaces here: %v %s", err, out)
+	}
+	b := []string{"ns"}
+	if _, err := exec.LookPath("bwrap"); err == nil {
+		b = append(b, "bwrap")
+	}
+	return b
+}
+
+// TestJailAttacks runs hostile programs inside the jail, one per escape
+// the jail must stop, and proves each failed or was killed: by what the
+// program itself saw, and by checking the host afterwards.
+func TestJailAttacks(t *testing.T) {
+	backends := jailBackends(t)
+	host := t.TempDir()
+	canary := filepath.Join(host, "canary.txt")
+	if err := os.WriteFile(canary, []byte("host canary\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("SANDSH_HOST_CANARY", "host-secret-canary")
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	port := ln.Addr().(*net.TCPAddr).Port
+	accepted := make(chan struct{}, 16)
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			accepted <- struct{}{}
+			c.Close()
+		}
+	}()
+	// A host process the jail must neither see nor signal.
+	victim := exec.Command("sleep", "300")
+	if err := victim.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer victim.Process.Kill()
+	vpid := victim.Process.Pid
+
+	py := func(code string) string { return "python3 -c '" + code + "'" }
+	for _, tc := range []struct {
+		name   string
+		script string
+		flags  []string
+		stdout string // regexp the output must match
+		status int    // -1: any
+		marker string // no host process may have this in its command line afterwards
+	}{
+		{name: "read a host canary", script: py(fmt.Sprintf(`
+try:
+    open(%q).read(); print("READ")
+except OSError as e: print("denied", e.errno)`, canary)), stdout: `^denied 2\n$`},
+		{name: "read /etc/shadow", script: py(`print("empty" if open("/etc/shadow").read() == "" else "READ")`) + ` 2>/dev/null || echo unreadable`,
+			stdout: `^(empty|unreadable)\n$`},
+		{name: "write outside the working tree", script: py(`
+import errno
+for p in ["/usr/x", "/etc/x", "/x", "/proc/x", "/home/x", "/.sandsh-jail/x"]:
+    try:
+        open(p, "w").write("x"); print("WROTE", p)
+    except OSError as e: print("denied", p)
+open("/tmp/jail-private", "w").write("x"); print("tmp ok")`) + `; ls /tmp`,
+			stdout: `^(denied \S+\n){6}tmp ok\n$`},
+		{name: "connect to a host listener", script: py(fmt.Sprintf(`
+import socket
+s = socket.socket()
+s.settimeout(2)
+try:
+    s.connect(("127.0.0.1", %d)); print("CONNECTED")
+except OSError as e: print("refused", type(e).__name__)
+try:
+    socket.create_connection(("1.1.1.1", 53), timeout=2); print("CONNECTED")
+except OSError as e: print("no route")`, port)), stdout: `^refused ConnectionRefusedError\nno route\n$`},
+		{name: "see or signal host processes", script: py(fmt.Sprintf(`
+import os
+pids = [p for p in os.listdir("/proc") if p.isdigit()]
+print("pids", pids)
+try:
+    os.kill(%d, 9); print("KILLED")
+except OSError as e: print("kill refused", type(e).__name__)`, vpid)), stdout: `^pids \['1'(, '2')?\]\nkill refused ProcessLookupError\n$`},
+		{name: "read the host environment", script: py(`
+import os
+print(sorted(k for k in os.environ if "CANARY" in k or k.startswith("SANDSH")), os.environ.get("MINE"))`),
+			flags: []string{"--env", "MINE=exported"}, stdout: `^\[\] exported\n$`},
+		{name: "exceed memory", script: py(`
+try:
+    b = bytearray(512 << 20); print("ALLOCATED")
+except MemoryError: print("MemoryError")`), flags: []string{"--max-memory", "256MiB"}, stdout: `^MemoryError\n$`},
+		{name: "fork bomb", script: py(`
+import os, sys, time
+n = 0
+while n < 100000:
+    try:
+        pid = os.fork()
+    except OSError as e:
+        print("fork refused", n < 300); sys.stdout.flush(); break
+    if pid == 0:
+        time.sleep(300); os._exit(0)
+    n += 1`) + ` jail-bomb-marker`, stdout: `^fork refused True\n$`, marker: "jail-bomb-marker"},
+		{name: "child left running", script: py(`
+import subprocess
+subprocess.Popen(["sleep", "301"]); print("started")`) + `; echo back`, stdout: `^started\nback\n$`, marker: "sleep 301"},
+		{name: "ptrace", script: py(`
+import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+r = libc.ptrace(16, 1, 0, 0)
+print("attach", r, os.strerror(ctypes.get_errno()))
+r = libc.ptrace(0, 0, 0, 0)
+print("traceme", r, os.strerror(ctypes.get_errno()))`), stdout: `^attach -1 Operation not permitted\ntraceme -1 Operation not permitted\n$`},
+		{name: "mount", script: py(`
+import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+os.mkdir("m")
+r = libc.mount(b"tmpfs", b"m", b"tmpfs", 0, None)
+print("mount", r, os.strerror(ctypes.get_errno()))
+r = libc.umount2(b"/proc", 2)
+print("umount", r, os.strerror(ctypes.get_errno()))`), stdout: `^mount -1 Operation not permitted\numount -1 Operation not permitted\n$`},
+		{name: "unshare", script: py(`
+import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+for flag in [0x10000000, 0x20000, 0x40000000, 0x20000000]:
+    r = libc.unshare(flag)
+    print("unshare", hex(flag), r, os.strerror(ctypes.get_errno()))`) + `; unshare -U true 2>/dev/null || echo "unshare(1) failed"`,
+			stdout: `^(unshare 0x\w+ -1 Operation not permitted\n){4}unshare\(1\) failed\n$`},
+		{name: "timeout kills it", script: py(`while True: pass`) + ` jail-spin-marker; echo not reached`,
+			flags: []string{"--timeout", "2s"}, status: 124, marker: "jail-spin-marker"},
+	} {
+		for _, b := range backends {
+			t.Run(b+"/"+tc.name, func(t *testing.T) {
+				args := append([]string{"--allow-run", "python3,unshare", "--jail-backend", b}, tc.flags...)
+				args = append(args, "-c", tc.script)
+				start := time.Now()
+				status, out, errs := runSandsh(t, "", args...)
+				checkClean(t, errs)
+				want := tc.status
+				if tc.status == 0 {
+					want = 0
+				}
+				if want >= 0 && status != want {
+					t.Errorf("status %d, want %d\nstdout: %s\nstderr: %s", status, want, out, errs)
+				}
+				if tc.stdout != "" && !regexp.MustCompile(tc.stdout).MatchString(out) {
+					t.Errorf("stdout %q does not match %q\nstderr: %s", out, tc.stdout, errs)
+				}
+				if time.Since(start) > 20*time.Second {
+					t.Errorf("took %v", time.Since(start))
+				}
+				if tc.marker != "" {
+					if pids := hostProcesses(tc.marker); len(pids) > 0 {
+						t.Errorf("processes left running on the host: %v", pids)
+					}
+				}
+			})
+		}
+	}
+	select {
+	case <-accepted:
+		t.Errorf("the host listener on 127.0.0.1:%d got a connection from the jail", port)
+	default:
+	}
+	if err := syscall.Kill(vpid, 0); err != nil {
+		t.Errorf("the host process %d died: %v", vpid, err)
+	}
+	if _, err := os.Stat("/tmp/jail-private"); err == nil {
+		t.Errorf("a write to the jail's /tmp reached the host's /tmp")
+	}
+	if data, err := os.ReadFile(canary); err != nil || string(data) != "host canary\n" {
+		t.Errorf("host canary changed: %q %v", data, err)
+	}
+}
+
+// hostProcesses lists the host processes whose command line holds s
+// (after a moment: a killed pid namespace is reaped asynchronously).
+func hostProcesses(s string) []string {
+	var found []string
+	for range 20 {
+		found = found[:0]
+		ents, _ := os.ReadDir("/proc")
+		for _, e := range ents {
+			if _, err := fmt.Sscan(e.Name(), new(int)); err != nil {
+				continue
+			}
+			cmdline, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+			if err == nil && strings.Contains(strings.ReplaceAll(string(cmdline), "\x00", " "), s) {
+				found = append(found, e.Name())
+			}
+		}
+		if len(found) == 0 {
+			return nil
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return found
+}
+
+// TestJailRefusesWithoutNamespaces: on a host where no jail can be
+// built (user namespaces exhausted: max_user_namespaces 0 inside a user
+// namespace of the test's own), the allowed program does not run and
+// the message says why.
+func TestJailRefusesWithoutNamespaces(t *testing.T) {
+	jailBackends(t)
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range []string{"auto", "ns", "bwrap"} {
+		t.Run(b, func(t *testing.T) {
+			c := exec.Command("unshare", "--user", "--map-root-user", "sh", "-c",
+				`echo 0 > /proc/sys/user/max_user_namespaces && exec "$@"`, "sh",
+				exe, "--jail-backend", b, "--allow-run", "python3", "-c", "python3 -c 'print(\"RAN\")'; echo status $?")
+			c.Env = append(os.Environ(), "SANDSH_TEST_MAIN=1")
+			var stderr bytes.Buffer
+			c.Stderr = &stderr
+			out, err := c.Output()
+			if err != nil {
+				t.Fatalf("%v\nstderr: %s", err, stderr.String())
+			}
+			if strings.Contains(string(out), "RAN") || !strings.Contains(string(out), "status 126") {
+				t.Errorf("stdout %q: want the program refused with status 126\nstderr: %s", out, stderr.String())
+			}
+			if !regexp.MustCompile(`^sandsh: python3: jail: cannot build the jail, so python3 does not run: `).MatchString(stderr.String()) {
+				t.Errorf("stderr %q: want the documented refusal", stderr.String())
+			}
+		})
+	}
+}
