@@ -8,9 +8,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
@@ -133,6 +135,12 @@ func scriptParams(dir string, files []string, setup ...func(*testscript.Env) err
 					if ev.V == nil || *ev.V != 1 || ev.Seq == nil || *ev.Seq != int64(i+1) || ev.Event == "" || ev.Time == nil {
 						ts.Fatalf("line %d: bad envelope: %s", i+1, line)
 					}
+					if _, err := time.Parse(time.RFC3339Nano, *ev.Time); err != nil {
+						ts.Fatalf("line %d: time: %v", i+1, err)
+					}
+					if err := checkAuditFields([]byte(line)); err != nil {
+						ts.Fatalf("line %d: %v: %s", i+1, err, line)
+					}
 				}
 				if !strings.Contains(lines[0], `"event":"run_start"`) || !strings.Contains(lines[len(lines)-1], `"event":"run_end"`) {
 					ts.Fatalf("the log must start with run_start and end with run_end")
@@ -157,4 +165,70 @@ func TestJailScripts(t *testing.T) {
 			}))
 		})
 	}
+}
+
+// auditSchema lists, per event of the audit log (README, "Audit log"),
+// the fields every such event carries and their JSON types; denied events
+// carry one of three sets (a command, a file operation, a script).
+// Events not listed (another feature's) are only checked for the
+// envelope.
+var auditSchema = map[string][]map[string]string{
+	"run_start":     {{"argv": "array", "limits": "object"}},
+	"command_start": {{"name": "string", "argv": "array", "kind": "string", "route": "string", "decision": "string", "rule": "string"}},
+	"command_exit":  {{"name": "string", "argv": "array", "kind": "string", "route": "string", "status": "number", "duration_ms": "number"}},
+	"denied": {
+		{"name": "string", "argv": "array", "kind": "string", "decision": "string", "rule": "string", "message": "string"},
+		{"op": "string", "path": "string", "access": "string", "decision": "string", "rule": "string", "message": "string"},
+		{"script": "string", "line": "number", "decision": "string", "rule": "string", "message": "string"},
+	},
+	"file":    {{"op": "string", "path": "string"}},
+	"limit":   {{"limit": "string", "detail": "string"}},
+	"run_end": {{"status": "number", "duration_ms": "number"}},
+}
+
+func checkAuditFields(line []byte) error {
+	var ev map[string]any
+	if err := json.Unmarshal(line, &ev); err != nil {
+		return err
+	}
+	shapes, ok := auditSchema[ev["event"].(string)]
+	if !ok {
+		return nil
+	}
+	var errs []string
+	for _, shape := range shapes {
+		var missing []string
+		for k, typ := range shape {
+			if jsonType(ev[k]) != typ {
+				missing = append(missing, k+" ("+typ+")")
+			}
+		}
+		if len(missing) == 0 {
+			if op, _ := ev["op"].(string); ev["event"] == "file" && (op == "create" || op == "write") && ev["to"] == nil && jsonType(ev["size"]) != "number" {
+				return fmt.Errorf("file %s without a size", op)
+			}
+			return nil
+		}
+		slices.Sort(missing)
+		errs = append(errs, strings.Join(missing, ", "))
+	}
+	return fmt.Errorf("%s event lacks %s", ev["event"], strings.Join(errs, " or "))
+}
+
+func jsonType(v any) string {
+	switch v.(type) {
+	case string:
+		return "string"
+	case float64:
+		return "number"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	case bool:
+		return "bool"
+	case nil:
+		return "missing"
+	}
+	return "?"
 }

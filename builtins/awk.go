@@ -158,7 +158,7 @@ func awkConfig(ctx context.Context, env *Env, name string, inv awkInvocation) *a
 		Exec: func(cmd string, stdin io.Reader, out io.Writer) int {
 			sub := env.Sub()
 			sub.Stdin, sub.Stdout, sub.Stderr = stdin, out, stderr
-			return env.Exec(ctx, sub, []string{"sh", "-c", cmd})
+			return env.Exec(ctx, env.Child(sub, "awk", "awk system()"), []string{"sh", "-c", cmd})
 		},
 		Now:     env.System().Now,
 		Context: ctx,

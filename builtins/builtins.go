@@ -85,6 +85,15 @@ type Env struct {
 	// run (the shell or one of its jobs), for tail --pid. Nil means none
 	// is.
 	Alive func(pid int) bool
+
+	// Route says how the command running with this Env was reached, for
+	// the audit log and the policy: "name", "path", "command", "exec"
+	// (the shell ran it), or the command that ran it ("env", "xargs",
+	// "find -exec", "timeout", "nice", "nohup", "time", "awk system()",
+	// "sed e"). Via lists the commands it runs inside, outermost first
+	// (an in-process command, a nested shell "bash" or "sh").
+	Route string
+	Via   []string
 }
 
 // DefaultMaxLine is the line bound when Env.MaxLine is 0: the default of
@@ -184,6 +193,15 @@ func (e *Env) Run(ctx context.Context, args []string) int {
 }
 
 // Sub returns a shallow copy of e that can be changed for a sub-command.
+// Child returns a copy of sub for a command that the command self (the
+// one running with e) runs by route.
+func (e *Env) Child(sub *Env, self, route string) *Env {
+	c := *sub
+	c.Route = route
+	c.Via = append(append(make([]string, 0, len(e.Via)+1), e.Via...), self)
+	return &c
+}
+
 func (e *Env) Sub() *Env {
 	c := *e
 	c.Environ = append([]string(nil), e.Environ...)

@@ -87,7 +87,7 @@ func runEnv(ctx context.Context, env *Env, args []string) int {
 			fmt.Fprintf(env.Stderr, "argv[%d] = %s\n", i, shellQuoteGNU(a))
 		}
 	}
-	st, found := shellExec(ctx, env, sub, ops)
+	st, found := shellExec(ctx, env, sub, "env", ops)
 	if !found {
 		env.Errorf(name, "%s: No such file or directory", shellQuoteGNU(ops[0]))
 	}
@@ -270,7 +270,7 @@ func envPrint(env *Env, name string, environ []string, null bool) int {
 // restricted mode a missing command goes to the gateway all the same: its
 // refusal is the one a direct call gets (same words, same 127), so no
 // route hides that the sandbox shows no host programs.
-func shellExec(ctx context.Context, env, sub *Env, argv []string) (status int, found bool) {
+func shellExec(ctx context.Context, env, sub *Env, self string, argv []string) (status int, found bool) {
 	if env.Exec == nil {
 		return 127, false
 	}
@@ -279,7 +279,7 @@ func shellExec(ctx context.Context, env, sub *Env, argv []string) (status int, f
 			return 127, false
 		}
 	}
-	return env.Exec(ctx, sub, argv), true
+	return env.Exec(ctx, env.Child(sub, self, self), argv), true
 }
 
 // shellHelp prints usage when opts hold --help, for the commands whose

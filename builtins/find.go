@@ -23,7 +23,7 @@ func runFind(ctx context.Context, env *Env, args []string) int {
 		Exec: func(ctx context.Context, dir string, argv []string) int {
 			sub := env.Sub()
 			sub.Dir = dir
-			return env.Exec(ctx, sub, argv)
+			return env.Exec(ctx, env.Child(sub, "find", "find -exec"), argv)
 		},
 		UID:         sys.UID,
 		GID:         sys.GID,

@@ -64,7 +64,7 @@ func runNice(ctx context.Context, env *Env, args []string) int {
 		}
 		return shellPrintln(env, args[0], fmt.Sprint(0))
 	}
-	st, found := shellExec(ctx, env, env, ops)
+	st, found := shellExec(ctx, env, env, "nice", ops)
 	if !found {
 		env.Errorf(args[0], "%s: No such file or directory", shellQuoteGNU(ops[0]))
 	}

@@ -23,7 +23,7 @@ func runNohup(ctx context.Context, env *Env, args []string) int {
 	if len(ops) == 0 {
 		return env.UsageError(args[0], errors.New("missing operand"), envStatusUsage)
 	}
-	st, found := shellExec(ctx, env, env, ops)
+	st, found := shellExec(ctx, env, env, "nohup", ops)
 	if !found {
 		env.Errorf(args[0], "failed to run command %s: No such file or directory", shellQuoteGNU(ops[0]))
 	}

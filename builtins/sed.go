@@ -236,7 +236,7 @@ func sedIO(env *Env, name string) *sed.IO {
 			}
 			sub := env.Sub()
 			sub.Stdin, sub.Stdout = strings.NewReader(""), stdout
-			return env.Exec(ctx, sub, []string{"sh", "-c", cmdline})
+			return env.Exec(ctx, env.Child(sub, "sed", "sed e"), []string{"sh", "-c", cmdline})
 		},
 		ErrText: ErrText,
 		Name:    name,

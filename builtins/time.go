@@ -56,7 +56,7 @@ func runTime(ctx context.Context, env *Env, args []string) int {
 	}
 	now := env.System().Now
 	start := now()
-	st, found := shellExec(ctx, env, env, ops)
+	st, found := shellExec(ctx, env, env, "time", ops)
 	elapsed := now().Sub(start)
 	if !found {
 		env.Errorf(name, "cannot run %s: No such file or directory", ops[0])

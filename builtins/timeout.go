@@ -93,7 +93,7 @@ func runTimeout(ctx context.Context, env *Env, args []string) int {
 		runCtx, cancel = context.WithTimeout(ctx, shellDuration(secs))
 		defer cancel()
 	}
-	st, found := shellExec(runCtx, env, env, ops[1:])
+	st, found := shellExec(runCtx, env, env, "timeout", ops[1:])
 	if !found {
 		env.Errorf(name, "failed to run command %s: No such file or directory", shellQuoteGNU(ops[1]))
 		return st

@@ -664,7 +664,7 @@ func (x *xargsRun) start(argv []string) error {
 func (x *xargsRun) runOne(argv []string) {
 	sub := x.env.Sub()
 	sub.Stdin, sub.Stdout, sub.Stderr = x.stdin, x.out, x.err
-	st, found := shellExec(x.ctx, x.env, sub, argv)
+	st, found := shellExec(x.ctx, x.env, sub, "xargs", argv)
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	switch {

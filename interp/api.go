@@ -79,8 +79,18 @@ func WithScriptCheck(fn ScriptCheck) Option {
 
 // BuiltinCheck decides whether a shell builtin may run (the caller's
 // policy: interp knows no policy). A refusal returns the reason, printed
-// as "sandsh: NAME: WHY", and the builtin fails with status 126.
-type BuiltinCheck func(ctx context.Context, args []string) (why string, ok bool)
+// as "sandsh: NAME: WHY", and the builtin fails with status 126. When it
+// runs, a non-nil done gets its status.
+type BuiltinCheck func(ctx context.Context, call BuiltinCall) (why string, ok bool, done func(status int))
+
+// BuiltinCall is a shell builtin about to run: its words, how it was
+// reached ("name", or through "command", "builtin" or "exec") and the
+// commands the shell runs inside (see builtins.Env.Via).
+type BuiltinCall struct {
+	Args  []string
+	Route string
+	Via   []string
+}
 
 // WithBuiltinCheck makes every shell builtin pass fn before it runs, by
 // name or through `builtin` and `command`.

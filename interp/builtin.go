@@ -912,6 +912,7 @@ func (r *Runner) biExec(ctx context.Context, args []string) int {
 	if len(args) == 0 {
 		return 0
 	}
+	r.route = "exec"
 	r.runCommand(ctx, args, nil, true)
 	r.exiting, r.exitCode = true, r.lastStatus
 	return r.lastStatus
@@ -952,6 +953,7 @@ func (r *Runner) biCommand(ctx context.Context, args []string) int {
 		}
 		return 0
 	}
+	r.route = "command"
 	r.runCommand(ctx, args, nil, true)
 	return r.lastStatus
 }
@@ -969,10 +971,8 @@ func (r *Runner) biBuiltin(ctx context.Context, args []string) int {
 		r.builtinErr("builtin", "%s: not a shell builtin", args[0])
 		return 1
 	}
-	if !r.builtinAllowed(ctx, args) {
-		return r.lastStatus
-	}
-	return fn(r, ctx, args)
+	r.runBuiltin(ctx, fn, args, "builtin")
+	return r.lastStatus
 }
 
 func aliasQuote(v string) string { return "'" + strings.ReplaceAll(v, "'", `'\''`) + "'" }

@@ -305,6 +305,8 @@ func (e expansionError) Unwrap() error { return e.err }
 // skipFuncs is set by `command` and `builtin`.
 func (r *Runner) runCommand(ctx context.Context, fields, extraEnv []string, skipFuncs bool) {
 	name := fields[0]
+	route := r.route
+	r.route = "" // a command the builtin runs in turn (eval, source) has its own
 	if !skipFuncs && !(r.opts.posix && specialBuiltins[name]) {
 		if body, ok := r.funcs[name]; ok {
 			r.callFunc(ctx, name, body, fields)
@@ -312,33 +314,54 @@ func (r *Runner) runCommand(ctx context.Context, fields, extraEnv []string, skip
 		}
 	}
 	if fn := shellBuiltin(name); fn != nil {
-		if !r.builtinAllowed(ctx, fields) {
-			return
+		if route == "" {
+			route = "name"
 		}
-		r.lastStatus = fn(r, ctx, fields)
+		r.runBuiltin(ctx, fn, fields, route)
 		return
 	}
-	r.external(ctx, fields, extraEnv)
+	r.external(ctx, fields, extraEnv, route)
+}
+
+// runBuiltin runs a shell builtin after the caller's builtin check.
+func (r *Runner) runBuiltin(ctx context.Context, fn builtinFunc, args []string, route string) {
+	done, ok := r.builtinAllowed(ctx, args, route)
+	if !ok {
+		return
+	}
+	r.lastStatus = fn(r, ctx, args)
+	if done != nil {
+		done(r.lastStatus)
+	}
 }
 
 // builtinAllowed asks the caller's builtin check (a policy) whether the
-// builtin in args may run; a refusal fails it with status 126.
-func (r *Runner) builtinAllowed(ctx context.Context, args []string) bool {
+// builtin in args may run; a refusal fails it with status 126. done, when
+// not nil, wants the builtin's status.
+func (r *Runner) builtinAllowed(ctx context.Context, args []string, route string) (done func(int), ok bool) {
 	if r.s.biCheck == nil {
-		return true
+		return nil, true
 	}
-	why, ok := r.s.biCheck(ctx, args)
+	why, ok, done := r.s.biCheck(ctx, BuiltinCall{Args: args, Route: route, Via: r.via})
 	if !ok {
 		fmt.Fprintf(r.fds.writer(2), "sandsh: %s: %s\n", args[0], why)
 		r.lastStatus = 126
 	}
-	return ok
+	return done, ok
 }
 
 // external hands a command to the gateway.
-func (r *Runner) external(ctx context.Context, fields, extraEnv []string) {
+func (r *Runner) external(ctx context.Context, fields, extraEnv []string, route string) {
 	hashed := r.hashCommand(fields[0], extraEnv)
 	env := r.cmdEnv(extraEnv)
+	switch {
+	case route != "":
+	case strings.Contains(fields[0], "/"):
+		route = "path"
+	default:
+		route = "name"
+	}
+	env.Route, env.Via = route, r.via
 	if hr, ok := r.s.gw.(hashedRunner); ok && hashed != "" {
 		r.lastStatus = hr.RunHashed(ctx, env, hashed, fields)
 	} else {

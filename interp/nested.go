@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"path"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -352,6 +353,7 @@ func (r *Runner) searchPath(name string, wantExec bool) (string, bool) {
 // shares this run's sandbox, gateway and limits.
 func (r *Runner) nestedShell(ctx context.Context, env *builtins.Env, args []string) int {
 	c := newRunner(r.s)
+	c.via = append(append(make([]string, 0, len(env.Via)+1), env.Via...), path.Base(args[0]))
 	c.dir = env.Dir
 	c.pid = r.s.newPID()
 	c.shellPID = c.pid

@@ -21,6 +21,12 @@ import (
 type Runner struct {
 	s *session
 
+	// via lists the commands this shell runs inside (a nested shell's
+	// "bash", and what ran it), and route how the next command is reached
+	// when `command` or `exec` runs it: the audit log's route fields.
+	via   []string
+	route string
+
 	scopes []*scope
 	// varIdx lists, per variable name, the scopes that hold it
 	// (ascending), so lookup costs the same at any call depth. Change

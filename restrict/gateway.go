@@ -54,14 +54,14 @@ type Gateway struct {
 	restricted bool
 	onPanic    func(cmd string, v any, stack []byte)
 	check      Check
-	observe    func(args []string, status int, took time.Duration)
+	observe    func(env *builtins.Env, args []string, status int, took time.Duration)
 	jail       *JailSetup
 }
 
 // Observe calls fn after every command line the gateway ran (not those
 // the check refused), with its status and how long it took: the audit
 // log's command exits.
-func Observe(fn func(args []string, status int, took time.Duration)) Option {
+func Observe(fn func(env *builtins.Env, args []string, status int, took time.Duration)) Option {
 	return func(g *Gateway) { g.observe = fn }
 }
 
@@ -173,7 +173,7 @@ func (g *Gateway) Run(ctx context.Context, env *builtins.Env, args []string) (st
 	}
 	if g.observe != nil {
 		start := time.Now()
-		defer func() { g.observe(args, status, time.Since(start)) }()
+		defer func() { g.observe(env, args, status, time.Since(start)) }()
 	}
 	name := args[0]
 	if !strings.Contains(name, "/") {
@@ -536,7 +536,7 @@ func (g *Gateway) RunHashed(ctx context.Context, env *builtins.Env, p string, ar
 	}
 	if g.observe != nil {
 		start := time.Now()
-		defer func() { g.observe(args, status, time.Since(start)) }()
+		defer func() { g.observe(env, args, status, time.Since(start)) }()
 	}
 	abs := env.Abs(p)
 	if _, err := env.FS.Stat(abs); err == nil {

@@ -8,6 +8,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/sandsh/sandsh/builtins"
+	"github.com/sandsh/sandsh/interp"
 	"github.com/sandsh/sandsh/policy"
 )
 
@@ -44,24 +45,44 @@ func (e *enforcer) verdict(ctx context.Context, argv []string, d policy.Decision
 	return fmt.Sprintf("denied by policy (%s)", d), false
 }
 
-func (e *enforcer) gateway(ctx context.Context, _ *builtins.Env, args []string) (string, bool) {
+func (e *enforcer) gateway(ctx context.Context, env *builtins.Env, args []string) (string, bool) {
+	rt := route{env.Route, env.Via, "external"}
 	if e.p == nil {
-		e.audit.Emit("command_start", map[string]any{"name": args[0], "argv": e.audit.Argv(args), "decision": "allow", "rule": "no policy"})
+		e.record(args, rt, policy.Decision{Action: policy.Allow, Rule: "no policy"}, true, "")
 		return "", true
 	}
 	d := e.p.Decide(args)
 	why, ok := e.verdict(ctx, args, d)
-	e.record(args, d, ok, why)
+	e.record(args, rt, d, ok, why)
 	return why, ok
+}
+
+// route is how a command was reached, for the audit log.
+type route struct {
+	how  string   // name, path, command, exec, builtin, env, xargs, …
+	via  []string // the commands it runs inside, outermost first
+	kind string   // external (through the gateway) or builtin
+}
+
+func (e *enforcer) fields(args []string, rt route) map[string]any {
+	f := map[string]any{"name": args[0], "argv": e.audit.Argv(args), "kind": rt.kind}
+	if rt.how != "" {
+		f["route"] = rt.how
+	}
+	if len(rt.via) > 0 {
+		f["via"] = rt.via
+	}
+	return f
 }
 
 // record writes the decision to the audit log: a command_start for what
 // runs, a denied event for what does not.
-func (e *enforcer) record(args []string, d policy.Decision, ok bool, why string) {
+func (e *enforcer) record(args []string, rt route, d policy.Decision, ok bool, why string) {
 	if e.audit == nil {
 		return
 	}
-	f := map[string]any{"name": args[0], "argv": e.audit.Argv(args), "decision": string(d.Action), "rule": d.Rule}
+	f := e.fields(args, rt)
+	f["decision"], f["rule"] = string(d.Action), d.Rule
 	if d.Pattern != "" {
 		f["pattern"] = d.Pattern
 	}
@@ -73,9 +94,14 @@ func (e *enforcer) record(args []string, d policy.Decision, ok bool, why string)
 	e.audit.Emit("command_start", f)
 }
 
-func (e *enforcer) exited(args []string, status int, took time.Duration) {
-	e.audit.Emit("command_exit", map[string]any{"name": args[0], "argv": e.audit.Argv(args), "status": status,
-		"duration_ms": float64(took.Microseconds()) / 1000})
+func (e *enforcer) exited(env *builtins.Env, args []string, status int, took time.Duration) {
+	e.exit(args, route{env.Route, env.Via, "external"}, status, took)
+}
+
+func (e *enforcer) exit(args []string, rt route, status int, took time.Duration) {
+	f := e.fields(args, rt)
+	f["status"], f["duration_ms"] = status, float64(took.Microseconds())/1000
+	e.audit.Emit("command_exit", f)
 }
 
 func (e *enforcer) script(f *syntax.File) (string, bool) {
@@ -89,14 +115,20 @@ func (e *enforcer) script(f *syntax.File) (string, bool) {
 	return why, false
 }
 
-func (e *enforcer) builtin(ctx context.Context, args []string) (string, bool) {
-	d, ok := e.p.DecideBuiltin(args)
-	if !ok {
-		return "", true
+// builtin decides on a shell builtin that a rule names (the default does
+// not apply to builtins); one that runs is logged like a command, with
+// its exit.
+func (e *enforcer) builtin(ctx context.Context, call interp.BuiltinCall) (string, bool, func(int)) {
+	d, named := e.p.DecideBuiltin(call.Args)
+	if !named {
+		return "", true, nil
 	}
-	why, ok := e.verdict(ctx, args, d)
-	if !ok {
-		e.record(args, d, ok, why)
+	why, ok := e.verdict(ctx, call.Args, d)
+	rt := route{call.Route, call.Via, "builtin"}
+	e.record(call.Args, rt, d, ok, why)
+	if !ok || e.audit == nil {
+		return why, ok, nil
 	}
-	return why, ok
+	start := time.Now()
+	return why, ok, func(status int) { e.exit(call.Args, rt, status, time.Since(start)) }
 }
