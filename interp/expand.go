@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"reflect"
 	"regexp"
 	"strings"
 
@@ -20,14 +21,11 @@ var errFailGlob = errors.New("no match")
 
 // ecfg builds the expansion config for the runner's current options.
 func (r *Runner) ecfg(ctx context.Context) *expand.Config {
+	f := r.ecfgFuncs(ctx)
 	cfg := &expand.Config{
-		Env: envAdapter{r},
-		CmdSubst: func(w io.Writer, cs *syntax.CmdSubst) error {
-			return r.cmdSubst(ctx, w, cs)
-		},
-		ProcSubst: func(ps *syntax.ProcSubst) (string, error) {
-			return r.procSubst(ctx, ps)
-		},
+		Env:            envAdapter{r},
+		CmdSubst:       f.cmdSubst,
+		ProcSubst:      f.procSubst,
 		GlobStar:       r.opts.globstar,
 		DotGlob:        r.opts.dotglob,
 		NoCaseGlob:     r.opts.nocaseglob,
@@ -38,12 +36,46 @@ func (r *Runner) ecfg(ctx context.Context) *expand.Config {
 		MaxBytes:       r.s.limits.MaxVarBytes,
 		MaxFields:      r.s.limits.MaxFields,
 		Arith:          &r.s.arith,
-		Warn:           func(msg string) { r.errf("%s", msg) },
+		Warn:           f.warn,
 	}
 	if !r.opts.noglob {
-		cfg.ReadDir2 = r.readDirForGlob
+		cfg.ReadDir2 = f.readDir
 	}
 	return cfg
+}
+
+// expandFuncs are the callbacks of an expansion config. They depend only
+// on the runner and the context, so they are made once per pair rather
+// than on every expansion (four allocations a command).
+type expandFuncs struct {
+	owner     *Runner
+	ctx       context.Context
+	cmdSubst  func(io.Writer, *syntax.CmdSubst) error
+	procSubst func(*syntax.ProcSubst) (string, error)
+	warn      func(string)
+	readDir   func(string) ([]fs.DirEntry, error)
+}
+
+func (r *Runner) ecfgFuncs(ctx context.Context) *expandFuncs {
+	// A subshell starts with its parent's copy (owner differs); a context
+	// of a type that cannot be compared is never reused.
+	if f := r.efuncs; f != nil && f.owner == r && reflect.TypeOf(ctx).Comparable() && f.ctx == ctx {
+		return f
+	}
+	f := &expandFuncs{
+		owner: r,
+		ctx:   ctx,
+		cmdSubst: func(w io.Writer, cs *syntax.CmdSubst) error {
+			return r.cmdSubst(ctx, w, cs)
+		},
+		procSubst: func(ps *syntax.ProcSubst) (string, error) {
+			return r.procSubst(ctx, ps)
+		},
+		warn:    func(msg string) { r.errf("%s", msg) },
+		readDir: r.readDirForGlob,
+	}
+	r.efuncs = f
+	return f
 }
 
 func (r *Runner) readDirForGlob(dir string) ([]fs.DirEntry, error) {

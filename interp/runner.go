@@ -33,6 +33,8 @@ type Runner struct {
 	// scopes only through setScoped, unsetScoped, pushScope, popScope
 	// (or reindexVars after rebuilding them).
 	varIdx map[string][]int32
+	// efuncs caches the expansion callbacks (see ecfgFuncs).
+	efuncs *expandFuncs
 	funcs  map[string]*syntax.Stmt
 	// funcExported holds the functions marked with export -f: they go to
 	// nested shells and host programs as BASH_FUNC_name%% variables.

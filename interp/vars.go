@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/sandsh/sandsh/builtins"
 	"github.com/sandsh/sandsh/interp/internal/expand"
@@ -24,6 +25,8 @@ type variable struct {
 	lower   bool
 	upper   bool
 	trace   bool
+	// grow holds a string grown by += with room to spare (appendStr).
+	grow *appendBuf
 	// tempvar marks a prefix assignment's binding (x=v f, x=v eval ..):
 	// a `local` at the same depth adopts it instead of shadowing it.
 	tempvar bool
@@ -31,10 +34,43 @@ type variable struct {
 
 func (v *variable) clone() *variable {
 	c := *v
+	c.grow = nil
 	c.List = slices.Clone(v.List)
 	c.Indexes = slices.Clone(v.Indexes)
 	c.Map = v.Map.Clone()
 	return &c
+}
+
+// appendBuf holds the bytes of a string variable grown by +=, with spare
+// capacity, so that a loop of appends copies the string O(log n) times
+// rather than once per append (bash's s+=x is quadratic). Bytes below
+// len(b) are never written again, so every string made from b stays
+// valid; only the string of exactly len(b) bytes at b's start may grow
+// in place.
+type appendBuf struct{ b []byte }
+
+// appendStr returns v.Str+add, in place when v.Str is its buffer's whole
+// content and the buffer has room.
+// The spare room stays within max (--max-var-bytes) when one is set.
+func appendStr(v *variable, add string, limit int) string {
+	cur := v.Str
+	if g := v.grow; g != nil && len(cur) > 0 && len(g.b) == len(cur) &&
+		unsafe.StringData(cur) == unsafe.SliceData(g.b) && cap(g.b)-len(g.b) >= len(add) {
+		g.b = append(g.b, add...)
+		return unsafe.String(unsafe.SliceData(g.b), len(g.b))
+	}
+	n := len(cur) + len(add)
+	if n < 256 {
+		return cur + add
+	}
+	size := 2 * n
+	if limit > 0 && size > limit {
+		size = max(n, limit)
+	}
+	b := make([]byte, 0, size)
+	b = append(append(b, cur...), add...)
+	v.grow = &appendBuf{b}
+	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
 // scope holds the variables of one function call (scope 0 is global),
@@ -462,7 +498,7 @@ func (r *Runner) setString(name, val string, appendVal bool) error {
 			if err := r.checkSize(len(v.Str) + len(val)); err != nil {
 				return err
 			}
-			val = v.Str + val
+			val = appendStr(v, val, r.s.limits.MaxVarBytes)
 		} else if err := r.checkSize(len(val)); err != nil {
 			return err
 		}

@@ -205,6 +205,9 @@ func Literal(cfg *Config, word *syntax.Word) (string, error) {
 	if word == nil {
 		return "", nil
 	}
+	if s, ok := plainLit(cfg, word, false); ok {
+		return s, nil
+	}
 	cfg = prepareConfig(cfg)
 	field, err := cfg.wordParts(word.Parts, partsCtx{tilde: true})
 	if err != nil {
@@ -486,14 +489,79 @@ func (cfg *Config) escapedGlobField(parts []fieldPart) (escaped string, glob boo
 
 // Fields is a pre-iterators API which now wraps [FieldsSeq].
 func Fields(cfg *Config, words ...*syntax.Word) ([]string, error) {
-	var fields []string
-	for s, err := range FieldsSeq(cfg, words...) {
-		if err != nil {
-			return nil, err
+	// sandsh: most words of most commands are plain literals, which
+	// expand to themselves; only runs of other words go through the
+	// general expansion.
+	fields := make([]string, 0, len(words))
+	for i := 0; i < len(words); {
+		if s, ok := plainLit(cfg, words[i], true); ok {
+			if cfg.MaxFields > 0 {
+				if cfg.nfields++; cfg.nfields > cfg.MaxFields {
+					return nil, ErrTooManyFields
+				}
+			}
+			fields = append(fields, s)
+			i++
+			continue
 		}
-		fields = append(fields, s)
+		j := i + 1
+		for j < len(words) {
+			if _, ok := plainLit(cfg, words[j], true); ok {
+				break
+			}
+			j++
+		}
+		for s, err := range FieldsSeq(cfg, words[i:j]...) {
+			if err != nil {
+				return nil, err
+			}
+			fields = append(fields, s)
+		}
+		i = j
+	}
+	if len(fields) == 0 {
+		return nil, nil // as before: no fields is a nil slice
 	}
 	return fields, nil
+}
+
+// plainLit returns the text of a word that is one unquoted literal with
+// no character any expansion would act on (sandsh), so that it expands to
+// itself: no quote removal, tilde, brace or, as a field, glob. A lone
+// '[' or ']' is no glob without its partner, unless nullglob could drop
+// the word.
+func plainLit(cfg *Config, w *syntax.Word, field bool) (string, bool) {
+	if w == nil || len(w.Parts) != 1 {
+		return "", false
+	}
+	lit, ok := w.Parts[0].(*syntax.Lit)
+	if !ok || lit.Value == "" || cfg != nil && cfg.MaxBytes > 0 && len(lit.Value) > cfg.MaxBytes {
+		return "", false
+	}
+	s := lit.Value
+	if s[0] == '~' {
+		return "", false
+	}
+	if !field {
+		return s, !strings.ContainsAny(s, `\~`)
+	}
+	open, closed := false, false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
+		case c == '-', c == '_', c == '.', c == '/', c == ',', c == '%', c == '=', c == ':', c == '^', c == '#':
+		case c == '[':
+			open = true
+		case c == ']':
+			closed = true
+		default:
+			return "", false
+		}
+	}
+	if open && (closed || cfg == nil || cfg.NullGlob || cfg.NoCaseGlob) {
+		return "", false
+	}
+	return s, true
 }
 
 // FieldsSeq expands a number of words as if they were arguments in a shell

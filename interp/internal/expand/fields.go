@@ -490,6 +490,9 @@ func Assign(cfg *Config, word *syntax.Word) (string, error) {
 	if word == nil {
 		return "", nil
 	}
+	if s, ok := plainLit(cfg, word, false); ok {
+		return s, nil
+	}
 	cfg = prepareConfig(cfg)
 	parts, err := cfg.wordParts(word.Parts, partsCtx{tilde: true, assign: true})
 	if err != nil {
