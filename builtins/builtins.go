@@ -31,6 +31,12 @@ type Env struct {
 	Stdout io.Writer
 	Stderr io.Writer
 
+	// FDs holds the shell's open descriptors above 2 (here-documents and
+	// redirections on other descriptors, process substitutions) that a
+	// host program inherits, as bash's children do. In-process commands
+	// reach them through FS (/dev/fd/N) instead.
+	FDs map[int]FD
+
 	FS  vfs.FS
 	Dir string // absolute sandbox path of the working directory
 
@@ -94,6 +100,13 @@ type Env struct {
 	// (an in-process command, a nested shell "bash" or "sh").
 	Route string
 	Via   []string
+}
+
+// FD is one inherited descriptor: readable through R, writable through W
+// (either may be nil).
+type FD struct {
+	R io.Reader
+	W io.Writer
 }
 
 // DefaultMaxLine is the line bound when Env.MaxLine is 0: the default of

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"os"
 	"slices"
 	"strings"
 
@@ -408,12 +409,45 @@ func (r *Runner) baseEnv() *builtins.Env {
 	env.LookPath = func(name string) (string, bool) { return gw.LookPath(env, name) }
 	env.LookPathAll = func(name string) []string { return gw.LookPathAll(env, name) }
 	env.Restricted = gw.Restricted()
+	if !env.Restricted {
+		env.FDs = r.hostFDs()
+	}
 	env.MaxLine = r.s.limits.MaxVarBytes
 	if env.MaxLine == 0 {
 		env.MaxLine = -1 // --max-var-bytes 0: no bound on a line either
 	}
 	env.Alive = r.alive
 	return env
+}
+
+// hostFDs lists the descriptors above 2 a host program inherits. Like
+// bash's children it gets every writable one and every one open on a host
+// file; a reader in memory (a here-document, a pipe) only when the
+// command's own redirection or process substitution opened it and nothing
+// else shares it, since the gateway has to drain it into a host pipe: a
+// descriptor the loop around the command reads from (`done 3< <(cmd)`)
+// stays the shell's.
+func (r *Runner) hostFDs() map[int]builtins.FD {
+	var m map[int]builtins.FD
+	for n, of := range r.fds.fds {
+		if n <= 2 {
+			continue
+		}
+		fd := builtins.FD{W: of.w}
+		if of.r != nil {
+			if _, isFile := of.r.(*os.File); isFile || slices.Contains(r.ownFDs, n) && !r.fds.shared(n) {
+				fd.R = of.r
+			}
+		}
+		if fd.R == nil && fd.W == nil {
+			continue
+		}
+		if m == nil {
+			m = map[int]builtins.FD{}
+		}
+		m[n] = fd
+	}
+	return m
 }
 
 // callFunc runs a shell function with its own positional parameters and

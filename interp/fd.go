@@ -102,6 +102,24 @@ func (t *fdTable) freeFrom(lo int) int {
 	return -1
 }
 
+// shared reports whether another descriptor reads n's open file, itself
+// or through /dev/fd/n (`cmd < <(x)` reads the substitution at fd 0).
+func (t *fdTable) shared(n int) bool {
+	of := t.fds[n]
+	for m, o := range t.fds {
+		if m == n {
+			continue
+		}
+		if o == of {
+			return true
+		}
+		if df, ok := o.r.(*devFile); ok && df.held == of {
+			return true
+		}
+	}
+	return false
+}
+
 func (t *fdTable) flush() {}
 
 func (t *fdTable) reader(n int) io.Reader {

@@ -64,6 +64,9 @@ func (r *Runner) redirects(ctx context.Context, rds []*syntax.Redirect, permanen
 		savedSet[n] = true
 		saved[n] = r.fds.fds[n]
 		delete(r.fds.fds, n)
+		if !permanent {
+			r.ownFDs = append(r.ownFDs, n)
+		}
 	}
 	restore := func() {
 		for n := range savedSet {
@@ -372,6 +375,7 @@ func (r *Runner) procSubst(ctx context.Context, ps *syntax.ProcSubst) (string, e
 		return "", errors.New("too many open files")
 	}
 	done := make(chan struct{})
+	r.ownFDs = append(r.ownFDs, fd)
 	if ps.Op == syntax.CmdIn {
 		c.fds.set(1, newOpenFile(nil, pw, pw, "pipe"))
 		r.fds.fds[fd] = newOpenFile(pr, nil, pr, "pipe")

@@ -93,6 +93,11 @@ type Runner struct {
 	getoptsChar    int
 	getoptsLastInd int
 	procWaits      []func()
+	// ownFDs lists the descriptors the running statement's own
+	// redirections and process substitutions opened: a host program
+	// inherits those even when they are in-memory readers, which it
+	// drains (see hostFDs).
+	ownFDs []int
 	umaskBits      uint32
 	abortLine      bool // an error ends the current command line only (bash's DISCARD)
 }
@@ -162,7 +167,7 @@ func (r *Runner) subshell() *Runner {
 	c.dirStack = slices.Clone(r.dirStack)
 	c.pid = r.s.newPID()
 	c.subshellLevel++
-	c.procWaits = nil
+	c.procWaits, c.ownFDs = nil, nil
 	c.pipeStatus = slices.Clone(r.pipeStatus)
 	return &c
 }
@@ -237,8 +242,8 @@ func (r *Runner) stmt(ctx context.Context, st *syntax.Stmt) {
 	if st.Negated {
 		r.negErrExit = true
 	}
-	savedWaits := r.procWaits
-	r.procWaits = nil
+	savedWaits, savedOwn := r.procWaits, r.ownFDs
+	r.procWaits, r.ownFDs = nil, nil
 	restore, ok := r.redirects(ctx, st.Redirs, false)
 	if ok {
 		r.cmd(ctx, st.Cmd)
@@ -250,7 +255,7 @@ func (r *Runner) stmt(ctx context.Context, st *syntax.Stmt) {
 	redirFailed := !ok
 	restore()
 	r.finishProcSubst()
-	r.procWaits = savedWaits
+	r.procWaits, r.ownFDs = savedWaits, savedOwn
 	if _, isPipe := st.Cmd.(*syntax.BinaryCmd); !isPipe || !isPipeline(st.Cmd) {
 		if failureCounts(st.Cmd) {
 			r.pipeStatus = []int{r.lastStatus}

@@ -504,7 +504,17 @@ func (g *Gateway) host(ctx context.Context, env *builtins.Env, p string, args []
 	cmd.Dir = env.Dir
 	cmd.Env = env.Environ
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = env.Stdin, env.Stdout, env.Stderr
-	err := cmd.Run()
+	extra, started, finished, err := hostFiles(env.FDs)
+	if err != nil {
+		return refuse(env, args[0], err.Error(), StatusNotExecutable)
+	}
+	cmd.ExtraFiles = extra
+	err = cmd.Start()
+	started()
+	if err == nil {
+		err = cmd.Wait()
+	}
+	finished()
 	var ee *exec.ExitError
 	switch {
 	case err == nil:
@@ -523,6 +533,75 @@ func (g *Gateway) host(ctx context.Context, env *builtins.Env, p string, args []
 	}
 	return refuse(env, args[0], err.Error(), StatusNotExecutable)
 }
+
+// hostFiles turns the shell's descriptors above 2 into the files a host
+// program inherits at the same numbers. A host file passes as itself; a
+// descriptor in memory becomes a host pipe, copied to or from it. started
+// closes the child's ends once it runs (or failed to start); finished
+// waits for what the child wrote to reach the shell.
+func hostFiles(fds map[int]builtins.FD) (extra []*os.File, started, finished func(), err error) {
+	var childEnds []*os.File
+	var copies []chan struct{}
+	started = func() {
+		for _, f := range childEnds {
+			f.Close()
+		}
+	}
+	finished = func() {
+		for _, done := range copies {
+			<-done
+		}
+	}
+	for n, fd := range fds {
+		if n < 3 || n > maxInheritFD {
+			continue
+		}
+		var f *os.File
+		switch {
+		case fd.R != nil:
+			if hf, ok := fd.R.(*os.File); ok {
+				f = hf
+				break
+			}
+			pr, pw, perr := os.Pipe()
+			if perr != nil {
+				started()
+				return nil, nil, nil, perr
+			}
+			// Not waited for: a child that reads nothing leaves the
+			// copy to fail on the closed pipe, or to end with its source.
+			go func(r io.Reader) { io.Copy(pw, r); pw.Close() }(fd.R)
+			f = pr
+			childEnds = append(childEnds, pr)
+		case fd.W != nil:
+			if hf, ok := fd.W.(*os.File); ok {
+				f = hf
+				break
+			}
+			pr, pw, perr := os.Pipe()
+			if perr != nil {
+				started()
+				return nil, nil, nil, perr
+			}
+			done := make(chan struct{})
+			go func(w io.Writer) { io.Copy(w, pr); pr.Close(); close(done) }(fd.W)
+			copies = append(copies, done)
+			f = pw
+			childEnds = append(childEnds, pw)
+		default:
+			continue
+		}
+		for len(extra) <= n-3 {
+			extra = append(extra, nil)
+		}
+		extra[n-3] = f
+	}
+	return extra, started, finished, nil
+}
+
+// maxInheritFD is the highest descriptor passed to a host program: the
+// shell's own bound on descriptor numbers.
+const maxInheritFD = 1023
 
 // RunHashed runs a command bash found in its hash table: the remembered
 // path runs under the name args[0], even if $PATH now finds another file
