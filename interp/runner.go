@@ -97,9 +97,9 @@ type Runner struct {
 	// redirections and process substitutions opened: a host program
 	// inherits those even when they are in-memory readers, which it
 	// drains (see hostFDs).
-	ownFDs []int
-	umaskBits      uint32
-	abortLine      bool // an error ends the current command line only (bash's DISCARD)
+	ownFDs    []int
+	umaskBits uint32
+	abortLine bool // an error ends the current command line only (bash's DISCARD)
 }
 
 // frame is one function call or sourced file on the call stack.
