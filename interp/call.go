@@ -34,7 +34,7 @@ func (r *Runner) call(ctx context.Context, ce *syntax.CallExpr) {
 		return
 	}
 	r.substStatus = -1
-	fields, err := r.fields(ctx, ce.Args...)
+	fields, err := r.argFields(ctx, ce.Args...)
 	if err != nil {
 		r.expandError(err)
 		return

@@ -139,8 +139,20 @@ func (r *Runner) tooBig(err error) error {
 // fields expands words into fields: brace, tilde, parameter, command and
 // arithmetic expansion, word splitting and globbing.
 func (r *Runner) fields(ctx context.Context, words ...*syntax.Word) (out []string, err error) {
+	return r.fieldsCfg(ctx, false, words...)
+}
+
+// argFields is fields for a command's arguments and a for loop's words,
+// where bash expands the tilde prefixes of words that look like
+// assignments (echo x=~), outside POSIX mode.
+func (r *Runner) argFields(ctx context.Context, words ...*syntax.Word) (out []string, err error) {
+	return r.fieldsCfg(ctx, !r.opts.posix, words...)
+}
+
+func (r *Runner) fieldsCfg(ctx context.Context, assignTilde bool, words ...*syntax.Word) (out []string, err error) {
 	defer guard(&err)
 	cfg := r.ecfg(ctx)
+	cfg.AssignTilde = assignTilde
 	if !r.opts.failglob {
 		out, err = expand.Fields(cfg, words...)
 	} else {

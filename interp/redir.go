@@ -484,6 +484,7 @@ func (r *Runner) pipeline(ctx context.Context, bc *syntax.BinaryCmd) {
 			}
 		}
 		c := r.subshell()
+		c.loopDepth = 0
 		if in != nil {
 			c.fds.set(0, in)
 		}

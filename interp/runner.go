@@ -330,6 +330,9 @@ func (r *Runner) cmd(ctx context.Context, cmd syntax.Command) {
 		r.stmts(ctx, cmd.Stmts)
 	case *syntax.Subshell:
 		c := r.subshell()
+		// Like bash, ( ) and pipeline parts are outside any loop: a
+		// break or continue there is an error, not a jump.
+		c.loopDepth = 0
 		c.stmts(ctx, cmd.Stmts)
 		c.runExitTrap(ctx)
 		c.fds.closeAll()
@@ -646,7 +649,7 @@ func (r *Runner) forClause(ctx context.Context, fc *syntax.ForClause) {
 		var items []string
 		if loop.InPos.IsValid() {
 			var err error
-			items, err = r.fields(ctx, loop.Items...)
+			items, err = r.argFields(ctx, loop.Items...)
 			if err != nil {
 				r.expandError(err)
 				return

@@ -82,6 +82,11 @@ type Config struct {
 	// patterns which match nothing to result in zero fields.
 	NullGlob bool
 
+	// AssignTilde expands the tilde prefixes of a command word that looks
+	// like an assignment (echo x=~), as bash does outside POSIX mode.
+	// (sandsh)
+	AssignTilde bool
+
 	// NoUnset corresponds to the shell option which treats unset variables
 	// as errors.
 	NoUnset bool
@@ -618,12 +623,39 @@ func FieldsSeq(cfg *Config, words ...*syntax.Word) iter.Seq2[string, error] {
 					yield("", err)
 					return
 				}
-				if expandWord(w) {
+				if expandWord(joinLeadingLits(w)) {
 					return
 				}
 			}
 		}
 	}
+}
+
+// joinLeadingLits joins the literals a brace expansion left side by side
+// at the start of w, so that a tilde it brought to the front is a tilde
+// prefix ({foo~,~}/bar, ~{/src,root}), as bash expands tildes after
+// braces. (sandsh)
+func joinLeadingLits(w *syntax.Word) *syntax.Word {
+	n := 0
+	for n < len(w.Parts) {
+		if _, ok := w.Parts[n].(*syntax.Lit); !ok {
+			break
+		}
+		n++
+	}
+	if n < 2 {
+		return w
+	}
+	var sb strings.Builder
+	for _, wp := range w.Parts[:n] {
+		sb.WriteString(wp.(*syntax.Lit).Value)
+	}
+	first := *w.Parts[0].(*syntax.Lit)
+	first.Value = sb.String()
+	parts := make([]syntax.WordPart, 0, len(w.Parts)-n+1)
+	parts = append(parts, &first)
+	parts = append(parts, w.Parts[n:]...)
+	return &syntax.Word{Parts: parts}
 }
 
 // extMode is the pattern mode of extglob for ${x%pat} and the like (sandsh).

@@ -70,6 +70,16 @@ func (cfg *Config) wordParts(wps []syntax.WordPart, pc partsCtx) ([]fieldPart, e
 				out = cfg.assignLitParts(out, s, i == 0, i < len(wps)-1, pc)
 				continue
 			}
+			if i == 0 && pc.tilde && !pc.quoted() && cfg.AssignTilde {
+				// sandsh: like bash outside POSIX mode, a command word
+				// that looks like an assignment (x=~/a:~/b) expands its
+				// value's tilde prefixes as an assignment does.
+				if k := assignPrefixLen(s); k > 0 {
+					out = cfg.litParts(out, s[:k], pc)
+					out = cfg.assignLitParts(out, s[k:], true, len(wps) > 1, pc)
+					continue
+				}
+			}
 			if i == 0 && pc.tilde && !pc.quoted() {
 				prefix, rest := cfg.expandUser(s, len(wps) > 1)
 				if prefix != "" || rest != s {
@@ -398,6 +408,25 @@ func (cfg *Config) splitFields(parts []fieldPart) ([][]fieldPart, error) {
 		return nil, ErrTooManyFields
 	}
 	return fields, nil
+}
+
+// assignPrefixLen is the length of "name=" or "name+=" at the start of
+// s, or 0.
+func assignPrefixLen(s string) int {
+	i := 0
+	for i < len(s) && (s[i] == '_' || 'a' <= s[i] && s[i] <= 'z' || 'A' <= s[i] && s[i] <= 'Z' || i > 0 && '0' <= s[i] && s[i] <= '9') {
+		i++
+	}
+	if i == 0 {
+		return 0
+	}
+	if strings.HasPrefix(s[i:], "+=") {
+		return i + 2
+	}
+	if strings.HasPrefix(s[i:], "=") {
+		return i + 1
+	}
+	return 0
 }
 
 // wordFields expands the parts of a command word into fields.

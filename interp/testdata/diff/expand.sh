@@ -150,3 +150,9 @@ x=/_/; echo ${x////c} ${x//'/'/c}; x="slash / brace } hi"; echo ${x///}
 x=a/b/c; echo ${x///c} ${x/#//X} ${x//} ${x////} "${x/\//Q}" ${x/b/\/}
 ### $'' control-character escapes
 printf %s $'\cA\ca\c[\c?z\\cA\c\\x\c' | od -An -c; v='\cB'; printf %s "${v@E}" | od -An -c
+### tilde brought to the front by brace expansion
+HOME=/home/bob; echo {foo~,~}/bar ~{/src,root}; a=(~{/src,root}); echo "${a[@]}"; echo {~,\~} {"~",~x}
+### tilde in a command word that looks like an assignment
+HOME=/h; echo x=~/a:~/b --o=~ a-b=~ x=a~ y+=~ "a"=~ a\=~ a=\~ a=x:~; for x in a=~; do echo $x; done; arr=(a=~); echo ${arr[0]}
+### no tilde in assignment-like words in posix mode
+HOME=/h; set -o posix; echo a=~ b=x:~

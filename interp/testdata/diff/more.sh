@@ -254,3 +254,11 @@ set -a; A1=x; A2=y; set +a; A3=z; env | grep -c '^A[123]='
 set -f; echo [ab]* *; set +f
 ### set -x to stderr only
 set -x; x=1; echo $x
+### continue in a subshell is outside the loop
+for i in 1 2; do echo "> $i"; ( if true; then continue; fi; echo inside ); echo "st=$?"; done 2>/dev/null
+### break in a pipeline part is outside the loop
+for i in 1 2; do echo a$i | { break; cat; }; echo c; done 2>/dev/null
+### continue N in a subshell counts only the subshell's loops
+for i in 1; do ( for j in 1 2; do echo j$j; continue 2; done; echo after ); done
+### continue in a command substitution ends it
+for i in 1 2; do echo "[$(echo x$i; continue; echo y)]"; done
