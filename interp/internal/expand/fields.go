@@ -440,15 +440,16 @@ func (cfg *Config) wordFields(wps []syntax.WordPart, tilde bool) ([][]fieldPart,
 
 // quotePattern escapes quoted text for a pattern: the glob
 // metacharacters and the extglob ones, since a pattern may be matched
-// with extglob on ("*\(\)" must not become the extglob "*()").
+// with extglob on ("*\(\)" must not become the extglob "*()"), and '-',
+// which a bracket expression would read as a range ([C\-D]).
 func quotePattern(s string) string {
-	if !strings.ContainsAny(s, "*?[]\\()|@!+") {
+	if !strings.ContainsAny(s, "*?[]\\()|@!+-") {
 		return s
 	}
 	var sb strings.Builder
 	for _, r := range s {
 		switch r {
-		case '*', '?', '[', ']', '\\', '(', ')', '|', '@', '!', '+':
+		case '*', '?', '[', ']', '\\', '(', ')', '|', '@', '!', '+', '-':
 			sb.WriteByte('\\')
 		}
 		sb.WriteRune(r)

@@ -88,3 +88,5 @@ touch .q leaf.md; echo *.* .* ?q [.]q; shopt -s dotglob; echo *.*
 ### ** twice lists each path once
 shopt -s globstar; mkdir -p c/subdir; touch leaf.md c/leaf.md c/subdir/leaf.md
 echo **/**/*.*; echo **/*.*
+### escaped or quoted - in a bracket expression is literal
+touch foo.- c.C; echo *.[C\-D] *.[\-] *"-" *.[C-D]; [[ - == [C\-D] ]] && echo m1; x=a-b; echo ${x//[C\-D]/z} ${x//"-"/_}
