@@ -194,8 +194,11 @@ func (r *Runner) redirect(ctx context.Context, rd *syntax.Redirect, save func(in
 		move := strings.HasSuffix(word, "-")
 		src, err := strconv.Atoi(strings.TrimSuffix(word, "-"))
 		if err != nil {
-			if rd.Op == syntax.DplOut && rd.N == nil {
-				// >&file is &>file
+			if word == "" {
+				return fmt.Errorf("%s: ambiguous redirect", r.printNode(rd.Word))
+			}
+			if rd.Op == syntax.DplOut && (rd.N == nil || rd.N.Value == "1") {
+				// >&file and 1>&file are &>file, as in bash
 				return r.openRedirect(ctx, &syntax.Redirect{Op: syntax.RdrAll, Word: rd.Word}, word, save, install)
 			}
 			return fmt.Errorf("%s: ambiguous redirect", word)

@@ -97,7 +97,11 @@ type Runner struct {
 	// redirections and process substitutions opened: a host program
 	// inherits those even when they are in-memory readers, which it
 	// drains (see hostFDs).
-	ownFDs    []int
+	ownFDs []int
+	// traceErr is where set -x traces the running simple command: its
+	// stderr before its own redirections, as bash traces a command
+	// before it redirects it.
+	traceErr  *openFile
 	umaskBits uint32
 	abortLine bool // an error ends the current command line only (bash's DISCARD)
 }
@@ -242,8 +246,11 @@ func (r *Runner) stmt(ctx context.Context, st *syntax.Stmt) {
 	if st.Negated {
 		r.negErrExit = true
 	}
-	savedWaits, savedOwn := r.procWaits, r.ownFDs
-	r.procWaits, r.ownFDs = nil, nil
+	savedWaits, savedOwn, savedTrace := r.procWaits, r.ownFDs, r.traceErr
+	r.procWaits, r.ownFDs, r.traceErr = nil, nil, nil
+	if _, simple := st.Cmd.(*syntax.CallExpr); simple && r.opts.xtrace && len(st.Redirs) > 0 {
+		r.traceErr = r.fds.get(2)
+	}
 	restore, ok := r.redirects(ctx, st.Redirs, false)
 	if ok {
 		r.cmd(ctx, st.Cmd)
@@ -255,7 +262,7 @@ func (r *Runner) stmt(ctx context.Context, st *syntax.Stmt) {
 	redirFailed := !ok
 	restore()
 	r.finishProcSubst()
-	r.procWaits, r.ownFDs = savedWaits, savedOwn
+	r.procWaits, r.ownFDs, r.traceErr = savedWaits, savedOwn, savedTrace
 	if _, isPipe := st.Cmd.(*syntax.BinaryCmd); !isPipe || !isPipeline(st.Cmd) {
 		if failureCounts(st.Cmd) {
 			r.pipeStatus = []int{r.lastStatus}

@@ -44,7 +44,11 @@ func (r *Runner) traceLine(ctx context.Context, text string) {
 	}
 	sb.WriteString(text)
 	sb.WriteByte('\n')
-	r.fds.writer(2).Write([]byte(sb.String()))
+	w := r.fds.writer(2)
+	if r.traceErr != nil && r.traceErr.w != nil {
+		w = r.traceErr.w
+	}
+	w.Write([]byte(sb.String()))
 }
 
 // traceAssigns prints prefix assignments for set -x.

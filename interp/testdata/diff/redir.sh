@@ -77,3 +77,7 @@ exec {w}>nf.txt; echo a >&$w; exec {w}>&-; echo b >&$w; echo $?; cat nf.txt
 cd "$(mktemp -d)"; ( exit 42 ); 2>&1; echo status=$?
 >made; echo $?; ls made; >/nonexistent/x; echo $?
 set -o pipefail; >made | true; echo "${PIPESTATUS[@]}"
+### 1>&file is &>file, 2>&file is ambiguous
+echo one 1>&f1; echo st=$?; cat f1; { echo two; echo e >&2; } 1>&f3; cat f3; echo x 2>&f2 2>/dev/null; echo st=$?; x=; echo five >&$x 2>/dev/null; echo st=$?
+### set -x traces a simple command before its redirections
+set -x; printf aaaa >/dev/null 2>t; x=1 2>/dev/null; f() { :; }; f 2>/dev/null; { echo a; } 2>/dev/null; set +x; cat t
