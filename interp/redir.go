@@ -175,7 +175,18 @@ func (r *Runner) redirect(ctx context.Context, rd *syntax.Redirect, save func(in
 		}
 		return install(newOpenFile(strings.NewReader(s+"\n"), nil, nil, "here-string"))
 	case syntax.DplIn, syntax.DplOut:
-		word, err := r.literal(ctx, rd.Word)
+		var word string
+		var err error
+		fileFields := 1 // how many fields a file name would expand to
+		if rd.Op == syntax.DplOut && (rd.N == nil || rd.N.Value == "1") {
+			// Maybe a file: split (and glob) the word only once.
+			var fields []string
+			fields, err = r.fields(ctx, rd.Word)
+			fileFields = len(fields)
+			word = strings.Join(fields, " ")
+		} else {
+			word, err = r.literal(ctx, rd.Word)
+		}
 		if err != nil {
 			return err
 		}
@@ -199,6 +210,9 @@ func (r *Runner) redirect(ctx context.Context, rd *syntax.Redirect, save func(in
 			}
 			if rd.Op == syntax.DplOut && (rd.N == nil || rd.N.Value == "1") {
 				// >&file and 1>&file are &>file, as in bash
+				if fileFields != 1 {
+					return fmt.Errorf("%s: ambiguous redirect", r.printNode(rd.Word))
+				}
 				return r.openRedirect(ctx, &syntax.Redirect{Op: syntax.RdrAll, Word: rd.Word}, word, save, install)
 			}
 			return fmt.Errorf("%s: ambiguous redirect", word)

@@ -56,6 +56,11 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 // paramValue expands pe, also reporting whether the parameter (or
 // element) is set; operators like ${v:-word} see both.
 func (cfg *Config) paramValue(pe *syntax.ParamExp) (_ string, set bool, _ error) {
+	if pe.Bad != "" { // sandsh: bash refuses it only when it runs
+		var sb strings.Builder
+		syntax.NewPrinter().Print(&sb, pe)
+		return "", false, fmt.Errorf("%s: bad substitution", sb.String())
+	}
 	if target, err := cfg.indirect(pe); err != nil {
 		return "", false, err
 	} else if target != nil {

@@ -156,3 +156,10 @@ HOME=/home/bob; echo {foo~,~}/bar ~{/src,root}; a=(~{/src,root}); echo "${a[@]}"
 HOME=/h; echo x=~/a:~/b --o=~ a-b=~ x=a~ y+=~ "a"=~ a\=~ a=\~ a=x:~; for x in a=~; do echo $x; done; arr=(a=~); echo ${arr[0]}
 ### no tilde in assignment-like words in posix mode
 HOME=/h; set -o posix; echo a=~ b=x:~
+### bad substitutions fail when they run, not when parsed
+if false; then echo ${x:} ${a&} ${#x:1}; fi; echo parsed
+f() { echo ${#x-default}; echo not reached; }; f 2>/dev/null; echo "st=$?"
+### bad substitution ends -c text
+echo ${x:}; echo not reached
+### empty slice offset and length
+a=(1 2 3); echo ${a[@]: } ${a[@]::} [${a[@]:0:}] ${a[@]:1: }; s=123; echo ${s: } [${s::}]; set -- 1 2 3; echo [${@::}] [${@:0:}]

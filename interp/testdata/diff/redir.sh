@@ -81,3 +81,5 @@ set -o pipefail; >made | true; echo "${PIPESTATUS[@]}"
 echo one 1>&f1; echo st=$?; cat f1; { echo two; echo e >&2; } 1>&f3; cat f3; echo x 2>&f2 2>/dev/null; echo st=$?; x=; echo five >&$x 2>/dev/null; echo st=$?
 ### set -x traces a simple command before its redirections
 set -x; printf aaaa >/dev/null 2>t; x=1 2>/dev/null; f() { :; }; f 2>/dev/null; { echo a; } 2>/dev/null; set +x; cat t
+### >& to "$@" of two words is ambiguous
+set -- 'a b' c; echo hi 1>& "$@"; echo st=$?; set -- f1; echo hi 1>&"$@"; cat f1

@@ -679,6 +679,11 @@ type ParamExp struct {
 	Repl      *Replace         // ${a/x/y}
 	Names     ParNamesOperator // ${!prefix*} or ${!prefix@}
 	Exp       *Expansion       // ${a:-b}, ${a#b}, etc
+
+	// sandsh: Bad holds the text after the name of an expansion bash
+	// parses but refuses when it runs (the "&" of ${a&}, ":1" of ${#a:1},
+	// ":" of ${a:}): "bad substitution" then, not a syntax error.
+	Bad string
 }
 
 // simple returns true if the parameter expansion is of the form $name or ${name},

@@ -1673,6 +1673,9 @@ zshPrefixLoop:
 		return pe
 	}
 	if p.tok != _EOF && (pe.Length || pe.Width || pe.IsSet) {
+		if p.badParamExp(pe, old) { // sandsh: ${#a:1} fails when it runs
+			return pe
+		}
 		p.curErr("cannot combine multiple parameter expansion operators")
 	}
 	switch p.tok {
@@ -1728,15 +1731,28 @@ zshPrefixLoop:
 			return pe
 		}
 		p.checkLang(p.pos, langBashLike|LangMirBSDKorn|LangZsh, "slicing")
+		if p.r == '}' && p.badParamExp(pe, old) { // sandsh: ${a:} fails when it runs
+			return pe
+		}
 		pe.Slice = &Slice{}
 		colonPos := p.pos
 		p.quote = paramExpSlice
 		if p.next(); p.tok != colon {
-			pe.Slice.Offset = p.followArithm(colon, colonPos)
+			if p.tok == rightBrace && p.lang.in(langBashLike) {
+				// sandsh: like bash, an offset of blanks is 0: ${a[@]: }
+				pe.Slice.Offset = zeroArithm(p.pos)
+			} else {
+				pe.Slice.Offset = p.followArithm(colon, colonPos)
+			}
 		}
 		colonPos = p.pos
 		if p.got(colon) {
-			pe.Slice.Length = p.followArithm(colon, colonPos)
+			if p.tok == rightBrace && p.lang.in(langBashLike) {
+				// sandsh: like bash, an empty length is 0: ${a[@]::}
+				pe.Slice.Length = zeroArithm(p.pos)
+			} else {
+				pe.Slice.Length = p.followArithm(colon, colonPos)
+			}
 		}
 		// Need to use a different matched style so arithm errors
 		// get reported correctly
@@ -1772,8 +1788,10 @@ zshPrefixLoop:
 			} else {
 				p.curErr("nested parameter expansion cannot be followed by a word")
 			}
-		} else {
+		} else if !p.badParamExp(pe, old) { // sandsh: ${a&} fails when it runs
 			p.curErr("not a valid parameter expansion operator: %#q", string(tokRune))
+		} else {
+			return pe
 		}
 	}
 	if p.tok != _EOF && p.tok != rightBrace {
@@ -1782,6 +1800,65 @@ zshPrefixLoop:
 	p.quote = old
 	pe.Rbrace = p.matched(pe.Dollar, dollBrace, rightBrace)
 	return pe
+}
+
+// badParamExp reads the rest of an expansion bash accepts when parsing
+// and refuses when it runs, up to its closing brace, into pe.Bad. The
+// operator token just read is p.tok; illegalTok means the current rune
+// starts the rest. It reports false, having read nothing, when the brace
+// is missing or the shell is not bash-like: then it is a syntax error.
+// (sandsh)
+func (p *Parser) badParamExp(pe *ParamExp, old quoteState) bool {
+	if !p.lang.in(langBashLike) || pe.Short || p.tok == _EOF {
+		return false
+	}
+	var sb strings.Builder
+	if p.tok != illegalTok {
+		sb.WriteString(p.tok.String())
+	}
+	// Find the closing brace without consuming: bs holds what the lexer
+	// has read ahead.
+	depth := 0
+	var rest []rune
+	r := p.r
+	for i := p.bsp; ; {
+		switch {
+		case r == runeEOF || r == utf8.RuneError && i >= uint(len(p.bs)):
+			return false
+		case r == '{':
+			depth++
+		case r == '}' && depth == 0:
+			goto found
+		case r == '}':
+			depth--
+		case strings.ContainsRune("\\\n\r\x00'\"`", r):
+			return false // quoting and bytes the lexer skips
+		}
+		rest = append(rest, r)
+		if i >= uint(len(p.bs)) {
+			return false
+		}
+		var w int
+		r, w = utf8.DecodeRune(p.bs[i:])
+		i += uint(w)
+	}
+found:
+	for range rest {
+		p.rune()
+	}
+	sb.WriteString(string(rest))
+	pe.Bad = sb.String()
+	pe.Rbrace = p.nextPos()
+	p.rune()
+	p.quote = old
+	p.next()
+	return true
+}
+
+// zeroArithm is the arithmetic 0 bash reads for an empty slice offset or
+// length. (sandsh)
+func zeroArithm(pos Pos) ArithmExpr {
+	return &Word{Parts: []WordPart{&Lit{ValuePos: pos, ValueEnd: pos, Value: "0"}}}
 }
 
 // paramNameStart reports whether a parameter name can begin after a prefix rune

@@ -819,6 +819,8 @@ func (p *Printer) paramExp(pe *ParamExp) {
 	}
 	p.wroteIndex(pe.Index)
 	switch {
+	case pe.Bad != "": // sandsh
+		p.w.WriteString(pe.Bad)
 	case len(pe.Modifiers) > 0:
 		for _, lit := range pe.Modifiers {
 			p.w.WriteByte(':')
