@@ -160,9 +160,10 @@ func awkConfig(ctx context.Context, env *Env, name string, inv awkInvocation) *a
 			sub.Stdin, sub.Stdout, sub.Stderr = stdin, out, stderr
 			return env.Exec(ctx, env.Child(sub, "awk", "awk system()"), []string{"sh", "-c", cmd})
 		},
-		Now:     env.System().Now,
-		Context: ctx,
-		UTF8:    awkUTF8(env),
+		Now:       env.System().Now,
+		Context:   ctx,
+		UTF8:      awkUTF8(env),
+		MaxString: min(env.LineMax(), 1<<40),
 	}
 }
 

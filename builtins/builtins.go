@@ -12,6 +12,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/sandsh/sandsh/builtins/internal/guard"
 	"io"
 	"io/fs"
 	"math"
@@ -87,6 +88,13 @@ type Env struct {
 	// A negative value means no bound (--max-var-bytes 0).
 	MaxLine int
 
+	// MaxInput bounds the whole input a command must hold at once (sort,
+	// tac, shuf, diff, column, jq, a file awk or sed reads whole); 0
+	// means DefaultMaxInput, negative no bound. The runner sets it to
+	// --max-capture: an input a script could not capture with $( ) is
+	// not one a command keeps.
+	MaxInput int
+
 	// Alive reports whether a virtual pid names a live process of the
 	// run (the shell or one of its jobs), for tail --pid. Nil means none
 	// is.
@@ -112,6 +120,21 @@ type FD struct {
 // DefaultMaxLine is the line bound when Env.MaxLine is 0: the default of
 // --max-var-bytes.
 const DefaultMaxLine = 64 << 20
+
+// DefaultMaxInput is the whole-input bound when Env.MaxInput is 0: the
+// default of --max-capture.
+const DefaultMaxInput = 64 << 20
+
+// InputMax returns the bound on a whole input held at once (-1: none).
+func (e *Env) InputMax() int {
+	switch {
+	case e.MaxInput > 0:
+		return e.MaxInput
+	case e.MaxInput < 0:
+		return -1
+	}
+	return DefaultMaxInput
+}
 
 // LineMax returns the bound on one line or record.
 func (e *Env) LineMax() int {
@@ -332,4 +355,11 @@ func (e *Env) WriteError(name string, err error) int {
 	}
 	fmt.Fprintf(e.Stderr, "%s: write error: %s\n", name, ErrText(err))
 	return 1
+}
+
+// ReadAll reads a whole input that the command must hold at once,
+// checking ctx while it reads and bounded by InputMax (a
+// *guard.InputError past it).
+func (e *Env) ReadAll(ctx context.Context, r io.Reader) ([]byte, error) {
+	return guard.ReadAll(ctx, r, e.InputMax())
 }

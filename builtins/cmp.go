@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/sandsh/sandsh/builtins/internal/guard"
 	"io"
 	"strconv"
 	"strings"
@@ -116,8 +117,13 @@ func runCmp(ctx context.Context, env *Env, args []string) int {
 				sizes[i] = max(fi.Size()-o.skip[i], 0)
 			}
 		}
-		rs[i] = bufio.NewReaderSize(f, dataBufSize)
+		// Each read checks ctx: -i may skip up to 2^63-1 bytes of an
+		// endless input.
+		rs[i] = bufio.NewReaderSize(guard.Reader(ctx, f), dataBufSize)
 		if _, err := io.CopyN(io.Discard, rs[i], o.skip[i]); err != nil && err != io.EOF {
+			if ctxDone(err) {
+				return 2
+			}
 			env.FileError("cmp", n, err)
 			return 2
 		}

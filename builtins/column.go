@@ -3,7 +3,6 @@ package builtins
 import (
 	"bytes"
 	"context"
-	"io"
 	"strconv"
 )
 
@@ -113,7 +112,7 @@ func textEachFile(ctx context.Context, env *Env, name string, files []string, fn
 			status = env.FileError(name, f, err)
 			continue
 		}
-		data, err := io.ReadAll(r)
+		data, err := env.ReadAll(ctx, r)
 		r.Close()
 		if err != nil {
 			status = env.FileError(name, f, err)

@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"hash/maphash"
-	"io"
 	"io/fs"
 	"path"
 	"sort"
@@ -383,7 +382,7 @@ type dataDiffInput struct {
 func (d *dataDiff) load(name string, mayBeAbsent bool) (*dataDiffInput, error) {
 	in := &dataDiffInput{name: name}
 	if name == "-" {
-		b, err := io.ReadAll(dataCtxReader{d.ctx, d.env.Stdin})
+		b, err := d.env.ReadAll(d.ctx, d.env.Stdin)
 		in.data, in.mtime = b, d.env.System().Now()
 		return in, err
 	}
@@ -402,7 +401,7 @@ func (d *dataDiff) load(name string, mayBeAbsent bool) (*dataDiffInput, error) {
 		return nil, err
 	}
 	defer f.Close()
-	in.data, err = io.ReadAll(dataCtxReader{d.ctx, f})
+	in.data, err = d.env.ReadAll(d.ctx, f)
 	return in, err
 }
 

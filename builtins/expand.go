@@ -2,6 +2,7 @@ package builtins
 
 import (
 	"context"
+	"github.com/sandsh/sandsh/builtins/internal/guard"
 )
 
 const expandUsage = `Usage: expand [OPTION]... [FILE]...
@@ -51,6 +52,7 @@ func runExpand(ctx context.Context, env *Env, args []string) int {
 		return 1
 	}
 	w := newTextWriter(env.Stdout)
+	meter := guard.NewMeter(ctx)
 	column, idx, convert := 0, 0, true
 	status, err := textEachChunk(ctx, env, name, files, func(chunk []byte) error {
 		for _, c := range chunk {
@@ -61,9 +63,12 @@ func runExpand(ctx context.Context, env *Env, args []string) int {
 					if last {
 						next = column + 1
 					}
-					for column++; column < next; column++ {
-						w.WriteByte(' ')
+					// A tab stop may be as far as the script asks:
+					// pad in metered blocks that stop on a write error.
+					if err := guard.Repeat(w, meter, ' ', next-column-1); err != nil {
+						return err
 					}
+					column = next
 					c = ' '
 				case '\b':
 					if column > 0 {

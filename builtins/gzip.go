@@ -436,7 +436,7 @@ func (z *dataGzip) decompressFile(file string, fi fs.FileInfo) {
 
 // listStream prints gzip -l's line for one compressed input.
 func (z *dataGzip) listStream(r io.Reader, name string) {
-	data, err := io.ReadAll(dataCtxReader{z.ctx, r})
+	data, err := z.env.ReadAll(z.ctx, r)
 	if err != nil {
 		z.fail("%s: %s", name, ErrText(err))
 		return

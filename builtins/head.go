@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/sandsh/sandsh/builtins/internal/guard"
 	"io"
 	"math/bits"
 	"os"
@@ -51,6 +52,7 @@ type headSpec struct {
 	allBut  bool  // head -n -N: all but the last N
 	fromTop bool  // tail -n +N: starting with the Nth
 	delim   byte
+	max     int // bound on the data held back (head -c/-n -N), -1 none
 }
 
 // headParseSize parses NUM with an optional multiplier suffix like GNU's
@@ -199,8 +201,11 @@ func runHead(ctx context.Context, env *Env, args []string) int {
 			spec.delim = 0
 		}
 	}
+	spec.max = env.InputMax()
 	return headEach(ctx, env, name, operands, headers, func(w *bufio.Writer, r io.Reader, file string) error {
-		return headCopy(r, w, spec)
+		// Every read checks ctx: head -n N of an input with no newline
+		// (/dev/zero) reads until the run ends.
+		return headCopy(guard.Reader(ctx, r), w, spec)
 	})
 }
 
@@ -303,9 +308,9 @@ func headWrite(w io.Writer, b []byte) error {
 func headCopy(r io.Reader, w *bufio.Writer, spec headSpec) error {
 	switch {
 	case spec.allBut && spec.bytes:
-		return headAllButBytes(r, w, spec.n)
+		return headAllButBytes(r, w, spec.n, spec.max)
 	case spec.allBut:
-		return headAllButLines(r, w, spec.n, spec.delim)
+		return headAllButLines(r, w, spec.n, spec.delim, spec.max)
 	case spec.bytes:
 		return headBytes(r, w, spec.n)
 	}
@@ -373,7 +378,7 @@ func headLines(r io.Reader, w *bufio.Writer, n int64, delim byte) error {
 }
 
 // headAllButBytes prints all but the last n bytes, holding back only n.
-func headAllButBytes(r io.Reader, w *bufio.Writer, n int64) error {
+func headAllButBytes(r io.Reader, w *bufio.Writer, n int64, max int) error {
 	if n == 0 {
 		_, err := io.Copy(w, r)
 		return err
@@ -389,6 +394,9 @@ func headAllButBytes(r io.Reader, w *bufio.Writer, n int64) error {
 			}
 			pending = pending[:copy(pending, pending[extra:])]
 		}
+		if max >= 0 && len(pending) > max {
+			return &guard.InputError{Max: max}
+		}
 		if err != nil || done {
 			return err
 		}
@@ -397,7 +405,7 @@ func headAllButBytes(r io.Reader, w *bufio.Writer, n int64) error {
 
 // headAllButLines prints all but the last n lines, holding back only the
 // data of the last n lines.
-func headAllButLines(r io.Reader, w *bufio.Writer, n int64, delim byte) error {
+func headAllButLines(r io.Reader, w *bufio.Writer, n int64, delim byte, max int) error {
 	var pending []byte
 	var count int64 // delimiters in pending
 	buf := make([]byte, 64<<10)
@@ -424,6 +432,9 @@ func headAllButLines(r io.Reader, w *bufio.Writer, n int64, delim byte) error {
 			}
 			pending = pending[:copy(pending, pending[cut:])]
 			count = n
+		}
+		if max >= 0 && len(pending) > max {
+			return &guard.InputError{Max: max}
 		}
 	}
 }

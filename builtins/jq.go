@@ -95,6 +95,7 @@ func runJq(ctx context.Context, env *Env, args []string) int {
 		return env.Open(name)
 	}
 	cfg.Environ = env.Environ
+	cfg.MaxInput = env.InputMax()
 	cfg.Now = env.System().Now
 	cfg.ErrText = ErrText
 	st := jq.Run(ctx, cfg)

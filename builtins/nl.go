@@ -2,7 +2,9 @@ package builtins
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"github.com/sandsh/sandsh/builtins/internal/guard"
 	"io"
 	"math"
 	"regexp"
@@ -71,9 +73,9 @@ type nlJob struct {
 	reset               bool
 	sep                 string
 	width               int
+	meter               *guard.Meter
 	format              string
 	header, body, foot  string
-	noNum               string
 }
 
 func runNl(ctx context.Context, env *Env, args []string) int {
@@ -153,7 +155,7 @@ func runNl(ctx context.Context, env *Env, args []string) int {
 		return 1
 	}
 	j.header, j.body, j.foot = strings.Repeat(delim, 3), strings.Repeat(delim, 2), delim
-	j.noNum = strings.Repeat(" ", j.width+len(j.sep))
+	j.meter = guard.NewMeter(ctx)
 	j.lineNo = j.start
 	if len(files) == 0 {
 		files = []string{"-"}
@@ -172,6 +174,11 @@ func runNl(ctx context.Context, env *Env, args []string) int {
 			if re, isRead := err.(textReadErr); isRead {
 				status = env.FileError(name, f, re.error)
 				continue
+			}
+			if err == errNlOverflow {
+				w.Flush()
+				env.Errorf(name, "%v", err)
+				return 1
 			}
 			return env.WriteError(name, err)
 		}
@@ -227,7 +234,9 @@ func (j *nlJob) process(ctx context.Context, lr *textLines, w textWriter) error 
 			}
 			continue
 		}
-		j.text(line, w)
+		if err := j.text(line, w); err != nil {
+			return err
+		}
 		w.Write(line)
 		if err := w.WriteByte('\n'); err != nil {
 			return err
@@ -251,7 +260,7 @@ func (j *nlJob) section(line []byte) int {
 	return -1
 }
 
-func (j *nlJob) text(line []byte, w textWriter) {
+func (j *nlJob) text(line []byte, w textWriter) error {
 	st := j.styles[j.cur]
 	number := false
 	switch st.kind {
@@ -270,39 +279,46 @@ func (j *nlJob) text(line []byte, w textWriter) {
 		number = st.re.Match(line)
 	}
 	if !number {
-		w.WriteString(j.noNum)
-		return
+		// -w may be up to INT_MAX, as in GNU: pad in metered blocks.
+		return guard.Repeat(w, j.meter, ' ', j.width+len(j.sep))
 	}
 	num := strconv.FormatInt(j.lineNo, 10)
 	switch j.format {
 	case "ln":
 		w.WriteString(num)
-		textPad(w, j.width-len(num))
+		j.pad(w, j.width-len(num))
 	case "rn":
-		textPad(w, j.width-len(num))
+		j.pad(w, j.width-len(num))
 		w.WriteString(num)
 	default:
 		if j.lineNo < 0 {
 			w.WriteByte('-')
 			num = num[1:]
-			textZeros(w, j.width-len(num)-1)
+			j.zeros(w, j.width-len(num)-1)
 		} else {
-			textZeros(w, j.width-len(num))
+			j.zeros(w, j.width-len(num))
 		}
 		w.WriteString(num)
 	}
-	w.WriteString(j.sep)
-	j.lineNo += j.incr
+	if j.meter.Err() != nil {
+		return j.meter.Err()
+	}
+	if _, err := w.WriteString(j.sep); err != nil {
+		return err
+	}
+	next := j.lineNo + j.incr
+	if (j.incr > 0 && next < j.lineNo) || (j.incr < 0 && next > j.lineNo) {
+		return errNlOverflow
+	}
+	j.lineNo = next
+	return nil
 }
 
-func textPad(w textWriter, n int) {
-	for ; n > 0; n-- {
-		w.WriteByte(' ')
-	}
-}
+// errNlOverflow is GNU nl's error when the next number does not fit.
+var errNlOverflow = errors.New("line number overflow")
 
-func textZeros(w textWriter, n int) {
-	for ; n > 0; n-- {
-		w.WriteByte('0')
-	}
-}
+func (j *nlJob) pad(w textWriter, n int) { guard.Repeat(w, j.meter, ' ', n) }
+
+// textPad writes n spaces (column's widths come from its own data).
+func textPad(w textWriter, n int)          { guard.Repeat(w, nil, ' ', n) }
+func (j *nlJob) zeros(w textWriter, n int) { guard.Repeat(w, j.meter, '0', n) }

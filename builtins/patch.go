@@ -264,7 +264,7 @@ func (p *dataPatch) readText(name string) (patch.Text, bool, error) {
 		return patch.Text{}, false, err
 	}
 	defer f.Close()
-	b, err := io.ReadAll(dataCtxReader{p.ctx, f})
+	b, err := p.env.ReadAll(p.ctx, f)
 	if err != nil {
 		return patch.Text{}, false, err
 	}

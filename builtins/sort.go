@@ -99,7 +99,7 @@ func runSort(ctx context.Context, env *Env, args []string) int {
 		return status
 	}
 	if job.files0 != "" {
-		files, st := textSortFiles0(env, name, job)
+		files, st := textSortFiles0(ctx, env, name, job)
 		if st >= 0 {
 			return st
 		}
@@ -288,14 +288,14 @@ func (job *sortJob) finish(env *Env, name string) int {
 }
 
 // textSortFiles0 reads the NUL-separated list of input names.
-func textSortFiles0(env *Env, name string, job *sortJob) ([]string, int) {
+func textSortFiles0(ctx context.Context, env *Env, name string, job *sortJob) ([]string, int) {
 	r, err := textOpen(env, job.files0)
 	if err != nil {
 		env.Errorf(name, "cannot open '%s' for reading: %s", job.files0, ErrText(err))
 		return nil, textSortStatus
 	}
 	defer r.Close()
-	data, err := io.ReadAll(r)
+	data, err := env.ReadAll(ctx, r)
 	if err != nil {
 		textReadError(env, name, job.files0, err)
 		return nil, textSortStatus
@@ -376,6 +376,7 @@ func textSortCreate(env *Env, name string, job *sortJob) (io.Writer, func() erro
 func textSortAll(ctx context.Context, env *Env, name string, job *sortJob) int {
 	s := sorteng.NewSorter(&job.cfg)
 	s.Workers = max(1, env.System().NumCPU)
+	s.Max = env.InputMax()
 	var hint int64
 	for _, f := range job.files {
 		if f != "-" {
@@ -429,7 +430,7 @@ func textSortMerge(ctx context.Context, env *Env, name string, job *sortJob) int
 		// An input that is also the output must be read before the
 		// output file is truncated.
 		if job.hasOutput && job.files[i] != "-" && env.Abs(job.files[i]) == env.Abs(job.output) {
-			data, err := io.ReadAll(r)
+			data, err := env.ReadAll(ctx, r)
 			if err != nil {
 				return textSortReadFail(env, name, job.files[i], err)
 			}

@@ -3,7 +3,7 @@ package builtins
 import (
 	"bytes"
 	"context"
-	"io"
+	"github.com/sandsh/sandsh/builtins/internal/guard"
 	"regexp"
 	"slices"
 	"strings"
@@ -71,7 +71,7 @@ func runTac(ctx context.Context, env *Env, args []string) int {
 			continue
 		}
 		// tac must see the whole input before printing its last record.
-		data, err := io.ReadAll(r)
+		data, err := env.ReadAll(ctx, r)
 		r.Close()
 		if err != nil {
 			status = env.FileError(name, f, err)
@@ -80,7 +80,11 @@ func runTac(ctx context.Context, env *Env, args []string) int {
 		if ctx.Err() != nil {
 			return 130
 		}
-		if err := textTacWrite(w, data, textTacSeps(data, sep, re, bol), before); err != nil {
+		seps, err := textTacSeps(ctx, data, sep, re, bol)
+		if err != nil {
+			return 130
+		}
+		if err := textTacWrite(w, data, seps, before); err != nil {
 			return env.WriteError(name, err)
 		}
 	}
@@ -94,14 +98,22 @@ func runTac(ctx context.Context, env *Env, args []string) int {
 // increasing order. A regex separator is found as GNU tac finds it:
 // searching backwards for the last position where it matches, with each
 // match confined to the text before the previous one.
-func textTacSeps(data []byte, sep string, re *regexp.Regexp, bol bool) [][2]int {
+//
+// The backward search tries a match at every position, each over the
+// rest of the text: the meter is charged with the bytes each try may
+// scan, so a separator that never matches stops on cancellation.
+func textTacSeps(ctx context.Context, data []byte, sep string, re *regexp.Regexp, bol bool) ([][2]int, error) {
 	var seps [][2]int
+	meter := guard.NewMeter(ctx)
 	if re != nil {
 		for size := len(data); size > 0; {
 			found := false
 			for p := size - 1; p >= 0; p-- {
 				if bol && p > 0 && data[p-1] != '\n' {
 					continue
+				}
+				if err := meter.Add(size - p); err != nil {
+					return nil, err
 				}
 				if m := re.FindIndex(data[p:size]); m != nil && m[1] > 0 {
 					seps = append(seps, [2]int{p, p + m[1]})
@@ -114,13 +126,13 @@ func textTacSeps(data []byte, sep string, re *regexp.Regexp, bol bool) [][2]int 
 			}
 		}
 		slices.Reverse(seps)
-		return seps
+		return seps, nil
 	}
 	s := []byte(sep)
 	for off := 0; ; {
 		i := bytes.Index(data[off:], s)
 		if i < 0 {
-			return seps
+			return seps, nil
 		}
 		seps = append(seps, [2]int{off + i, off + i + len(s)})
 		off += i + len(s)

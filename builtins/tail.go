@@ -143,6 +143,7 @@ func runTail(ctx context.Context, env *Env, args []string) int {
 		operands = []string{"-"}
 	}
 	offsets := map[string]int64{}
+	spec.max = env.InputMax()
 	st := headEach(ctx, env, name, operands, headers, func(w *bufio.Writer, r io.Reader, file string) error {
 		err := tailCopy(ctx, r, w, spec, file != "-")
 		if s, ok := r.(io.Seeker); ok && fol.on && err == nil && file != "-" {
@@ -336,7 +337,7 @@ func tailObsoletePlus(a string) bool {
 // end; other input is streamed, keeping only what may still be printed.
 func tailCopy(ctx context.Context, r io.Reader, w *bufio.Writer, spec headSpec, seekable bool) error {
 	if spec.fromTop {
-		return tailFrom(r, w, spec)
+		return tailFrom(guard.Reader(ctx, r), w, spec)
 	}
 	if spec.n == 0 {
 		return nil // like GNU, without reading: `yes | tail -n0` ends
@@ -352,9 +353,9 @@ func tailCopy(ctx context.Context, r io.Reader, w *bufio.Writer, spec headSpec, 
 		}
 	}
 	if spec.bytes {
-		return tailStreamBytes(ctx, r, w, spec.n)
+		return tailStreamBytes(ctx, r, w, spec.n, spec.max)
 	}
-	return tailStreamLines(ctx, r, w, spec.n, spec.delim)
+	return tailStreamLines(ctx, r, w, spec.n, spec.delim, spec.max)
 }
 
 // tailFrom prints starting with line (or byte) n.
@@ -453,7 +454,7 @@ func tailLinesStart(f io.ReadSeeker, size, n int64, delim byte) (int64, error) {
 	return 0, nil
 }
 
-func tailStreamBytes(ctx context.Context, r io.Reader, w *bufio.Writer, n int64) error {
+func tailStreamBytes(ctx context.Context, r io.Reader, w *bufio.Writer, n int64, max int) error {
 	var keep []byte
 	buf := make([]byte, 64<<10)
 	for {
@@ -462,8 +463,11 @@ func tailStreamBytes(ctx context.Context, r io.Reader, w *bufio.Writer, n int64)
 		}
 		k, done, err := headRead(r, buf)
 		keep = append(keep, buf[:k]...)
-		if int64(len(keep)) > n+int64(len(buf)) {
+		if int64(len(keep))-int64(len(buf)) > n { // n may be near MaxInt64
 			keep = keep[:copy(keep, keep[int64(len(keep))-n:])]
+		}
+		if max >= 0 && len(keep) > max && int64(len(keep)) <= n {
+			return &guard.InputError{Max: max}
 		}
 		if err != nil {
 			return err
@@ -479,7 +483,7 @@ func tailStreamBytes(ctx context.Context, r io.Reader, w *bufio.Writer, n int64)
 
 // tailStreamLines keeps the last n lines of a stream. It trims the kept
 // data only once it holds well over n lines, so trimming stays linear.
-func tailStreamLines(ctx context.Context, r io.Reader, w *bufio.Writer, n int64, delim byte) error {
+func tailStreamLines(ctx context.Context, r io.Reader, w *bufio.Writer, n int64, delim byte, max int) error {
 	var keep []byte
 	var count int64 // delimiters in keep
 	buf := make([]byte, 64<<10)
@@ -503,10 +507,15 @@ func tailStreamLines(ctx context.Context, r io.Reader, w *bufio.Writer, n int64,
 			}
 			return headWrite(w, keep)
 		}
-		if count > 2*n+1024 {
+		// Trim past 2n+1024 lines (written so that n near MaxInt64 does
+		// not overflow), or sooner when the kept data passes the bound.
+		if count-1024 > n && count-1024-n > n || max >= 0 && len(keep) > max && count > n {
 			cut := headCutLines(keep, count-n, delim)
 			keep = keep[:copy(keep, keep[cut:])]
 			count = n
+		}
+		if max >= 0 && len(keep) > max {
+			return &guard.InputError{Max: max}
 		}
 	}
 }

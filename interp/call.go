@@ -416,6 +416,10 @@ func (r *Runner) baseEnv() *builtins.Env {
 	if env.MaxLine == 0 {
 		env.MaxLine = -1 // --max-var-bytes 0: no bound on a line either
 	}
+	env.MaxInput = int(r.s.limits.MaxCapture)
+	if env.MaxInput == 0 {
+		env.MaxInput = -1 // --max-capture 0: no bound on a whole input
+	}
 	env.Alive = r.alive
 	return env
 }

@@ -359,6 +359,9 @@ func (p *interp) setField(i int, v value) {
 	}
 	p.ensureFields()
 	if i > p.nf {
+		if i > 1e7 { // the bound assigning NF has
+			p.fatalf("NF set to too large a value")
+		}
 		p.growFields(i)
 	}
 	p.fields[i-1] = v

@@ -349,12 +349,17 @@ func (p *interp) substitute(re *regex, repl, s string, global bool) (string, int
 				b.WriteString(pc.lit)
 			}
 		}
+		if p.maxStr > 0 && b.Len() > p.maxStr {
+			p.built(b.Len())
+		}
 		last = end
 	}
 	if n == 0 {
+		p.meter.Add(len(s))
 		return s, 0
 	}
 	b.WriteString(s[last:])
+	p.built(b.Len())
 	return b.String(), n
 }
 

@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/sandsh/sandsh/builtins/internal/guard"
 	"io"
 	"math"
 	"sort"
@@ -49,6 +50,11 @@ type Config struct {
 	// UTF8 selects character semantics (a UTF-8 locale); otherwise
 	// strings are bytes, as in the C locale.
 	UTF8 bool
+
+	// MaxString bounds one string the program builds or reads (a record,
+	// a concatenation, sprintf, gsub); 0 means no bound. Past it the run
+	// ends with a fatal error instead of filling memory.
+	MaxString int
 }
 
 // RuntimeError is a fatal error while running a program, with the place
@@ -105,6 +111,11 @@ type interp struct {
 	prog *Program
 	cfg  *Config
 	ctx  context.Context
+	// meter is charged with the bytes built (concatenation, sprintf,
+	// gsub) and read, so cancellation is checked at a rate tied to the
+	// work and not only every few thousand iterations.
+	meter  *guard.Meter
+	maxStr int
 
 	globals []cell
 	frame   []cell
@@ -235,6 +246,8 @@ func newInterp(prog *Program, cfg *Config) *interp {
 		prog:        prog,
 		cfg:         cfg,
 		ctx:         ctx,
+		meter:       guard.NewMeter(ctx),
+		maxStr:      cfg.MaxString,
 		globals:     make([]cell, len(prog.names)),
 		inRange:     make([]bool, len(prog.Items)),
 		outputs:     map[string]*outStream{},
@@ -326,6 +339,18 @@ func (p *interp) fatalf(format string, a ...any) {
 func (p *interp) tick() {
 	p.ticks++
 	if p.ticks&4095 == 0 {
+		p.checkCtx()
+	}
+}
+
+// built accounts for a string of n bytes the program is about to
+// build or has read: past the string bound it ends the run with a fatal
+// error; it charges the meter with n.
+func (p *interp) built(n int) {
+	if p.maxStr > 0 && n > p.maxStr {
+		p.fatalf("%s", &guard.LineError{Max: p.maxStr})
+	}
+	if p.meter.Add(n) != nil {
 		p.checkCtx()
 	}
 }
@@ -1045,11 +1070,14 @@ func (p *interp) evalConcat(e *ConcatExpr) value {
 	if len(e.Parts) == 2 {
 		a := p.toStr(p.eval(e.Parts[0]))
 		b := p.toStr(p.eval(e.Parts[1]))
+		p.built(len(a) + len(b))
 		return str(a + b)
 	}
 	var b strings.Builder
 	for _, part := range e.Parts {
-		b.WriteString(p.toStr(p.eval(part)))
+		s := p.toStr(p.eval(part))
+		p.built(b.Len() + len(s))
+		b.WriteString(s)
 	}
 	return str(b.String())
 }

@@ -70,6 +70,8 @@ func (rr *recordReader) fill(p *interp) bool {
 		rr.s = 0
 	}
 	if rr.e == len(rr.buf) {
+		// The unread data is one record still without its end.
+		p.built(rr.e)
 		nb := make([]byte, 2*len(rr.buf))
 		copy(nb, rr.buf[:rr.e])
 		rr.buf = nb

@@ -102,7 +102,7 @@ func parseDirective(s string) (fmtPart, int) {
 		i++
 	} else {
 		for i < len(s) && isDigit(s[i]) {
-			d.width = d.width*10 + int(s[i]-'0')
+			d.width = min(d.width*10+int(s[i]-'0'), fmtSaturate)
 			d.hasWidth = true
 			i++
 		}
@@ -115,7 +115,7 @@ func parseDirective(s string) (fmtPart, int) {
 			i++
 		} else {
 			for i < len(s) && isDigit(s[i]) {
-				d.prec = d.prec*10 + int(s[i]-'0')
+				d.prec = min(d.prec*10+int(s[i]-'0'), fmtSaturate)
 				i++
 			}
 		}
@@ -199,14 +199,14 @@ func (p *interp) appendFormat(buf []byte, format string, args []value) []byte {
 				if !ok {
 					return p.tooFewArgs(buf)
 				}
-				width = int(v.toNum())
+				width = fmtInt(v.toNum())
 			}
 			if d.precStar {
 				v, ok := arg()
 				if !ok {
 					return p.tooFewArgs(buf)
 				}
-				prec = int(v.toNum())
+				prec = fmtInt(v.toNum())
 			}
 			dd := *d
 			if width < 0 {
@@ -219,6 +219,14 @@ func (p *interp) appendFormat(buf []byte, format string, args []value) []byte {
 			}
 			spec = dd.buildSpec(width, prec)
 			d = &dd
+		}
+		// A width or precision may not build a string past the bound
+		// (%s precision only shortens; %c ignores it).
+		if width > 0 {
+			p.built(width)
+		}
+		if prec > 0 && d.verb != 's' && d.verb != 'c' {
+			p.built(prec)
 		}
 		var v value
 		if d.argIdx > 0 {
@@ -233,6 +241,7 @@ func (p *interp) appendFormat(buf []byte, format string, args []value) []byte {
 			}
 		}
 		buf = p.formatOne(buf, d, spec, width, prec, v)
+		p.built(len(buf))
 	}
 	return buf
 }
@@ -400,6 +409,25 @@ func (p *interp) bigInt(buf []byte, d *fmtPart, width int, f float64) []byte {
 		s = sign + string(zeros) + digits
 	}
 	return pad(buf, s, width, d.flags)
+}
+
+// fmtSaturate caps a width or precision written in a format, so that a
+// long run of digits saturates instead of overflowing; any value this
+// large is past the string bound anyway.
+const fmtSaturate = 1 << 40
+
+// fmtInt converts a '*' width or precision, saturating like fmtSaturate
+// (a NaN counts as 0).
+func fmtInt(f float64) int {
+	switch {
+	case f != f:
+		return 0
+	case f > fmtSaturate:
+		return fmtSaturate
+	case f < -fmtSaturate:
+		return -fmtSaturate
+	}
+	return int(f)
 }
 
 // pad appends s padded with spaces to width, on the right with '-'.

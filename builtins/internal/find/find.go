@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/sandsh/sandsh/builtins/internal/guard"
 	"io"
 	"io/fs"
 	"path"
@@ -46,6 +47,7 @@ type Env struct {
 // finder is one run of find.
 type finder struct {
 	ctx    context.Context
+	meter  *guard.Meter // charged with -printf padding
 	env    *Env
 	out    *bufio.Writer
 	status int
@@ -76,7 +78,7 @@ type visit struct {
 // Run runs find with args (without the command name) and returns the
 // exit status.
 func Run(ctx context.Context, env *Env, args []string) int {
-	f := &finder{ctx: ctx, env: env, out: bufio.NewWriterSize(env.Stdout, 64<<10),
+	f := &finder{ctx: ctx, meter: guard.NewMeter(ctx), env: env, out: bufio.NewWriterSize(env.Stdout, 64<<10),
 		follow: 'P', maxDepth: -1}
 	i := 0
 	// Leading options -H, -L, -P (and the ignored -D, -O).

@@ -3,7 +3,9 @@ package find
 import (
 	"bufio"
 	"fmt"
+	"github.com/sandsh/sandsh/builtins/internal/guard"
 	"io/fs"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -129,17 +131,25 @@ func (pp *printfPred) eval(f *finder, v *visit) bool {
 			w.WriteString(part.lit)
 			continue
 		}
-		pad(w, part.flags, directive(f, v, part))
+		if !pad(w, f.meter, part.flags, directive(f, v, part)) && f.status == 0 {
+			// GNU's fprintf fails past INT_MAX: nothing of the
+			// directive is printed and find's status is 1.
+			f.errorf("'standard output': Value too large for defined data type")
+			f.status = 1
+		}
 	}
 	f.checkWrite(w)
 	return true
 }
 
-// pad writes s with printf-style width, precision and '-' flag.
-func pad(w *bufio.Writer, flags, s string) {
+// pad writes s with printf-style width, precision and '-' flag. The
+// width is the script's: the fill goes out in metered blocks. A width or
+// precision past INT_MAX prints nothing and returns false, as C's printf
+// fails with EOVERFLOW.
+func pad(w *bufio.Writer, m *guard.Meter, flags, s string) bool {
 	if flags == "" {
 		w.WriteString(s)
-		return
+		return true
 	}
 	left := strings.Contains(flags, "-")
 	spec := strings.TrimLeft(flags, "-+ #0")
@@ -147,18 +157,27 @@ func pad(w *bufio.Writer, flags, s string) {
 	if k := strings.IndexByte(spec, '.'); k >= 0 {
 		width, prec = spec[:k], spec[k+1:]
 	}
+	n, err := strconv.Atoi(width)
+	if width != "" && (err != nil || n > math.MaxInt32) {
+		return false
+	}
 	if prec != "" {
-		if n, err := strconv.Atoi(prec); err == nil && n < len(s) {
-			s = s[:n]
+		k, err := strconv.Atoi(prec)
+		if err != nil || k > math.MaxInt32 {
+			return false
+		}
+		if k < len(s) {
+			s = s[:k]
 		}
 	}
-	n, _ := strconv.Atoi(width)
-	fill := strings.Repeat(" ", max(0, n-len(s)))
 	if left {
-		w.WriteString(s + fill)
-	} else {
-		w.WriteString(fill + s)
+		w.WriteString(s)
 	}
+	guard.Repeat(w, m, ' ', n-len(s))
+	if !left {
+		w.WriteString(s)
+	}
+	return true
 }
 
 func directive(f *finder, v *visit, part printfPart) string {

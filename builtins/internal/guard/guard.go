@@ -17,7 +17,7 @@ import (
 const Every = 64 << 10
 
 // Meter checks a context once per Every units of work. The zero value
-// never reports cancellation.
+// and a nil *Meter never report cancellation.
 type Meter struct {
 	ctx  context.Context
 	left int
@@ -29,6 +29,9 @@ func NewMeter(ctx context.Context) *Meter { return &Meter{ctx: ctx, left: Every}
 // Add counts n units of work and returns ctx.Err() when a check is due
 // and the context is done. A single huge n is checked at once.
 func (m *Meter) Add(n int) error {
+	if m == nil {
+		return nil
+	}
 	m.left -= n
 	if m.left > 0 {
 		return nil
@@ -42,7 +45,7 @@ func (m *Meter) Add(n int) error {
 
 // Err checks the context now.
 func (m *Meter) Err() error {
-	if m.ctx == nil {
+	if m == nil || m.ctx == nil {
 		return nil
 	}
 	return m.ctx.Err()
@@ -168,5 +171,68 @@ func Interruptible[T any](ctx context.Context, size int, f func() T) (T, error) 
 	case <-ctx.Done():
 		var zero T
 		return zero, ctx.Err()
+	}
+}
+
+// Repeat writes n copies of c to w in blocks, charging m with each block:
+// a padding loop driven by a width the script chose (expand -t, nl -w,
+// printf widths) then ends on the first write error or on cancellation
+// instead of writing a byte at a time until the width runs out.
+func Repeat(w io.Writer, m *Meter, c byte, n int) error {
+	if n <= 0 {
+		return nil
+	}
+	var block [512]byte
+	k := min(n, len(block))
+	for i := range k {
+		block[i] = c
+	}
+	for n > 0 {
+		k := min(n, len(block))
+		if _, err := w.Write(block[:k]); err != nil {
+			return err
+		}
+		if err := m.Add(k); err != nil {
+			return err
+		}
+		n -= k
+	}
+	return nil
+}
+
+// InputError says a command that must hold its whole input (sort, tac,
+// diff, jq, column, ...) was given more than the bound on it.
+type InputError struct{ Max int }
+
+func (e *InputError) Error() string {
+	return fmt.Sprintf("input too large (over %s, the --max-capture limit)", FormatBytes(int64(e.Max)))
+}
+
+// ReadAll reads r to its end like io.ReadAll, but checks ctx while it
+// reads and stops with an *InputError past max bytes (max < 0: no
+// bound), so an endless input (/dev/zero, `yes`) ends the command with a
+// clear error instead of filling memory.
+func ReadAll(ctx context.Context, r io.Reader, max int) ([]byte, error) {
+	b := make([]byte, 0, 512)
+	for {
+		if ctx != nil {
+			if err := ctx.Err(); err != nil {
+				return b, err
+			}
+		}
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if max >= 0 && len(b) > max {
+			return b[:max], &InputError{Max: max}
+		}
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
 	}
 }

@@ -2,7 +2,9 @@ package jq
 
 import (
 	"bufio"
+	"context"
 	"fmt"
+	"github.com/sandsh/sandsh/builtins/internal/guard"
 	"io"
 )
 
@@ -19,6 +21,29 @@ type inputIter struct {
 	failed bool   // a file could not be opened: exit status 2
 	done   bool
 	lines  int // raw mode line count
+	budget *budgetReader
+}
+
+// budgetReader checks the run's context on every read and counts the
+// bytes read since the last reset: one input value (or, with -s, the
+// whole input) may not pass max, so an endless value (/dev/zero, a string
+// that never closes) ends with a clear error instead of filling memory.
+type budgetReader struct {
+	ctx    context.Context
+	r      io.Reader
+	n, max int
+}
+
+func (b *budgetReader) Read(p []byte) (int, error) {
+	if err := b.ctx.Err(); err != nil {
+		return 0, err
+	}
+	n, err := b.r.Read(p)
+	b.n += n
+	if b.max > 0 && b.n > b.max {
+		return n, &guard.InputError{Max: b.max}
+	}
+	return n, err
 }
 
 func newInputIter(r *runner) *inputIter {
@@ -58,7 +83,8 @@ func (it *inputIter) open() bool {
 }
 
 func (it *inputIter) setReader(r io.Reader) {
-	it.br = bufio.NewReaderSize(r, 64<<10)
+	it.budget = &budgetReader{ctx: it.r.ctx, r: r, max: it.r.cfg.MaxInput}
+	it.br = bufio.NewReaderSize(it.budget, 64<<10)
 	it.dec = newDecoder(it.br, it.r.order)
 	it.lines = 0
 }
@@ -78,10 +104,23 @@ func (it *inputIter) Next() (any, bool) {
 			}
 		}
 		if it.r.cfg.RawInput {
-			if s, ok := it.rawLine(); ok {
+			if !it.r.cfg.Slurp {
+				it.budget.n = 0
+			}
+			s, ok, err := it.rawLine()
+			if err != nil {
+				it.done = true
+				return err, true
+			}
+			if ok {
 				return s, true
 			}
 		} else {
+			if !it.r.cfg.Slurp {
+				// The count starts again with each value; what bufio
+				// read ahead (at most 64KiB) counts for the next.
+				it.budget.n = 0
+			}
 			v, err := it.dec.next()
 			if err == nil {
 				return v, true
@@ -138,7 +177,7 @@ func (it *inputIter) streamArray(fn func(any) error) error {
 
 // rawLine returns the next line without its newline (-R). With -s the
 // lines keep their newlines so that joining gives the text back.
-func (it *inputIter) rawLine() (string, bool) {
+func (it *inputIter) rawLine() (string, bool, error) {
 	line, err := it.br.ReadSlice('\n')
 	if err == bufio.ErrBufferFull {
 		buf := append([]byte(nil), line...)
@@ -148,14 +187,17 @@ func (it *inputIter) rawLine() (string, bool) {
 		}
 		line = buf
 	}
+	if err != nil && err != io.EOF {
+		return "", false, err
+	}
 	if len(line) == 0 {
-		return "", false
+		return "", false, nil
 	}
 	it.lines++
 	if !it.r.cfg.Slurp && line[len(line)-1] == '\n' {
 		line = line[:len(line)-1]
 	}
-	return string(ToValidUTF8IfNeeded(line)), true
+	return string(ToValidUTF8IfNeeded(line)), true, nil
 }
 
 // ToValidUTF8IfNeeded avoids a copy for valid text.

@@ -21,18 +21,21 @@ import (
 
 // Config is one jq invocation.
 type Config struct {
-	Program     string
-	Files       []string // input files; none means Stdin
-	Stdin       io.Reader
-	Open        func(name string) (io.ReadCloser, error)
-	Stdout      io.Writer
-	Stderr      io.Writer
-	Environ     []string
-	ErrText     func(error) string // GNU-style error text
-	Now         func() time.Time
-	NullInput   bool
-	RawInput    bool
-	Slurp       bool
+	Program   string
+	Files     []string // input files; none means Stdin
+	Stdin     io.Reader
+	Open      func(name string) (io.ReadCloser, error)
+	Stdout    io.Writer
+	Stderr    io.Writer
+	Environ   []string
+	ErrText   func(error) string // GNU-style error text
+	Now       func() time.Time
+	NullInput bool
+	RawInput  bool
+	Slurp     bool
+	// MaxInput bounds one input value (with -s, the whole input) in
+	// bytes; 0 or less means no bound.
+	MaxInput    int
 	RawOutput   bool
 	JoinOutput  bool
 	ASCII       bool
@@ -123,6 +126,9 @@ func (r *runner) run() int {
 		ret = r.process(code, nil, vars)
 	} else if cfg.Slurp {
 		v, perr := r.slurp()
+		if perr != nil && r.ctx.Err() != nil {
+			return 130 // a cancelled read: the run reports its limit
+		}
 		if perr != nil {
 			fmt.Fprintf(cfg.Stderr, "jq: error (at %s): %v\n", r.inputs.pos(), perr)
 			ret = statusParse
@@ -137,6 +143,9 @@ func (r *runner) run() int {
 			}
 			if stream != nil && r.inputs.nextIsArray() {
 				st, perr := r.processStream(stream, vars)
+				if perr != nil && r.ctx.Err() != nil {
+					return 130
+				}
 				if perr != nil {
 					fmt.Fprintf(cfg.Stderr, "parse error: %v\n", perr)
 					ret = statusParse
@@ -149,6 +158,9 @@ func (r *runner) run() int {
 					break
 				}
 				if perr, isErr := v.(error); isErr {
+					if r.ctx.Err() != nil {
+						return 130
+					}
 					fmt.Fprintf(cfg.Stderr, "parse error: %v\n", perr)
 					ret = statusParse
 					break
@@ -167,7 +179,7 @@ func (r *runner) run() int {
 	if r.inputs.failed {
 		ret = statusUsage
 	}
-	if ret >= 10 {
+	if ret >= 10 && ret < 20 { // -e's statuses, not a cancelled run's 130
 		if cfg.ExitStatus {
 			return ret - 10
 		}

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/sandsh/sandsh/builtins/internal/guard"
 	"io"
 	"math"
 	"slices"
@@ -33,6 +34,8 @@ type Sorter struct {
 	lines []line
 	// Workers is how many goroutines may sort; 1 disables parallelism.
 	Workers int
+	// Max bounds the bytes of input held (0: only the 32-bit offsets).
+	Max int
 }
 
 // NewSorter returns an empty Sorter for cfg.
@@ -42,7 +45,7 @@ func NewSorter(cfg *Config) *Sorter {
 
 // Grow reserves room for n more bytes of input, a hint from file sizes.
 func (s *Sorter) Grow(n int64) {
-	if n > 0 && n < math.MaxUint32 {
+	if n > 0 && n < math.MaxUint32 && (s.Max <= 0 || n <= int64(s.Max)) {
 		s.data = slices.Grow(s.data, int(n)+1)
 	}
 }
@@ -59,6 +62,9 @@ func (s *Sorter) Read(ctx context.Context, r io.Reader) error {
 		s.data = s.data[:len(s.data)+n]
 		if len(s.data) >= math.MaxUint32 {
 			return ErrTooLarge
+		}
+		if s.Max > 0 && len(s.data) > s.Max {
+			return &guard.InputError{Max: s.Max}
 		}
 		if err == io.EOF {
 			break
