@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -34,7 +35,39 @@ func TestMain(m *testing.M) {
 
 // TestScripts runs the end-to-end CLI tests in testdata/*.txtar.
 func TestScripts(t *testing.T) {
-	testscript.Run(t, scriptParams("testdata", nil))
+	example, err := filepath.Abs("testdata/policy-example.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	testscript.Run(t, scriptParams("testdata", nil, func(env *testscript.Env) error {
+		env.Setenv("POLICY_EXAMPLE", example) // README's complete example
+		return nil
+	}))
+}
+
+// TestPolicyExample: the README's complete example policy is the file
+// testdata/policy-example.yaml (which policy_example.txtar runs), byte for
+// byte, so the documentation cannot drift from a policy that loads.
+func TestPolicyExample(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	example, err := os.ReadFile("testdata/policy-example.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(readme), "### Policy: `--policy FILE`")
+	if ok {
+		_, rest, ok = strings.Cut(rest, "```yaml\n")
+	}
+	block, _, ok2 := strings.Cut(rest, "```\n")
+	if !ok || !ok2 {
+		t.Fatal("README: no yaml block under \"Policy: --policy FILE\"")
+	}
+	if block != string(example) {
+		t.Errorf("README's example policy and testdata/policy-example.yaml differ:\n%s\n---\n%s", block, example)
+	}
 }
 
 // TestAttackScriptsNowhere runs the attack tests a second time with the
@@ -112,6 +145,34 @@ func scriptParams(dir string, files []string, setup ...func(*testscript.Env) err
 				}
 				if (got == want) == neg {
 					ts.Fatalf("exit status %d, want %d", got, want)
+				}
+			},
+			// findings json|sarif FILE N: FILE holds `sandsh check
+			// --format json|sarif` output with N findings, each
+			// checked field by field (SARIF 2.1.0's required ones).
+			"findings": func(ts *testscript.TestScript, neg bool, args []string) {
+				if len(args) != 3 || neg {
+					ts.Fatalf("usage: findings json|sarif FILE N")
+				}
+				n, err := strconv.Atoi(args[2])
+				if err != nil {
+					ts.Fatalf("N: %v", err)
+				}
+				data := []byte(ts.ReadFile(args[1]))
+				var got int
+				switch args[0] {
+				case "json":
+					got, err = checkFindingsJSON(data)
+				case "sarif":
+					got, err = checkSARIF(data)
+				default:
+					ts.Fatalf("usage: findings json|sarif FILE N")
+				}
+				if err != nil {
+					ts.Fatalf("%s: %v", args[1], err)
+				}
+				if got != n {
+					ts.Fatalf("%s: %d findings, want %d", args[1], got, n)
 				}
 			},
 			// auditlog FILE reads an audit log and checks every line:
@@ -231,4 +292,114 @@ func jsonType(v any) string {
 		return "missing"
 	}
 	return "?"
+}
+
+// checkFindingsJSON validates `sandsh check --format json`: an array of
+// {file, line, column, end: {line, column}, severity, code, message}.
+func checkFindingsJSON(data []byte) (int, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var fs []struct {
+		File   *string `json:"file"`
+		Line   *int    `json:"line"`
+		Column *int    `json:"column"`
+		End    *struct {
+			Line   *int `json:"line"`
+			Column *int `json:"column"`
+		} `json:"end"`
+		Severity *string `json:"severity"`
+		Code     *string `json:"code"`
+		Message  *string `json:"message"`
+	}
+	if err := dec.Decode(&fs); err != nil {
+		return 0, err
+	}
+	for i, f := range fs {
+		switch {
+		case f.File == nil || *f.File == "", f.Line == nil || *f.Line < 1, f.Column == nil || *f.Column < 1,
+			f.End == nil || f.End.Line == nil || f.End.Column == nil || *f.End.Line < *f.Line,
+			f.Code == nil || *f.Code == "", f.Message == nil || *f.Message == "":
+			return 0, fmt.Errorf("finding %d: a field is missing or out of range", i)
+		case f.Severity == nil || !slices.Contains([]string{"error", "warning", "info"}, *f.Severity):
+			return 0, fmt.Errorf("finding %d: severity %v", i, f.Severity)
+		}
+	}
+	return len(fs), nil
+}
+
+// checkSARIF validates the parts of a SARIF 2.1.0 log that the standard
+// requires and code-scanning services read: version, runs, each run's
+// tool.driver.name and rules, each result's message.text, ruleId and
+// ruleIndex agreeing with the rules, level, and a physical location
+// with a URI and a region starting at line 1 or later.
+func checkSARIF(data []byte) (int, error) {
+	var log struct {
+		Schema  string `json:"$schema"`
+		Version string `json:"version"`
+		Runs    []struct {
+			Tool *struct {
+				Driver *struct {
+					Name  string `json:"name"`
+					Rules []struct {
+						ID string `json:"id"`
+					} `json:"rules"`
+				} `json:"driver"`
+			} `json:"tool"`
+			Results *[]struct {
+				RuleID    string `json:"ruleId"`
+				RuleIndex *int   `json:"ruleIndex"`
+				Level     string `json:"level"`
+				Message   *struct {
+					Text string `json:"text"`
+				} `json:"message"`
+				Locations []struct {
+					PhysicalLocation *struct {
+						ArtifactLocation *struct {
+							URI string `json:"uri"`
+						} `json:"artifactLocation"`
+						Region *struct {
+							StartLine   int `json:"startLine"`
+							StartColumn int `json:"startColumn"`
+						} `json:"region"`
+					} `json:"physicalLocation"`
+				} `json:"locations"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(data, &log); err != nil {
+		return 0, err
+	}
+	if log.Version != "2.1.0" || !strings.Contains(log.Schema, "sarif") || len(log.Runs) == 0 {
+		return 0, fmt.Errorf("version %q, $schema %q, %d runs", log.Version, log.Schema, len(log.Runs))
+	}
+	n := 0
+	for _, run := range log.Runs {
+		if run.Tool == nil || run.Tool.Driver == nil || run.Tool.Driver.Name == "" {
+			return 0, fmt.Errorf("run without tool.driver.name")
+		}
+		if run.Results == nil {
+			return 0, fmt.Errorf("run without results")
+		}
+		rules := run.Tool.Driver.Rules
+		for i, r := range *run.Results {
+			switch {
+			case r.Message == nil || r.Message.Text == "":
+				return 0, fmt.Errorf("result %d: no message.text", i)
+			case r.RuleID == "" || r.RuleIndex == nil || *r.RuleIndex < 0 || *r.RuleIndex >= len(rules) || rules[*r.RuleIndex].ID != r.RuleID:
+				return 0, fmt.Errorf("result %d: ruleId %q and ruleIndex %v disagree with the rules", i, r.RuleID, r.RuleIndex)
+			case !slices.Contains([]string{"none", "note", "warning", "error"}, r.Level):
+				return 0, fmt.Errorf("result %d: level %q", i, r.Level)
+			case len(r.Locations) == 0:
+				return 0, fmt.Errorf("result %d: no location", i)
+			}
+			for _, l := range r.Locations {
+				pl := l.PhysicalLocation
+				if pl == nil || pl.ArtifactLocation == nil || pl.ArtifactLocation.URI == "" || pl.Region == nil || pl.Region.StartLine < 1 || pl.Region.StartColumn < 1 {
+					return 0, fmt.Errorf("result %d: bad physicalLocation", i)
+				}
+			}
+			n++
+		}
+	}
+	return n, nil
 }

@@ -795,6 +795,13 @@ func TestREPLPolicyAsk(t *testing.T) {
 		p.expect(`sandsh: tr: denied by policy (rule "ask-tr"; the operator said no)`)
 		p.expect("st=126\r\n")
 		p.prompt("/workspace")
+		// an explicit N, and a ask reached through another route (xargs)
+		p.run("echo a | xargs tr a d; echo st=$?")
+		p.expect(`sandsh: policy: run "tr a d a"? (rule "ask-tr") [y/N] `)
+		p.send("N\r")
+		p.expect(`sandsh: tr: denied by policy (rule "ask-tr"; the operator said no)`)
+		p.expect("st=126\r\n")
+		p.prompt("/workspace")
 		p.send("\x04")
 		p.expect("exit")
 		if st := p.wait(); st != 0 {
