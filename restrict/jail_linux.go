@@ -194,6 +194,9 @@ func JailClient(ctrl *os.File) Jailer {
 // j must decide again whether the name may run.
 func ServeJail(ctx context.Context, ctrl *os.File, j Jailer, maxRequest int64) (wait func()) {
 	var wg sync.WaitGroup
+	// A compromised worker could ask for jails without end: at most
+	// maxJails are built at once, the others wait their turn.
+	slots := make(chan struct{}, maxJails)
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
@@ -218,12 +221,24 @@ func ServeJail(ctx context.Context, ctrl *os.File, j Jailer, maxRequest int64) (
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				serveJail(ctx, files, j, maxRequest)
+				select {
+				case slots <- struct{}{}:
+					defer func() { <-slots }()
+					serveJail(ctx, files, j, maxRequest)
+				case <-ctx.Done():
+					for _, f := range files {
+						f.Close()
+					}
+				}
 			}()
 		}
 	}()
 	return wg.Wait
 }
+
+// maxJails bounds the jails one worker has at once (more than
+// --max-jobs allows a script by default).
+const maxJails = 64
 
 func receivedFiles(oob []byte) []*os.File {
 	msgs, err := unix.ParseSocketControlMessage(oob)
