@@ -263,12 +263,23 @@ func awkOpen(env *Env, name string, flag int) (io.ReadWriteCloser, error) {
 	if flag == os.O_RDONLY {
 		f, err := env.Open(name)
 		if err != nil {
-			return nil, err
+			return nil, awkFileErr{err}
 		}
 		return awkReadOnly{f}, nil
 	}
-	return env.FS.OpenFile(env.Abs(name), flag, 0o666)
+	f, err := env.FS.OpenFile(env.Abs(name), flag, 0o666)
+	if err != nil {
+		return nil, awkFileErr{err}
+	}
+	return f, nil
 }
+
+// awkFileErr words a failed open as gawk does ("No such file or
+// directory", "Permission denied"), not as Go does.
+type awkFileErr struct{ err error }
+
+func (e awkFileErr) Error() string { return ErrText(e.err) }
+func (e awkFileErr) Unwrap() error { return e.err }
 
 // awkSyncWriter serializes writes from several goroutines.
 type awkSyncWriter struct {

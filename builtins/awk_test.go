@@ -124,7 +124,7 @@ func TestAwkFiles(t *testing.T) {
 		t.Errorf("log.txt = %q", s)
 	}
 	got = run(t, env, "", "awk", `BEGIN { print "x" > "nodir/f" }`)
-	if got.Status != 2 || !strings.Contains(got.Stderr, "can't redirect to `nodir/f'") {
+	if got.Status != 2 || !strings.Contains(got.Stderr, "cannot redirect to `nodir/f': No such file or directory") {
 		t.Errorf("redirect into a missing directory: %+v", got)
 	}
 }

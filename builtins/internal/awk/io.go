@@ -433,7 +433,7 @@ func (p *interp) outputFor(redir token, name string) *bufio.Writer {
 		}
 		f, err := p.openFile(name, flag)
 		if err != nil {
-			p.fatalf("can't redirect to `%s' (%s)", name, errText(err))
+			p.fatalf("cannot redirect to `%s': %s", name, errText(err))
 		}
 		s.closer = f
 		s.w = bufio.NewWriterSize(f, readBufSize)
