@@ -183,7 +183,26 @@ func scriptParams(dir string, files []string, setup ...func(*testscript.Env) err
 					ts.Fatalf("usage: auditlog FILE")
 				}
 				lines := strings.Split(strings.TrimSuffix(ts.ReadFile(args[0]), "\n"), "\n")
+				started := map[float64]string{} // command_start's cmd → name
 				for i, line := range lines {
+					var cmd struct {
+						Event string  `json:"event"`
+						Cmd   float64 `json:"cmd"`
+						Name  string  `json:"name"`
+					}
+					json.Unmarshal([]byte(line), &cmd)
+					switch cmd.Event {
+					case "command_start":
+						if _, dup := started[cmd.Cmd]; dup {
+							ts.Fatalf("line %d: cmd %v started twice", i+1, cmd.Cmd)
+						}
+						started[cmd.Cmd] = cmd.Name
+					case "command_exit":
+						if name, ok := started[cmd.Cmd]; !ok || name != cmd.Name {
+							ts.Fatalf("line %d: exit of cmd %v (%s) that did not start", i+1, cmd.Cmd, cmd.Name)
+						}
+						delete(started, cmd.Cmd)
+					}
 					var ev struct {
 						V     *int    `json:"v"`
 						Seq   *int64  `json:"seq"`
@@ -235,8 +254,8 @@ func TestJailScripts(t *testing.T) {
 // envelope.
 var auditSchema = map[string][]map[string]string{
 	"run_start":     {{"argv": "array", "limits": "object"}},
-	"command_start": {{"name": "string", "argv": "array", "kind": "string", "route": "string", "decision": "string", "rule": "string"}},
-	"command_exit":  {{"name": "string", "argv": "array", "kind": "string", "route": "string", "status": "number", "duration_ms": "number"}},
+	"command_start": {{"cmd": "number", "name": "string", "argv": "array", "kind": "string", "route": "string", "decision": "string", "rule": "string"}},
+	"command_exit":  {{"cmd": "number", "name": "string", "argv": "array", "kind": "string", "route": "string", "decision": "string", "rule": "string", "status": "number", "duration_ms": "number"}},
 	"denied": {
 		{"name": "string", "argv": "array", "kind": "string", "decision": "string", "rule": "string", "message": "string"},
 		{"op": "string", "path": "string", "access": "string", "decision": "string", "rule": "string", "message": "string"},

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -23,6 +24,40 @@ type enforcer struct {
 	ask   Asker
 	yes   bool
 	audit *Audit
+
+	// running pairs a command's exit with its start in the audit log: the
+	// gateway hands the check and the exit the same Env, one per command.
+	mu      sync.Mutex
+	running map[*builtins.Env]started
+	nextCmd int64
+}
+
+// started is what the audit log said when a command started.
+type started struct {
+	id       int64
+	decision policy.Decision
+}
+
+// begin numbers a command that starts.
+func (e *enforcer) begin(env *builtins.Env, d policy.Decision) int64 {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.nextCmd++
+	if env != nil {
+		if e.running == nil {
+			e.running = map[*builtins.Env]started{}
+		}
+		e.running[env] = started{e.nextCmd, d}
+	}
+	return e.nextCmd
+}
+
+func (e *enforcer) end(env *builtins.Env) (started, bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	st, ok := e.running[env]
+	delete(e.running, env)
+	return st, ok
 }
 
 // decide turns a decision into the gateway's answer.
@@ -46,13 +81,16 @@ func (e *enforcer) verdict(ctx context.Context, argv []string, d policy.Decision
 }
 
 func (e *enforcer) gateway(ctx context.Context, env *builtins.Env, args []string) (string, bool) {
-	rt := route{env.Route, env.Via, "external"}
-	if e.p == nil {
-		e.record(args, rt, policy.Decision{Action: policy.Allow, Rule: "no policy"}, true, "")
-		return "", true
+	rt := route{how: env.Route, via: env.Via, kind: "external"}
+	d := policy.Decision{Action: policy.Allow, Rule: "no policy"}
+	why, ok := "", true
+	if e.p != nil {
+		d = e.p.Decide(args)
+		why, ok = e.verdict(ctx, args, d)
 	}
-	d := e.p.Decide(args)
-	why, ok := e.verdict(ctx, args, d)
+	if ok && e.audit != nil {
+		rt.id = e.begin(env, d)
+	}
 	e.record(args, rt, d, ok, why)
 	return why, ok
 }
@@ -62,6 +100,7 @@ type route struct {
 	how  string   // name, path, command, exec, builtin, env, xargs, …
 	via  []string // the commands it runs inside, outermost first
 	kind string   // external (through the gateway) or builtin
+	id   int64    // pairs command_start and command_exit; 0 for a denial
 }
 
 func (e *enforcer) fields(args []string, rt route) map[string]any {
@@ -71,6 +110,9 @@ func (e *enforcer) fields(args []string, rt route) map[string]any {
 	}
 	if len(rt.via) > 0 {
 		f["via"] = rt.via
+	}
+	if rt.id != 0 {
+		f["cmd"] = rt.id
 	}
 	return f
 }
@@ -95,12 +137,18 @@ func (e *enforcer) record(args []string, rt route, d policy.Decision, ok bool, w
 }
 
 func (e *enforcer) exited(env *builtins.Env, args []string, status int, took time.Duration) {
-	e.exit(args, route{env.Route, env.Via, "external"}, status, took)
+	rt := route{how: env.Route, via: env.Via, kind: "external"}
+	st, _ := e.end(env)
+	rt.id = st.id
+	e.exit(args, rt, st.decision, status, took)
 }
 
-func (e *enforcer) exit(args []string, rt route, status int, took time.Duration) {
+func (e *enforcer) exit(args []string, rt route, d policy.Decision, status int, took time.Duration) {
 	f := e.fields(args, rt)
 	f["status"], f["duration_ms"] = status, float64(took.Microseconds())/1000
+	if d.Rule != "" {
+		f["decision"], f["rule"] = string(d.Action), d.Rule
+	}
 	e.audit.Emit("command_exit", f)
 }
 
@@ -124,11 +172,14 @@ func (e *enforcer) builtin(ctx context.Context, call interp.BuiltinCall) (string
 		return "", true, nil
 	}
 	why, ok := e.verdict(ctx, call.Args, d)
-	rt := route{call.Route, call.Via, "builtin"}
+	rt := route{how: call.Route, via: call.Via, kind: "builtin"}
+	if ok && e.audit != nil {
+		rt.id = e.begin(nil, d)
+	}
 	e.record(call.Args, rt, d, ok, why)
 	if !ok || e.audit == nil {
 		return why, ok, nil
 	}
 	start := time.Now()
-	return why, ok, func(status int) { e.exit(call.Args, rt, status, time.Since(start)) }
+	return why, ok, func(status int) { e.exit(call.Args, rt, d, status, time.Since(start)) }
 }
