@@ -219,7 +219,9 @@ func (t *shellTest) term() bool {
 	if t.pos+3 <= t.argc() && shellTestBinop(t.argv[t.pos+1]) {
 		return t.binary()
 	}
-	if shellTestUnop(a) {
+	// As in bash, an operator as the last argument is a plain string:
+	// [ -a -a -a -a ] is (-a -a) -a "-a".
+	if shellTestUnop(a) && t.pos+1 < t.argc() {
 		return t.unary()
 	}
 	t.advance(false)

@@ -576,29 +576,42 @@ func (r *Runner) funcText(body *syntax.Stmt) string {
 	return sb.String()
 }
 
-// letClause runs `let expr...`.
+// letClause runs `let expr...`. Like bash's let builtin, it expands its
+// words as any command's arguments and evaluates each resulting word as
+// an expression; only a parser for another shell gives it parsed
+// expressions.
 func (r *Runner) letClause(ctx context.Context, lc *syntax.LetClause) {
-	n := 0
+	var words []*syntax.Word
 	for _, x := range lc.Exprs {
-		var err error
-		if w, ok := x.(*syntax.Word); ok && len(w.Parts) == 1 {
-			if _, quoted := w.Parts[0].(*syntax.Lit); !quoted {
-				// let "y = 3 * 4": the quoted text is the expression.
-				s, lerr := r.literal(ctx, w)
-				if lerr != nil {
-					r.expandError(lerr)
-					return
-				}
-				n, err = r.arithString(s)
-				if err != nil {
-					r.letError(err)
-					return
-				}
-				continue
+		if w, ok := x.(*syntax.Word); ok {
+			words = append(words, w)
+		}
+	}
+	n := 0
+	if len(words) == len(lc.Exprs) {
+		args, err := r.fields(ctx, words...)
+		if err != nil {
+			r.expandError(err)
+			return
+		}
+		r.trace(ctx, append([]string{"let"}, args...)...)
+		if len(args) == 0 {
+			r.builtinErr("let", "expression expected")
+			r.lastStatus = 1
+			return
+		}
+		for _, a := range args {
+			if n, err = r.arithString(a); err != nil {
+				r.letError(err)
+				return
 			}
 		}
-		n, err = r.arith(ctx, x)
-		if err != nil {
+		r.lastStatus = oneIfZero(n)
+		return
+	}
+	for _, x := range lc.Exprs {
+		var err error
+		if n, err = r.arith(ctx, x); err != nil {
 			r.letError(err)
 			return
 		}

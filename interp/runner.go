@@ -441,6 +441,10 @@ func (r *Runner) cmd(ctx context.Context, cmd syntax.Command) {
 			r.traceLine(ctx, r.printNode(cmd))
 		}
 		ok, err := r.testExpr(ctx, cmd.X)
+		if errors.Is(err, errBadRegex) {
+			r.lastStatus = 2
+			return
+		}
 		if err != nil {
 			r.expandError(err)
 			return

@@ -2,6 +2,7 @@ package interp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"regexp"
@@ -94,11 +95,13 @@ func (r *Runner) regexMatch(ctx context.Context, left string, w *syntax.Word) (b
 	if r.opts.nocasematch {
 		expr = "(?i)" + expr
 	}
-	rx, err := compileCached(r.s, ereToGo(expr))
+	goExpr, ok := ereBraces(ereToGo(expr))
+	if !ok {
+		return false, errBadRegex
+	}
+	rx, err := compileCached(r.s, goExpr)
 	if err != nil {
-		// bash: invalid regex is status 2
-		r.lastStatus = 2
-		return false, nil
+		return false, errBadRegex
 	}
 	m := rx.FindStringSubmatch(left)
 	if m == nil {
@@ -111,6 +114,89 @@ func (r *Runner) regexMatch(ctx context.Context, left string, w *syntax.Word) (b
 
 // ereToGo adapts a POSIX ERE to Go's syntax where they differ in
 // ways scripts hit: bracket expressions with a leading ']'.
+// errBadRegex is a =~ pattern that does not compile: bash's [[ ]] then
+// returns 2, without a message.
+var errBadRegex = errors.New("invalid regular expression")
+
+// ereBraces checks the braces of a POSIX ERE as glibc does, which Go
+// would take literally where glibc refuses them ({ or a{1 with no
+// interval, a { that follows nothing), and spells {,n} as {0,n}.
+func ereBraces(s string) (string, bool) {
+	if !strings.ContainsAny(s, "{*+?") {
+		return s, true
+	}
+	var sb strings.Builder
+	start := true // where a repetition has nothing to repeat
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch c {
+		case '\\':
+			sb.WriteByte(c)
+			if i+1 < len(s) {
+				i++
+				sb.WriteByte(s[i])
+			}
+			start = false
+			continue
+		case '[':
+			j := i + 1
+			if j < len(s) && s[j] == '^' {
+				j++
+			}
+			if j < len(s) && s[j] == ']' {
+				j++
+			}
+			for j < len(s) && s[j] != ']' {
+				if s[j] == '[' && j+1 < len(s) && (s[j+1] == ':' || s[j+1] == '.' || s[j+1] == '=') {
+					if k := strings.Index(s[j+2:], string(s[j+1])+"]"); k >= 0 {
+						j += k + 4
+						continue
+					}
+				}
+				j++
+			}
+			if j >= len(s) {
+				return s, false
+			}
+			sb.WriteString(s[i : j+1])
+			i, start = j, false
+			continue
+		case '(', '|':
+			sb.WriteByte(c)
+			start = true
+			continue
+		case '^':
+			sb.WriteByte(c)
+			continue
+		case '*', '+', '?':
+			if start {
+				return s, false
+			}
+		case '{':
+			if start {
+				return s, false
+			}
+			j := i + 1
+			for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] == ',') {
+				j++
+			}
+			body := s[i+1 : j]
+			if j >= len(s) || s[j] != '}' || body == "" || strings.Count(body, ",") > 1 {
+				return s, false
+			}
+			if body[0] == ',' {
+				body = "0" + body
+			}
+			sb.WriteString("{" + body + "}")
+			i = j
+			continue
+		}
+		sb.WriteByte(c)
+		start = false
+	}
+	return sb.String(), true
+}
+
 func ereToGo(s string) string {
 	if !strings.Contains(s, "[]") && !strings.Contains(s, "[^]") {
 		return s
@@ -306,8 +392,12 @@ func (r *Runner) binaryTest(ctx context.Context, op syntax.BinTestOperator, x, y
 // arithOperand evaluates an operand of -eq and friends inside [[ ]],
 // which bash treats as an arithmetic expression.
 func (r *Runner) arithOperand(ctx context.Context, s string) (int, error) {
-	if n, err := strconv.Atoi(strings.TrimSpace(s)); err == nil {
-		return n, nil
+	// The fast path is for plain decimals only: 017 is octal.
+	t := strings.TrimSpace(s)
+	if digits := strings.TrimLeft(t, "+-"); len(digits) == 1 || digits != "" && digits[0] != '0' {
+		if n, err := strconv.Atoi(t); err == nil {
+			return n, nil
+		}
 	}
 	return r.arithString(s)
 }

@@ -39,3 +39,38 @@ x=09; echo $(( x + 1 ))
 echo st=$?
 ### arith function with a runtime expression prints as written
 f() { echo $(( $x = 1 )); (( 1 + )); }; declare -f f
+### let words are ordinary arguments
+let x=1
+let y=x+2
+let z=y*3  # comment
+let z2="y*3"
+echo $x $y $z $z2
+### let compound-looking arguments
+let x=( 1 )
+let y=( x + 2 )
+let z=( y * 3 )
+echo $x $y $z
+### let splits expansions and fails at run time
+e="a=1 b=a+1"; let $e; echo $a $b
+let 0; echo st=$?
+let "1 +"; echo st=$?
+let; echo st=$?
+let $nothing; echo st=$?
+### let prints as written
+f() { let x=( 1 ) y=2 "z = 3"; let a++ b+=2; }; declare -f f
+### let traced
+set -x; a=2; let "x = a" y=$a
+### dbracket octal operands
+[[ 15 -eq 017 ]] && echo t; [[ -0123 -eq -83 ]]; echo $?; [[ 15 -eq ZZZ017 ]] || echo f
+### dbracket bad regex is status 2
+[[ foo.py =~ * ]]; echo $?
+[[ { =~ { ]]; echo $?
+[[ xa =~ a{ ]]; echo $?
+[[ xa =~ a{,2} ]]; echo $?
+[[ xa =~ ^*a ]]; echo $?
+[[ x{ =~ [{] ]]; echo $?
+### test trailing operator is a string
+[ -a -a -a -a ]; echo $?
+[ -n -a -a -n ]; echo $?
+[ x -a -t ]; echo $?
+[ -a -a -a -a -a -a -a ]; echo $?

@@ -3033,20 +3033,72 @@ func (p *Parser) coprocClause(s *Stmt) {
 
 func (p *Parser) letClause(s *Stmt) {
 	lc := &LetClause{Let: p.pos}
-	old := p.preNested(arithmExprLet)
+	if !p.lang.in(langBashLike) {
+		old := p.preNested(arithmExprLet)
+		p.next()
+		for !p.stopToken() && !p.peekRedir() {
+			x := p.arithmExpr(true)
+			if x == nil {
+				break
+			}
+			lc.Exprs = append(lc.Exprs, x)
+		}
+		if len(lc.Exprs) == 0 {
+			p.followErrExp(lc.Let, "let")
+		}
+		p.postNested(old)
+		s.Cmd = lc
+		return
+	}
+	// sandsh: in bash, let is a builtin whose arguments are ordinary
+	// words (expanded, split, globbed), each evaluated at run time, so
+	// the words are kept as they are: let z=y*3 # comment, let "x = 1".
+	// Like an assignment builtin, it also takes x=( 1 ), as the text
+	// x=(1).
 	p.next()
 	for !p.stopToken() && !p.peekRedir() {
-		x := p.arithmExpr(true)
-		if x == nil {
+		if p.tok == _LitWord && p.r == '(' && strings.HasSuffix(p.val, "=") && p.eqlOffs == len(p.val)-1 && ValidName(p.val[:p.eqlOffs]) {
+			lc.Exprs = append(lc.Exprs, p.letCompound())
+			continue
+		}
+		w := p.getWord()
+		if w == nil {
 			break
 		}
-		lc.Exprs = append(lc.Exprs, x)
+		lc.Exprs = append(lc.Exprs, w)
 	}
-	if len(lc.Exprs) == 0 {
-		p.followErrExp(lc.Let, "let")
+	s.Cmd = lc // with no words, bash's let fails when it runs
+}
+
+// letCompound reads a let argument like x=( y + 1 ), with p.val "x=" and
+// p.r the "(", as the word bash makes of it: x=(y + 1) (sandsh).
+func (p *Parser) letCompound() *Word {
+	pos, name := p.pos, p.val
+	var inner []byte
+	depth := 0
+	for {
+		r := p.rune()
+		if r == runeEOF {
+			p.matchingErr(pos, leftParen, rightParen)
+			break
+		}
+		if r == '(' {
+			depth++
+		} else if r == ')' {
+			if depth == 0 {
+				p.rune()
+				break
+			}
+			depth--
+		}
+		if r == escNewl {
+			r = ' '
+		}
+		inner = utf8.AppendRune(inner, r)
 	}
-	p.postNested(old)
-	s.Cmd = lc
+	l := p.lit(pos, name+"("+strings.Join(strings.Fields(string(inner)), " ")+")")
+	p.next()
+	return p.wordOne(l)
 }
 
 func (p *Parser) bashFuncDecl(s *Stmt) {
