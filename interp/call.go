@@ -86,6 +86,9 @@ func (r *Runner) call(ctx context.Context, ce *syntax.CallExpr) {
 				// bash reports a readonly prefix assignment and runs
 				// the command anyway.
 				r.errf("%v", err)
+				if r.posixAssignFatal(err, true) {
+					return
+				}
 				continue
 			}
 			if keep {
@@ -195,6 +198,9 @@ func (r *Runner) callWithTempScope(ctx context.Context, ce *syntax.CallExpr, fie
 			// bash reports a readonly prefix assignment and runs the
 			// command anyway.
 			r.errf("%v", &readonlyError{name})
+			if r.posixAssignFatal(&readonlyError{name}, true) {
+				return
+			}
 			continue
 		}
 		nv := &variable{tempvar: true}
@@ -288,10 +294,29 @@ func (r *Runner) assignError(err error) {
 	}
 	r.errf("%v", err)
 	r.lastStatus = 1
+	if r.posixAssignFatal(err, false) {
+		return
+	}
 	if errors.As(err, new(*expand.ArithmError)) {
 		// bash abandons the rest of the command line and goes on.
 		r.abortLine = true
 	}
+}
+
+// posixAssignFatal ends a non-interactive shell in POSIX mode after an
+// assignment to a readonly variable, as bash does (exiting 127 from the
+// main shell of -c text, as for an unset variable).
+func (r *Runner) posixAssignFatal(err error, prefix bool) bool {
+	if !r.opts.posix || r.interactive || !errors.As(err, new(*readonlyError)) {
+		return false
+	}
+	status := 1
+	if r.subshellLevel == 0 && r.cmdString && !prefix {
+		status = 127
+	}
+	r.lastStatus = status
+	r.exiting, r.exitCode = true, status
+	return true
 }
 
 // expansionError marks a failed expansion in an assignment's value: like

@@ -400,6 +400,12 @@ func (r *Runner) cmd(ctx context.Context, cmd syntax.Command) {
 			return
 		}
 		name := cmd.Name.Value
+		if strings.ContainsAny(name, "$`'\"\\") {
+			// a name the parser kept as written, like $x-y() { ...; }
+			r.errf("`%s': not a valid identifier", name)
+			r.lastStatus = 1
+			return
+		}
 		if r.opts.posix && specialBuiltins[name] {
 			r.errf("`%s': is a special builtin", name)
 			r.lastStatus = 2
@@ -892,7 +898,7 @@ func (r *Runner) expandError(err error) {
 		}
 		fmt.Fprintf(r.fds.writer(2), "%s: %s\n", r.prefix(), msg)
 	case errors.As(err, new(*readonlyError)), errors.As(err, new(*expand.ArithmError)),
-		errors.Is(err, errFailGlob):
+		errors.Is(err, errFailGlob), errors.As(err, new(*expand.BadSubstError)):
 		// bash abandons the rest of the command line and goes on (with
 		// set -e, the script ends).
 		r.errf("%s", msg)

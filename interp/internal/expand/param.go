@@ -53,13 +53,19 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 	return str, err
 }
 
+// BadSubstError is an expansion bash parses but refuses when it expands
+// it, like ${%}: like an arithmetic error, it abandons the command line.
+type BadSubstError struct{ Text string }
+
+func (e *BadSubstError) Error() string { return e.Text + ": bad substitution" }
+
 // paramValue expands pe, also reporting whether the parameter (or
 // element) is set; operators like ${v:-word} see both.
 func (cfg *Config) paramValue(pe *syntax.ParamExp) (_ string, set bool, _ error) {
 	if pe.Bad != "" { // sandsh: bash refuses it only when it runs
 		var sb strings.Builder
 		syntax.NewPrinter().Print(&sb, pe)
-		return "", false, fmt.Errorf("%s: bad substitution", sb.String())
+		return "", false, &BadSubstError{sb.String()}
 	}
 	if target, err := cfg.indirect(pe); err != nil {
 		return "", false, err

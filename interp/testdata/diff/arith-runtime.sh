@@ -74,3 +74,24 @@ set -x; a=2; let "x = a" y=$a
 [ -n -a -a -n ]; echo $?
 [ x -a -t ]; echo $?
 [ -a -a -a -a -a -a -a ]; echo $?
+### posix readonly assignment ends the shell
+set -o posix
+readonly x=1
+x=2
+echo hi
+### posix readonly prefix assignment ends the shell
+set -o posix; readonly x=1; x=2 true; echo hi
+### function name with expansions fails when defined
+$foo-bar() { ls ; }; echo st=$?
+"f"() { :; }; echo $?
+foo-$(echo hi)() { ls ; }; echo $?
+12() { echo twelve; }; 12
+### declaration with a bad name fails at run time
+export FOO-BAR=foo; echo st=$?
+f() { local FOO-BAR=foo; echo st=$?; }; f
+declare a-b=1 c=2; echo $? $c
+### bad substitution at run time only
+if test -f /; then echo ${%}; else echo ok; fi
+if true; then echo ok; else echo ${%}; fi
+echo ${%}; echo same
+echo next

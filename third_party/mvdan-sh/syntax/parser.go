@@ -1977,12 +1977,47 @@ func (p *Parser) paramExpParameter(pe *ParamExp) *ParamExp {
 					// Zsh allows omitting the parameter name, e.g. ${:-word}.
 					return pe
 				}
+				if p.lang.in(langBashLike) {
+					return p.badParamName(pe, pos)
+				}
 				p.posErr(pos, "invalid parameter name")
 			}
 		}
 		pe.Param = p.lit(pos, p.val)
 	}
 	return pe
+}
+
+// badParamName keeps ${%} and the like as written, up to the closing
+// brace (sandsh): bash parses any text there and refuses it only when it
+// expands it, as "${%}: bad substitution", so in a branch that does not
+// run it is no error.
+func (p *Parser) badParamName(pe *ParamExp, pos Pos) *ParamExp {
+	prefix := ""
+	switch {
+	case pe.Length:
+		prefix = "#"
+	case pe.Excl:
+		prefix = "!"
+	case pe.Width:
+		prefix = "%"
+	}
+	text := []byte(prefix + p.val)
+	depth := 0
+	for p.r != runeEOF && (p.r != '}' || depth > 0) {
+		switch p.r {
+		case '{':
+			depth++
+		case '}':
+			depth--
+		}
+		if p.r != escNewl {
+			text = utf8.AppendRune(text, p.r)
+		}
+		p.rune()
+	}
+	// As pe.Bad, the text printed after an empty name.
+	return &ParamExp{Dollar: pe.Dollar, Param: p.lit(pos, ""), Bad: string(text)}
 }
 
 func (p *Parser) paramExpExp() *Expansion {
@@ -2489,6 +2524,19 @@ func (p *Parser) gotStmtPipe(s *Stmt, binCmd bool) *Stmt {
 		}
 		w := p.wordAnyNumber()
 		if p.got(leftParen) {
+			if p.lang.in(langBashLike) && p.tok == rightParen {
+				// sandsh: bash takes any word as a function's name
+				// here and refuses one with expansions or quotes only
+				// when the definition runs, as "`$x': not a valid
+				// identifier", so the name keeps the word's text.
+				var sb strings.Builder
+				NewPrinter().Print(&sb, w)
+				name := p.lit(w.Pos(), sb.String())
+				name.ValueEnd = w.End()
+				p.next()
+				p.funcDecl(s, w.Pos(), false, true, name)
+				break
+			}
 			p.posErr(w.Pos(), "invalid func name")
 		}
 		p.callExpr(s, w, false)
@@ -2958,7 +3006,8 @@ func (p *Parser) declClause(s *Stmt) {
 	for !p.stopToken() && !p.peekRedir() {
 		if p.hasValidIdent() {
 			ds.Args = append(ds.Args, p.getAssign(false))
-		} else if p.tok.isLit() && p.eqlOffs > 0 && !strings.Contains(p.val[:p.eqlOffs], "{") {
+		} else if p.tok.isLit() && p.eqlOffs > 0 && !strings.Contains(p.val[:p.eqlOffs], "{") && !p.lang.in(langBashLike) {
+			// sandsh: bash refuses the name when the command runs
 			p.curErr("invalid var name")
 		} else if p.tok == _LitWord && ValidName(p.val) {
 			ds.Args = append(ds.Args, &Assign{
