@@ -92,12 +92,12 @@ func (r *Runner) regexMatch(ctx context.Context, left string, w *syntax.Word) (b
 	if err != nil {
 		return false, err
 	}
-	if r.opts.nocasematch {
-		expr = "(?i)" + expr
-	}
 	goExpr, ok := ereBraces(ereToGo(expr))
 	if !ok {
 		return false, errBadRegex
+	}
+	if r.opts.nocasematch {
+		goExpr = "(?i)" + goExpr
 	}
 	rx, err := compileCached(r.s, goExpr)
 	if err != nil {

@@ -95,3 +95,8 @@ if test -f /; then echo ${%}; else echo ok; fi
 if true; then echo ok; else echo ${%}; fi
 echo ${%}; echo same
 echo next
+### regex with nocasematch
+shopt -s nocasematch
+[[ a =~ A ]]; echo $?
+[[ A =~ [a] ]]; echo $?
+[[ A =~ a{1} ]]; echo $?
