@@ -495,37 +495,74 @@ func (cfg *Config) escapedGlobField(parts []fieldPart) (escaped string, glob boo
 // Fields is a pre-iterators API which now wraps [FieldsSeq].
 func Fields(cfg *Config, words ...*syntax.Word) ([]string, error) {
 	// sandsh: most words of most commands are plain literals, which
-	// expand to themselves; only runs of other words go through the
-	// general expansion.
+	// expand to themselves; the others are expanded here directly rather
+	// than through FieldsSeq, whose iterator closures cost allocations
+	// on every command.
+	if cfg == nil {
+		cfg = prepareConfig(cfg)
+	}
 	fields := make([]string, 0, len(words))
-	for i := 0; i < len(words); {
-		if s, ok := plainLit(cfg, words[i], true); ok {
+	prepared, dir := false, ""
+	var err error
+	for _, w := range words {
+		if s, ok := plainLit(cfg, w, true); ok {
 			if cfg.MaxFields > 0 {
 				if cfg.nfields++; cfg.nfields > cfg.MaxFields {
 					return nil, ErrTooManyFields
 				}
 			}
 			fields = append(fields, s)
-			i++
 			continue
 		}
-		j := i + 1
-		for j < len(words) {
-			if _, ok := plainLit(cfg, words[j], true); ok {
-				break
-			}
-			j++
+		if !prepared {
+			cfg = prepareConfig(cfg)
+			dir = cfg.envGet("PWD")
+			prepared = true
 		}
-		for s, err := range FieldsSeq(cfg, words[i:j]...) {
-			if err != nil {
+		word := *w // a copy, since SplitBraces replaces the Parts slice
+		if !syntax.SplitBraces(&word) {
+			if fields, err = cfg.appendWordFields(fields, dir, &word); err != nil {
 				return nil, err
 			}
-			fields = append(fields, s)
+			continue
 		}
-		i = j
+		for bw, berr := range BracesSeq(cfg, &word) {
+			if berr != nil {
+				return nil, berr
+			}
+			if fields, err = cfg.appendWordFields(fields, dir, joinLeadingLits(bw)); err != nil {
+				return nil, err
+			}
+		}
 	}
 	if len(fields) == 0 {
 		return nil, nil // as before: no fields is a nil slice
+	}
+	return fields, nil
+}
+
+// appendWordFields appends the fields of one brace-expanded word: split,
+// then globbed, as FieldsSeq's expandWord does.
+func (cfg *Config) appendWordFields(fields []string, dir string, w *syntax.Word) ([]string, error) {
+	wfields, err := cfg.wordFields(w.Parts, true)
+	if err != nil {
+		return nil, err
+	}
+	for _, field := range wfields {
+		path, doGlob := cfg.escapedGlobField(field)
+		if doGlob && cfg.ReadDir2 != nil {
+			matches, err := cfg.glob(dir, path)
+			if err != nil {
+				// [Config.glob] returns [pattern.SyntaxError]s unwrapped.
+				if _, ok := err.(*pattern.SyntaxError); !ok {
+					return nil, err
+				}
+			} else if len(matches) > 0 || cfg.NullGlob {
+				fields = append(fields, matches...)
+				continue
+			}
+		}
+		fields = append(fields, cfg.fieldJoin(field))
 	}
 	return fields, nil
 }
