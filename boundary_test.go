@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -26,8 +27,19 @@ var hostCalls = map[string]bool{
 	"FindProcess": true, "Executable": true, "CopyFS": true,
 }
 
+// netImports reach the network; only netgate/ may import them (policy/
+// parses allow entries with net/netip and net/url, which open nothing).
+var netImports = map[string]bool{
+	"net": true, "net/http": true, "net/http/httptrace": true, "net/http/httputil": true, "net/rpc": true,
+	"net/rpc/jsonrpc": true, "net/smtp": true, "crypto/tls": true, "golang.org/x/net/proxy": true,
+}
+
+// socketCalls open sockets without package net.
+var socketCalls = map[string]bool{"Socket": true, "Connect": true, "Bind": true, "Listen": true, "Sendto": true, "Sendmsg": true}
+
 // TestHostBoundary fails if code outside the allowed packages imports
-// os/exec or calls os functions that touch the host.
+// os/exec or calls os functions that touch the host, or reaches the
+// network outside netgate/.
 func TestHostBoundary(t *testing.T) {
 	fset := token.NewFileSet()
 	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
@@ -49,10 +61,17 @@ func TestHostBoundary(t *testing.T) {
 			return err
 		}
 		osName := ""
+		var sysNames []string
 		for _, imp := range f.Imports {
 			p := strings.Trim(imp.Path.Value, `"`)
 			if p == "os/exec" && top != "restrict" {
 				t.Errorf("%s imports os/exec: only restrict/ may start host processes", path)
+			}
+			if netImports[p] && top != "netgate" {
+				t.Errorf("%s imports %s: only netgate/ may reach the network", path, p)
+			}
+			if p == "syscall" || p == "golang.org/x/sys/unix" {
+				sysNames = append(sysNames, importName(imp.Name, path2base(p)))
 			}
 			if p == "io/ioutil" && top != "vfs" && top != "cmd" {
 				t.Errorf("%s imports io/ioutil, which reaches the host filesystem", path)
@@ -63,6 +82,20 @@ func TestHostBoundary(t *testing.T) {
 					osName = imp.Name.Name
 				}
 			}
+		}
+		if top != "netgate" && len(sysNames) > 0 {
+			full, err := parser.ParseFile(fset, path, nil, 0)
+			if err != nil {
+				return err
+			}
+			ast.Inspect(full, func(n ast.Node) bool {
+				if sel, ok := n.(*ast.SelectorExpr); ok {
+					if id, ok := sel.X.(*ast.Ident); ok && slices.Contains(sysNames, id.Name) && socketCalls[sel.Sel.Name] {
+						t.Errorf("%s: %s.%s opens a socket; only netgate/ reaches the network", fset.Position(sel.Pos()), id.Name, sel.Sel.Name)
+					}
+				}
+				return true
+			})
 		}
 		// jail/ builds the jail for allowlisted host programs (--allow-run):
 		// it resolves the program and the read-only paths on the host and,
@@ -96,3 +129,12 @@ func TestHostBoundary(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func importName(name *ast.Ident, def string) string {
+	if name != nil {
+		return name.Name
+	}
+	return def
+}
+
+func path2base(p string) string { return p[strings.LastIndexByte(p, '/')+1:] }

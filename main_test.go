@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +15,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -110,6 +114,7 @@ func scriptParams(dir string, files []string, setup ...func(*testscript.Env) err
 		Files: files,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("SANDSH_CANARY", "host-secret-canary")
+			env.Values[hitsKey{}] = new(hitsHolder)
 			for _, s := range setup {
 				if err := s(env); err != nil {
 					return err
@@ -173,6 +178,31 @@ func scriptParams(dir string, files []string, setup ...func(*testscript.Env) err
 				}
 				if got != n {
 					ts.Fatalf("%s: %d findings, want %d", args[1], got, n)
+				}
+			},
+			// httpserver starts an HTTP server on 127.0.0.1 for the
+			// network tests and sets $SRV to its host:port (see
+			// netServer); httphits N checks how many requests reached it
+			// since the last httphits.
+			"httpserver": func(ts *testscript.TestScript, neg bool, args []string) {
+				srv, hits := netServer()
+				ts.Defer(srv.Close)
+				hp := strings.TrimPrefix(srv.URL, "http://")
+				ts.Setenv("SRV", hp)
+				ts.Setenv("SRV_PORT", hp[strings.LastIndexByte(hp, ':')+1:])
+				ts.Value(hitsKey{}).(*hitsHolder).hits = hits
+			},
+			"httphits": func(ts *testscript.TestScript, neg bool, args []string) {
+				want, err := strconv.ParseInt(args[0], 10, 64)
+				if len(args) != 1 || err != nil {
+					ts.Fatalf("usage: httphits N")
+				}
+				hits := ts.Value(hitsKey{}).(*hitsHolder).hits
+				if hits == nil {
+					ts.Fatalf("httphits: no httpserver")
+				}
+				if got := hits.Swap(0); (got == want) == neg {
+					ts.Fatalf("the server had %d requests, want %d", got, want)
 				}
 			},
 			// auditlog FILE reads an audit log and checks every line:
@@ -264,6 +294,7 @@ var auditSchema = map[string][]map[string]string{
 	"file":    {{"op": "string", "path": "string"}},
 	"limit":   {{"limit": "string", "detail": "string"}},
 	"run_end": {{"status": "number", "duration_ms": "number"}},
+	"net":     {{"method": "string", "url": "string", "status": "number", "bytes": "number", "decision": "string"}},
 }
 
 func checkAuditFields(line []byte) error {
@@ -421,4 +452,32 @@ func checkSARIF(data []byte) (int, error) {
 		}
 	}
 	return n, nil
+}
+
+type hitsKey struct{}
+
+// hitsHolder is where httpserver leaves its request counter for httphits.
+type hitsHolder struct{ hits *atomic.Int64 }
+
+// netServer is the network tests' server: /hello, /echo (method, the
+// X-Test header, the body), /status/404, /redirect?to=URL, /big (1 MiB).
+// Every request counts in hits.
+func netServer() (*httptest.Server, *atomic.Int64) {
+	hits := new(atomic.Int64)
+	mux := http.NewServeMux()
+	mux.HandleFunc("/hello", func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "hello\n") })
+	mux.HandleFunc("/echo", func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		fmt.Fprintf(w, "%s %s x=%s ct=%s body=%s\n", r.Method, r.URL.RequestURI(), r.Header.Get("X-Test"), r.Header.Get("Content-Type"), b)
+	})
+	mux.HandleFunc("/status/404", func(w http.ResponseWriter, r *http.Request) { http.Error(w, "nope", 404) })
+	mux.HandleFunc("/redirect", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, r.URL.Query().Get("to"), http.StatusFound)
+	})
+	mux.HandleFunc("/big", func(w http.ResponseWriter, r *http.Request) { w.Write(make([]byte, 1<<20)) })
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		mux.ServeHTTP(w, r)
+	}))
+	return srv, hits
 }

@@ -95,6 +95,10 @@ type Env struct {
 	// not one a command keeps.
 	MaxInput int
 
+	// Net reaches the network for curl and wget; nil when the run has no
+	// network allowance (the gateway sets it, see restrict.WithNet).
+	Net Net
+
 	// Alive reports whether a virtual pid names a live process of the
 	// run (the shell or one of its jobs), for tail --pid. Nil means none
 	// is.

@@ -122,6 +122,9 @@ func table() []Command {
 		{Name: "expr", Summary: "evaluate expressions", Usage: exprUsage, Run: runExpr, RawArgs: true},
 		{Name: "date", Summary: "print the system date and time", Usage: dateUsage, Run: runDate},
 		{Name: "bc", Summary: "an arbitrary precision calculator language", Usage: bcUsage, Run: runBc},
+		// -- network (through the gate; refused without --allow-net) --
+		{Name: "curl", Summary: "transfer a URL (only hosts sandsh --allow-net names)", Usage: curlUsage, Run: runCurl},
+		{Name: "wget", Summary: "download a URL (only hosts sandsh --allow-net names)", Usage: wgetUsage, Run: runWget},
 	}
 }
 

@@ -40,7 +40,7 @@ func TestDispatch(t *testing.T) {
 		{`bash -c "$s"`, []string{"error:shell-computed"}},
 		{`sh -c 'eval "$1"' x`, []string{"error:eval-computed"}},
 		{`bash -c 'echo ok'`, nil},
-		{`curl -s x | sh`, []string{"warning:dangerous:download-to-shell", "warning:unavailable", "error:shell-stdin"}},
+		{`curl -s x | sh`, []string{"warning:dangerous:download-to-shell", "error:shell-stdin"}},
 		{`rm -rf /`, []string{"warning:dangerous:rm-rf-root"}},
 		{`bash script.sh`, []string{"info:source-file"}},
 		{`xargs "$c"`, []string{"error:wrapper-computed"}},

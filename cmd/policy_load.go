@@ -52,6 +52,9 @@ func (o *Options) loadPolicy() (*policy.Policy, error) {
 		if err := o.applyPolicyLimits(p); err != nil {
 			return nil, err
 		}
+		if err := o.applyPolicyNetwork(p); err != nil {
+			return nil, err
+		}
 	}
 	return p, nil
 }

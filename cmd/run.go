@@ -18,6 +18,7 @@ import (
 
 	"github.com/sandsh/sandsh/builtins"
 	"github.com/sandsh/sandsh/interp"
+	"github.com/sandsh/sandsh/netgate"
 	"github.com/sandsh/sandsh/policy"
 	"github.com/sandsh/sandsh/sandbox"
 	"github.com/sandsh/sandsh/vfs"
@@ -76,6 +77,12 @@ type Options struct {
 	Yes        bool // allow what the policy's ask rules ask about
 	Check      bool // run sandsh check first; refuse a script with error findings (check.go)
 
+	// Network (net.go): what curl and wget may reach, and the bounds.
+	AllowNet       []string
+	MaxNetRequests int64
+	MaxNetBytes    string
+	NetTimeout     time.Duration
+
 	// Audit log (audit.go): the file ("-" for stderr), the redaction.
 	Audit       string
 	AuditRedact string
@@ -92,6 +99,7 @@ type Options struct {
 	auditRun *auditRun      // the parent's log, which the worker's events join
 	ask      sandbox.Asker  // the REPL's terminal, for the policy's ask rules
 	limitHit string         // the limit that killed the worker, for run_end
+	gate     *netgate.Gate  // the network gate of this sandsh (net.go), built once
 }
 
 func addRunFlags(fl *pflag.FlagSet, o *Options) {
@@ -140,6 +148,7 @@ func addRunFlags(fl *pflag.FlagSet, o *Options) {
 	fl.StringSliceVar(&o.AllowRun, "allow-run", nil, "let the host program `NAME` run, in an OS jail that sees only the sandbox (repeatable, or a comma list)")
 	fl.StringArrayVar(&o.JailRO, "jail-ro", nil, "show the host `PATH` read-only inside the jail too")
 	fl.StringVar(&o.JailBackend, "jail-backend", "", "jail backend: ns, bwrap or auto (default $SANDSH_JAIL_BACKEND, else auto)")
+	addNetFlags(fl, o)
 	fl.BoolVar(&o.NoWorker, "no-worker", false, "run the script in this process instead of a supervised, confined worker (debugging)")
 }
 
@@ -269,6 +278,9 @@ func (o *Options) sandboxConfig() (sandbox.Config, error) {
 			return cfg, err
 		}
 		cfg.Jail = &sandbox.JailConfig{Allowed: allowed, Run: run, Verbose: o.Verbose}
+	}
+	if cfg.Net, err = o.sandboxNet(); err != nil {
+		return cfg, err
 	}
 	if lim == (sandbox.Limits{}) {
 		cfg.NoLimits = true

@@ -41,9 +41,10 @@ type workerState struct {
 	ctx       context.Context // cancelled by the heap watchdog
 	hasScript bool            // the script file was read by the parent
 	script    []byte
-	inputs    *runInputs // what the parent read for the session flags
-	result    io.Writer  // where the run's outcome goes back (results.go), or nil
-	jail      *os.File   // the socket to ask the parent for jailed programs (jail.go), or nil
+	inputs    *runInputs   // what the parent read for the session flags
+	result    io.Writer    // where the run's outcome goes back (results.go), or nil
+	jail      *os.File     // the socket to ask the parent for jailed programs (jail.go), or nil
+	net       builtins.Net // the network broker to the parent's gate (net.go), or nil
 }
 
 // workerPayload is the run, as the parent sends it to the worker.
@@ -67,6 +68,10 @@ type workerPayload struct {
 	AuditFD int `json:"auditFD,omitempty"`
 	// JailFD is the worker's socket to the parent's jail runner, or 0.
 	JailFD int `json:"jailFD,omitempty"`
+	// NetFDs are the worker's ends of the network broker (requests out,
+	// responses in), zero without --allow-net (net.go).
+	NetFDs      [2]int `json:"netFDs,omitzero"`
+	NetMaxBytes int64  `json:"netMaxBytes,omitempty"`
 }
 
 // workerTestHook, set only by tests, runs in the worker once it is
@@ -226,13 +231,20 @@ func runSupervised(o *Options) int {
 	if err != nil {
 		return reportSetupError(h.errw, err)
 	}
-	if p.JailFD > 0 {
+	broker, err := o.startNetBroker(&spec.Extra, &p)
+	if err != nil {
+		stopJail()
+		return reportSetupError(h.errw, err)
+	}
+	defer broker.stop()
+	if p.JailFD > 0 || broker != nil {
 		if spec.Payload, err = json.Marshal(p); err != nil {
 			return finalStatus(stdio.Err, 0, &interp.InternalError{Value: "encode options: " + err.Error()})
 		}
 	}
 	res, err := restrict.RunWorker(spec)
 	stopJail()
+	broker.started()
 	if resW != nil {
 		resW.Close() // the worker is gone: the reader sees EOF
 		<-resultDone
@@ -432,7 +444,7 @@ func workerMain() int {
 	}
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
-	o.worker = &workerState{ctx: ctx, hasScript: p.HasScript, script: p.Script, inputs: p.Inputs, jail: workerJail(p.JailFD)}
+	o.worker = &workerState{ctx: ctx, hasScript: p.HasScript, script: p.Script, inputs: p.Inputs, jail: workerJail(p.JailFD), net: workerNet(&p)}
 	if p.AuditFD > 0 {
 		redact, err := o.auditRedact()
 		if err != nil {

@@ -2,6 +2,7 @@ package interp
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -53,6 +54,17 @@ func (d *devFS) device(name string, flag int) (afero.File, bool, error) {
 		return &devFile{name: name, r: randReader{d.r.s}, w: io.Discard, mode: fs.ModeDevice | fs.ModeCharDevice | 0o666}, true, nil
 	case "/dev/tty":
 		return nil, true, &fs.PathError{Op: "open", Path: name, Err: syscall.ENXIO}
+	}
+	if rest, ok := strings.CutPrefix(name, "/dev/tcp/"); ok || strings.HasPrefix(name, "/dev/udp/") {
+		// bash's network redirections: sandsh opens no socket for a
+		// script; only curl and wget reach the network, through the
+		// gate and only with --allow-net.
+		if !ok {
+			rest = strings.TrimPrefix(name, "/dev/udp/")
+		}
+		host, _, _ := strings.Cut(rest, "/")
+		return nil, true, &fs.PathError{Op: "open", Path: name,
+			Err: fmt.Errorf("restricted: sandsh opens no sockets for redirections (host %s); curl and wget reach hosts --allow-net names", host)}
 	}
 	n := -1
 	switch {

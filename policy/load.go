@@ -186,6 +186,15 @@ func Parse(file string, data []byte) (*Policy, error) {
 	if err := p.Limits.validate(func(key string) int { return at(child(doc, "limits"), key) }, fail); err != nil {
 		return nil, err
 	}
+	nn := child(doc, "network")
+	if err := p.Network.validate(func(key string) int { return at(nn, key) }, func(i int) int {
+		if an := child(nn, "allow"); an != nil && i < len(an.Content) {
+			return an.Content[i].Line
+		}
+		return at(nn, "allow")
+	}, fail); err != nil {
+		return nil, err
+	}
 	return &p, nil
 }
 

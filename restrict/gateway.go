@@ -54,6 +54,7 @@ type Gateway struct {
 	restricted bool
 	onPanic    func(cmd string, v any, stack []byte)
 	check      Check
+	net        builtins.Net
 	observe    func(env *builtins.Env, args []string, status int, took time.Duration)
 	jail       *JailSetup
 }
@@ -73,6 +74,10 @@ type Check func(ctx context.Context, env *builtins.Env, args []string) (why stri
 // route (a name, a path, command, exec, env, xargs, find -exec, timeout,
 // nice, nohup, a nested shell, awk's system(), sed's e), pass fn first.
 func WithCheck(fn Check) Option { return func(g *Gateway) { g.check = fn } }
+
+// WithNet gives the in-process commands (curl, wget) their way to the
+// network; without it they refuse every request.
+func WithNet(n builtins.Net) Option { return func(g *Gateway) { g.net = n } }
 
 // Option configures a Gateway.
 type Option func(*Gateway)
@@ -333,6 +338,11 @@ func (g *Gateway) call(ctx context.Context, c *builtins.Command, env *builtins.E
 			status = StatusCommandPanic
 		}
 	}()
+	if g.net != nil && env.Net == nil {
+		sub := *env
+		sub.Net = g.net
+		env = &sub
+	}
 	return c.Call(ctx, env, args)
 }
 

@@ -148,6 +148,10 @@ type Config struct {
 	// sandbox's working tree is what they see. Memory and overlay
 	// filesystems only.
 	Jail *JailConfig
+	// Net, when set, is how curl and wget reach the network (a
+	// netgate.Gate, or the worker's broker to the parent's gate); nil
+	// refuses every request.
+	Net builtins.Net
 	// State is a saved session (see Sandbox.State) to start from. It is
 	// checked whole first: New fails and nothing is loaded if any of it
 	// is damaged or over the limits.
@@ -359,6 +363,12 @@ func New(cfg Config) (*Sandbox, error) {
 			}
 		}
 		gwOpts = append(gwOpts, restrict.WithJail(js))
+	}
+	switch {
+	case cfg.Audit != nil:
+		gwOpts = append(gwOpts, restrict.WithNet(&auditedNet{net: cfg.Net, audit: cfg.Audit}))
+	case cfg.Net != nil:
+		gwOpts = append(gwOpts, restrict.WithNet(cfg.Net))
 	}
 	gw := restrict.New(builtins.NewRegistry(), gwOpts...)
 	if cfg.FS == "mem" || cfg.FS == "" || cfg.FS == "overlay" {

@@ -1,0 +1,177 @@
+package cmd
+
+// Network access for curl and wget: off unless --allow-net or the
+// policy's `network:` section names hosts. The gate (package netgate)
+// runs in the parent sandsh; the confined worker, which never holds a
+// socket (seccomp and Landlock stay as strict as without a network),
+// sends it whole requests over a pair of pipes. With --no-worker the
+// gate runs in-process.
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/sandsh/sandsh/builtins"
+	"github.com/sandsh/sandsh/netgate"
+	"github.com/sandsh/sandsh/policy"
+	"github.com/sandsh/sandsh/restrict"
+)
+
+func addNetFlags(fl *pflag.FlagSet, o *Options) {
+	fl.StringArrayVar(&o.AllowNet, "allow-net", nil, "let curl and wget reach `HOST[:PORT]` or a URL prefix https://HOST/PATH (repeatable)")
+	fl.Int64Var(&o.MaxNetRequests, "max-net-requests", netgate.DefaultMaxRequests, "limit on network requests of the run, redirects included (0 = none)")
+	fl.StringVar(&o.MaxNetBytes, "max-net-bytes", "64MiB", "limit on the size of one network response or request body")
+	fl.DurationVar(&o.NetTimeout, "net-timeout", netgate.DefaultTimeout, "limit on the time of one network request (0 = none)")
+}
+
+// applyPolicyNetwork copies the policy's network section into the
+// options; a flag on the command line wins over the file (--allow-net
+// replaces the file's list rather than adding to it).
+func (o *Options) applyPolicyNetwork(p *policy.Policy) error {
+	n := p.Network
+	set := func(flag string) bool { return o.changed == nil || !o.changed(flag) }
+	if len(n.Allow) > 0 && set("allow-net") {
+		o.AllowNet = append([]string(nil), n.Allow...)
+	}
+	if n.MaxRequests != nil && set("max-net-requests") {
+		o.MaxNetRequests = *n.MaxRequests
+	}
+	if n.MaxBytes != nil && set("max-net-bytes") {
+		o.MaxNetBytes = *n.MaxBytes
+	}
+	if n.Timeout != nil && set("net-timeout") {
+		d, err := time.ParseDuration(*n.Timeout)
+		if err != nil {
+			return &configError{fmt.Errorf("%s: network: timeout: %v", o.Policy, err)}
+		}
+		o.NetTimeout = d
+	}
+	return nil
+}
+
+// netConfig is the gate's configuration; ok is false when nothing is
+// allowed (then no gate is built and every request is refused).
+func (o *Options) netConfig() (cfg netgate.Config, ok bool, err error) {
+	if o.MaxNetRequests < 0 || o.NetTimeout < 0 {
+		return cfg, false, usagef("limits must not be negative")
+	}
+	maxBytes, err := parseBytes(o.MaxNetBytes)
+	if err != nil {
+		return cfg, false, usagef("--max-net-bytes: %v", err)
+	}
+	cfg = netgate.Config{MaxRequests: o.MaxNetRequests, MaxBytes: maxBytes, Timeout: o.NetTimeout}
+	for _, e := range o.AllowNet {
+		a, err := policy.ParseNetAllow(e)
+		if err != nil {
+			return cfg, false, usagef("--allow-net: %v", err)
+		}
+		cfg.Allow = append(cfg.Allow, a)
+	}
+	return cfg, len(cfg.Allow) > 0, nil
+}
+
+// sandboxNet is the sandbox's network: the worker's broker, or (in
+// --no-worker runs) a gate in this process; nil when nothing is allowed.
+func (o *Options) sandboxNet() (builtins.Net, error) {
+	cfg, ok, err := o.netConfig()
+	if err != nil || !ok {
+		return nil, err
+	}
+	if o.worker != nil {
+		if o.worker.net == nil {
+			return nil, fmt.Errorf("internal error: worker: --allow-net without a network broker")
+		}
+		return o.worker.net, nil
+	}
+	if o.gate == nil {
+		if o.gate, err = netgate.New(cfg); err != nil {
+			return nil, err
+		}
+	}
+	return o.gate, nil
+}
+
+// netBroker is the parent's end of a worker's network: it serves the
+// worker's requests with the run's gate until stop.
+type netBroker struct {
+	reqR, respW *os.File // the parent's ends
+	reqW, respR *os.File // the worker's ends, closed here once it started
+	cancel      context.CancelFunc
+	done        chan struct{}
+}
+
+// startNetBroker adds the broker's pipes to the worker's descriptors and
+// records them in the payload; it returns nil when nothing is allowed.
+// The gate is built once per sandsh (o.gate), so the request limit holds
+// across the interactive shell's worker restarts.
+func (o *Options) startNetBroker(extra *[]*os.File, p *workerPayload) (*netBroker, error) {
+	cfg, ok, err := o.netConfig()
+	if err != nil || !ok {
+		return nil, err
+	}
+	if o.gate == nil {
+		if o.gate, err = netgate.New(cfg); err != nil {
+			return nil, err
+		}
+	}
+	b := &netBroker{done: make(chan struct{})}
+	if b.reqR, b.reqW, err = os.Pipe(); err != nil {
+		return nil, err
+	}
+	if b.respR, b.respW, err = os.Pipe(); err != nil {
+		b.reqR.Close()
+		b.reqW.Close()
+		return nil, err
+	}
+	*extra = append(*extra, b.reqW, b.respR)
+	p.NetFDs = [2]int{restrict.WorkerExtraFD + len(*extra) - 2, restrict.WorkerExtraFD + len(*extra) - 1}
+	p.NetMaxBytes = cfg.MaxBytes
+	ctx, cancel := context.WithCancel(context.Background())
+	b.cancel = cancel
+	go func() {
+		defer close(b.done)
+		netgate.Serve(ctx, o.gate, b.reqR, b.respW)
+	}()
+	return b, nil
+}
+
+// started closes the parent's copies of the worker's ends, so the
+// broker sees the end of the requests when the worker is gone.
+func (b *netBroker) started() {
+	if b != nil {
+		b.reqW.Close()
+		b.respR.Close()
+	}
+}
+
+// stop ends the broker once the worker is gone.
+func (b *netBroker) stop() {
+	if b == nil {
+		return
+	}
+	b.started()
+	b.cancel()
+	b.reqR.Close() // unblocks a read the cancel cannot reach
+	<-b.done
+	b.respW.Close()
+}
+
+// workerNet is the worker's end of the broker.
+func workerNet(p *workerPayload) builtins.Net {
+	if p.NetFDs[0] <= 0 {
+		return nil
+	}
+	for _, fd := range p.NetFDs {
+		restrict.CloseOnExec(fd)
+	}
+	w := os.NewFile(uintptr(p.NetFDs[0]), "net-requests")
+	r := os.NewFile(uintptr(p.NetFDs[1]), "net-responses")
+	if w == nil || r == nil {
+		return nil
+	}
+	return netgate.NewRemote(r, w, p.NetMaxBytes)
+}

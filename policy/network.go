@@ -1,0 +1,201 @@
+package policy
+
+import (
+	"fmt"
+	"net/netip"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Network is the policy's `network:` section: the hosts curl and wget may
+// reach, and the bounds on what they fetch. The keys mirror the flags
+// (--allow-net, --max-net-requests, --max-net-bytes, --net-timeout), which
+// win over the file. Without an allow entry the run has no network.
+type Network struct {
+	Allow       []string `yaml:"allow,omitempty" json:"allow,omitempty"`
+	MaxRequests *int64   `yaml:"max-requests,omitempty" json:"max-requests,omitempty"`
+	MaxBytes    *string  `yaml:"max-bytes,omitempty" json:"max-bytes,omitempty"`
+	Timeout     *string  `yaml:"timeout,omitempty" json:"timeout,omitempty"`
+}
+
+// NetAllow is one parsed allow entry: `HOST`, `HOST:PORT`, `[V6]:PORT`,
+// `*.DOMAIN`, or a URL prefix `https://HOST[:PORT]/PATH`.
+type NetAllow struct {
+	Entry  string // as the operator wrote it
+	Scheme string // "" for any of http and https
+	Host   string // lower case, no trailing dot; "*.example.com" for a domain's subdomains
+	Port   int    // 0: the scheme's default port (80 and 443 for a bare host)
+	Path   string // URL path prefix, "" for any
+	// Addr is set when Host is a literal IP address: only such an entry
+	// lets a request reach a loopback, private, link-local or other
+	// special address, and only that very address.
+	Addr netip.Addr
+}
+
+// maxNetAllow bounds the allow list: every request is checked against
+// each entry.
+const maxNetAllow = 10000
+
+// ParseNetAllow parses one --allow-net value or `network: allow:` entry.
+func ParseNetAllow(s string) (NetAllow, error) {
+	a := NetAllow{Entry: s}
+	if s == "" {
+		return a, fmt.Errorf("empty entry")
+	}
+	hostport := s
+	if i := strings.Index(s, "://"); i >= 0 {
+		u, err := url.Parse(s)
+		if err != nil {
+			return a, fmt.Errorf("%q: %v", s, err)
+		}
+		if u.Scheme != "http" && u.Scheme != "https" {
+			return a, fmt.Errorf("%q: scheme %q: want http or https", s, u.Scheme)
+		}
+		if u.User != nil || u.RawQuery != "" || u.Fragment != "" {
+			return a, fmt.Errorf("%q: want scheme://host[:port]/path-prefix, without user, query or fragment", s)
+		}
+		a.Scheme, hostport, a.Path = u.Scheme, u.Host, u.EscapedPath()
+		if a.Path == "/" {
+			a.Path = ""
+		}
+	} else if strings.ContainsAny(s, "/?#@") {
+		return a, fmt.Errorf("%q: want HOST[:PORT] or scheme://HOST[:PORT]/PATH", s)
+	}
+	host, port := hostport, ""
+	if strings.HasPrefix(hostport, "[") {
+		end := strings.IndexByte(hostport, ']')
+		if end < 0 {
+			return a, fmt.Errorf("%q: unterminated [", s)
+		}
+		host, port = hostport[1:end], strings.TrimPrefix(hostport[end+1:], ":")
+		if hostport[end+1:] != "" && !strings.HasPrefix(hostport[end+1:], ":") {
+			return a, fmt.Errorf("%q: junk after ]", s)
+		}
+		addr, err := netip.ParseAddr(host)
+		if err != nil || !addr.Is6() {
+			return a, fmt.Errorf("%q: [%s] is not an IPv6 address", s, host)
+		}
+	} else if i := strings.LastIndexByte(hostport, ':'); i >= 0 {
+		if strings.Count(hostport, ":") > 1 {
+			host = hostport // a bare IPv6 address
+		} else {
+			host, port = hostport[:i], hostport[i+1:]
+		}
+	}
+	if port != "" {
+		n, err := strconv.Atoi(port)
+		if err != nil || n < 1 || n > 65535 {
+			return a, fmt.Errorf("%q: port %q: want 1 to 65535", s, port)
+		}
+		a.Port = n
+	}
+	host = strings.TrimSuffix(strings.ToLower(host), ".")
+	if addr, err := netip.ParseAddr(host); err == nil {
+		if addr.Zone() != "" {
+			return a, fmt.Errorf("%q: an address with a zone cannot be allowed", s)
+		}
+		a.Addr = addr.Unmap()
+		a.Host = a.Addr.String()
+		return a, nil
+	}
+	name := strings.TrimPrefix(host, "*.")
+	if name == "" || !validHostName(name) {
+		return a, fmt.Errorf("%q: %q is not a host name or IP address", s, host)
+	}
+	a.Host = host
+	return a, nil
+}
+
+// validHostName accepts ASCII DNS names: letters, digits, '-', '_' in
+// dot-separated labels. Non-ASCII names would need IDNA mapping, whose
+// spelling differences are not worth an allow-list ambiguity.
+func validHostName(h string) bool {
+	if len(h) > 253 {
+		return false
+	}
+	for label := range strings.SplitSeq(h, ".") {
+		if label == "" || len(label) > 63 {
+			return false
+		}
+		for _, c := range label {
+			if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// DefaultPort is the port a URL of scheme reaches when it names none.
+func DefaultPort(scheme string) int {
+	if scheme == "https" {
+		return 443
+	}
+	return 80
+}
+
+// Allows reports whether the entry covers a request to scheme://host:port
+// with the given escaped path. host is lower case without a trailing dot
+// (an IP address in its canonical form).
+func (a NetAllow) Allows(scheme, host string, port int, path string) bool {
+	if a.Scheme != "" && a.Scheme != scheme {
+		return false
+	}
+	switch {
+	case a.Port != 0:
+		if port != a.Port {
+			return false
+		}
+	case a.Scheme != "":
+		if port != DefaultPort(a.Scheme) {
+			return false
+		}
+	default:
+		if port != 80 && port != 443 {
+			return false
+		}
+	}
+	if suffix, ok := strings.CutPrefix(a.Host, "*."); ok {
+		if !strings.HasSuffix(host, "."+suffix) {
+			return false
+		}
+	} else if host != a.Host {
+		return false
+	}
+	if a.Path == "" {
+		return true
+	}
+	if path == "" {
+		path = "/"
+	}
+	// A prefix is a path, not a string: /v1 covers /v1 and /v1/x but
+	// not /v10.
+	return path == a.Path || strings.HasPrefix(path, strings.TrimSuffix(a.Path, "/")+"/")
+}
+
+func (n *Network) validate(line func(string) int, allowLine func(int) int, fail func(int, string, ...any) error) error {
+	if len(n.Allow) > maxNetAllow {
+		return fail(line("allow"), "network: allow: more than %d entries", maxNetAllow)
+	}
+	for i, e := range n.Allow {
+		if _, err := ParseNetAllow(e); err != nil {
+			return fail(allowLine(i), "network: allow: %v", err)
+		}
+	}
+	if n.MaxRequests != nil && *n.MaxRequests < 0 {
+		return fail(line("max-requests"), "network: max-requests: must not be negative")
+	}
+	if n.MaxBytes != nil {
+		if _, err := ParseSize(*n.MaxBytes); err != nil {
+			return fail(line("max-bytes"), "network: max-bytes: %v", err)
+		}
+	}
+	if n.Timeout != nil {
+		if d, err := time.ParseDuration(*n.Timeout); err != nil || d < 0 {
+			return fail(line("timeout"), "network: timeout: %q: want a duration like 30s", *n.Timeout)
+		}
+	}
+	return nil
+}
