@@ -10,6 +10,7 @@ package cmd
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"time"
 
@@ -174,4 +175,33 @@ func workerNet(p *workerPayload) builtins.Net {
 		return nil
 	}
 	return netgate.NewRemote(r, w, p.NetMaxBytes)
+}
+
+// showNetwork prints the effective network section for `policy show`.
+func (o *Options) showNetwork(w io.Writer, p *policy.Policy) {
+	var pn policy.Network
+	if p != nil {
+		pn = p.Network
+	}
+	from := func(flag string, inFile bool) string {
+		switch {
+		case o.changed != nil && o.changed(flag):
+			return "flag --" + flag
+		case inFile:
+			return "policy file"
+		}
+		return "default"
+	}
+	fmt.Fprintln(w, "network:")
+	if len(o.AllowNet) == 0 {
+		fmt.Fprintln(w, "  allow: [] # no network: curl and wget refuse every request")
+	} else {
+		fmt.Fprintf(w, "  allow: # %s\n", from("allow-net", len(pn.Allow) > 0))
+		for _, a := range o.AllowNet {
+			fmt.Fprintf(w, "    - %s\n", yq(a))
+		}
+	}
+	fmt.Fprintf(w, "  max-requests: %d # %s\n", o.MaxNetRequests, from("max-net-requests", pn.MaxRequests != nil))
+	fmt.Fprintf(w, "  max-bytes: %s # %s\n", yq(o.MaxNetBytes), from("max-net-bytes", pn.MaxBytes != nil))
+	fmt.Fprintf(w, "  timeout: %s # %s\n", yq(o.NetTimeout.String()), from("net-timeout", pn.Timeout != nil))
 }

@@ -111,6 +111,7 @@ func policyShow(o *Options) int {
 		}
 		fmt.Fprintf(w, "  %s: %s # %s\n", l.flag, l.value, from)
 	}
+	o.showNetwork(w, p)
 	return 0
 }
 

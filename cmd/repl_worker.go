@@ -209,6 +209,7 @@ func (rs *remoteShell) startTry(retry int) (replReply, error) {
 	started := make(chan *os.Process, 1)
 	dead := make(chan restrict.WorkerResult, 1)
 	startErr := make(chan error, 1)
+	var broker *netBroker
 	spec := restrict.WorkerSpec{
 		Exe:       exe,
 		Arg0:      "sandsh",
@@ -218,9 +219,17 @@ func (rs *remoteShell) startTry(retry int) (replReply, error) {
 		Stderr:    o.IO.Err,
 		MaxMemory: rs.maxMem,
 		Extra:     []*os.File{reqR, respW},
-		Started:   func(p *os.Process) { started <- p },
+		Started: func(p *os.Process) {
+			broker.started()
+			started <- p
+		},
 	}
 	stopJail, err := o.serveJail(&spec, &p)
+	if err == nil {
+		// The network broker of this worker; the gate behind it is the
+		// session's (o.gate), so its request count survives a restart.
+		broker, err = o.startNetBroker(&spec.Extra, &p)
+	}
 	if err == nil {
 		spec.Payload, err = json.Marshal(p)
 	}
@@ -228,6 +237,7 @@ func (rs *remoteShell) startTry(retry int) (replReply, error) {
 		if stopJail != nil {
 			stopJail()
 		}
+		broker.stop()
 		reqR.Close()
 		reqW.Close()
 		respR.Close()
@@ -235,6 +245,7 @@ func (rs *remoteShell) startTry(retry int) (replReply, error) {
 		return replReply{}, err
 	}
 	go func() {
+		defer broker.stop()
 		res, err := restrict.RunWorker(spec)
 		stopJail()
 		if err != nil {

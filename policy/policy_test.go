@@ -166,4 +166,27 @@ func TestReadmeExample(t *testing.T) {
 	if d := p.Decide([]string{"Weird"}); d.Action != Deny || d.Rule != "default" {
 		t.Errorf("Weird: %v", d)
 	}
+	if len(p.Network.Allow) != 3 || p.Network.MaxBytes == nil || *p.Network.MaxBytes != "16MiB" {
+		t.Errorf("network: %+v", p.Network)
+	}
+}
+
+func TestNetworkSection(t *testing.T) {
+	for _, c := range []struct{ src, err string }{
+		{"network:\n  allow: [example.com, \"https://x.org/v1\", \"[::1]:8080\", \"*.example.net\"]\n  max-requests: 3\n  max-bytes: 1MiB\n  timeout: 5s\n", ""},
+		{"network:\n  allow:\n    - ok.example\n    - \"ftp://h\"\n", `p.yaml:5: network: allow: "ftp://h": scheme "ftp": want http or https`},
+		{"network:\n  allow: [\"a b\"]\n", `p.yaml:3: network: allow: "a b": "a b" is not a host name or IP address`},
+		{"network:\n  max-bytes: lots\n", `p.yaml:3: network: max-bytes: invalid size "lots"`},
+		{"network:\n  timeout: soon\n", `p.yaml:3: network: timeout: "soon": want a duration like 30s`},
+		{"network:\n  max-requests: -1\n", `p.yaml:3: network: max-requests: must not be negative`},
+		{"network:\n  allow-all: true\n", `p.yaml:3: unknown key allow-all`},
+	} {
+		_, err := Parse("p.yaml", []byte("default: allow\n"+c.src))
+		switch {
+		case c.err == "" && err != nil:
+			t.Errorf("%q: %v", c.src, err)
+		case c.err != "" && (err == nil || err.Error() != c.err):
+			t.Errorf("%q: got %v, want %s", c.src, err, c.err)
+		}
+	}
 }
