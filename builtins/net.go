@@ -64,7 +64,9 @@ type NetError struct {
 	Kind NetErrorKind `json:"kind"`
 	// Host names the host (or address) refused or unreachable.
 	Host string `json:"host,omitempty"`
-	Msg  string `json:"msg"`
+	// URL is the URL refused by the allow list (a redirect's target).
+	URL string `json:"url,omitempty"`
+	Msg string `json:"msg"`
 	// Hops are the requests made before the failure (a redirect to a
 	// refused host follows an allowed request).
 	Hops []NetHop `json:"hops,omitempty"`

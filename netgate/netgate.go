@@ -25,6 +25,7 @@
 package netgate
 
 import (
+	"bytes"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
@@ -270,7 +271,7 @@ func (g *Gate) check(u *url.URL) *builtins.NetError {
 		}
 	}
 	hp := net.JoinHostPort(t.host, strconv.Itoa(t.port))
-	return &builtins.NetError{Kind: builtins.NetRestricted, Host: t.host,
+	return &builtins.NetError{Kind: builtins.NetRestricted, Host: t.host, URL: redacted(u),
 		Msg: fmt.Sprintf("%s: restricted: %s://%s%s is not in the allow list (--allow-net)", t.host, t.scheme, hp, t.path)}
 }
 
@@ -320,7 +321,7 @@ func (g *Gate) Do(ctx context.Context, req *builtins.NetRequest) (*builtins.NetR
 	}
 	var body io.Reader
 	if req.Body != nil {
-		body = strings.NewReader(string(req.Body))
+		body = bytes.NewReader(req.Body)
 	}
 	hr, err := http.NewRequestWithContext(ctx, method, u.String(), body)
 	if err != nil {

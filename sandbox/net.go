@@ -47,10 +47,11 @@ func (a *auditedNet) emit(req *builtins.NetRequest, resp *builtins.NetResponse, 
 	if ne != nil && (len(hops) == 0 || hops[len(hops)-1].Status != 0) {
 		// Refused before any socket (the allow list, a refused
 		// redirect, a limit), or failed after the last response.
-		u := a.url(req.URL)
-		if ne.Host != "" && len(hops) > 0 {
-			u = "" // a redirect: the refused URL is in the reason
+		u := req.URL
+		if ne.URL != "" {
+			u = ne.URL // a redirect's target
 		}
+		u = a.url(u)
 		a.audit.Emit("net", map[string]any{"method": req.Method, "url": u, "host": ne.Host, "status": 0, "bytes": 0,
 			"decision": decisionOf(ne), "reason": ne.Msg, "kind": string(ne.Kind)})
 	}
