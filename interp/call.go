@@ -71,6 +71,10 @@ func (r *Runner) call(ctx context.Context, ce *syntax.CallExpr) {
 	// POSIX mode: assignments before a special builtin stay, unexported.
 	keep := special
 	for _, as := range ce.Assigns {
+		as, ok := r.prefixAssign(as)
+		if !ok {
+			continue
+		}
 		if isFunc || isBuiltin {
 			name := as.Name.Value
 			old, sc := r.lookup(name)
@@ -149,6 +153,25 @@ func (r *Runner) call(ctx context.Context, ce *syntax.CallExpr) {
 	r.lastArg = fields[len(fields)-1]
 }
 
+// prefixAssign vets an assignment before a command: bash reports
+// a[i]=v there (and runs the command), and takes a=(x y) as the string
+// "(x y)".
+func (r *Runner) prefixAssign(as *syntax.Assign) (*syntax.Assign, bool) {
+	if as.Index != nil {
+		text := r.printNode(&syntax.Assign{Name: as.Name, Index: as.Index})
+		r.errf("`%s': not a valid identifier", strings.TrimSuffix(text, "="))
+		return nil, false
+	}
+	if as.Array != nil {
+		text := strings.TrimPrefix(r.printNode(&syntax.Assign{Name: as.Name, Array: as.Array}), as.Name.Value+"=")
+		c := *as
+		c.Array = nil
+		c.Value = &syntax.Word{Parts: []syntax.WordPart{&syntax.SglQuoted{Value: text}}}
+		return &c, true
+	}
+	return as, true
+}
+
 // builtinEnvs are the builtins that run commands of their own with the
 // prefix assignments as a scope (bash's VC_BLTNENV): `unset` and `local`
 // inside see them as a layer of their own.
@@ -189,6 +212,10 @@ func (r *Runner) callWithTempScope(ctx context.Context, ce *syntax.CallExpr, fie
 	}
 	defer pop()
 	for _, as := range ce.Assigns {
+		as, ok := r.prefixAssign(as)
+		if !ok {
+			continue
+		}
 		name := as.Name.Value
 		if t := r.resolveRef(name); t != name && syntax.ValidName(t) {
 			name = t // x=v through a nameref binds its target, like bash
@@ -568,6 +595,10 @@ func (r *Runner) enterCall(what string) bool {
 // local marks a declaration-created variable (declare/local handle it).
 func (r *Runner) assign(ctx context.Context, as *syntax.Assign, _ bool) error {
 	name := as.Name.Value
+	if as.Array != nil && as.Index != nil {
+		text := r.printNode(&syntax.Assign{Name: as.Name, Index: as.Index})
+		return &listToMemberError{strings.TrimSuffix(text, "=")}
+	}
 	if as.Array != nil {
 		return r.assignArray(ctx, name, as.Array, as.Append, nil)
 	}
@@ -606,6 +637,13 @@ func (r *Runner) assign(ctx context.Context, as *syntax.Assign, _ bool) error {
 	return r.setString(name, val, as.Append)
 }
 
+// listToMemberError is bash's runtime error for a[i]=(...).
+type listToMemberError struct{ elem string }
+
+func (e *listToMemberError) Error() string {
+	return e.elem + ": cannot assign list to array member"
+}
+
 // assocKey expands an associative array subscript.
 func (r *Runner) assocKey(ctx context.Context, idx syntax.ArithmExpr) (key string, err error) {
 	defer guard(&err)
@@ -635,23 +673,48 @@ func (r *Runner) assignArray(ctx context.Context, name string, arr *syntax.Array
 		if !appendVal || m == nil {
 			m = expand.NewAssoc(v.Map.Buckets())
 		}
-		for _, el := range arr.Elems {
-			if el.Index == nil {
-				// bash 5.1+: a=(k1 v1 k2 v2)
-				vals, err := r.fields(ctx, el.Value)
+		if len(arr.Elems) > 0 && arr.Elems[0].Index == nil {
+			// bash 5.1+: a=(k1 v1 k2 v2), each word one string, a
+			// missing last value empty.
+			words := make([]string, 0, len(arr.Elems)+1)
+			for _, el := range arr.Elems {
+				w, err := r.assocElemText(ctx, el)
 				if err != nil {
 					return err
 				}
-				r.errf("%s: %s: must use subscript when assigning associative array", name, strings.Join(vals, " "))
+				words = append(words, w)
+			}
+			if len(words)%2 == 1 {
+				words = append(words, "")
+			}
+			for i := 0; i < len(words); i += 2 {
+				m.Set(words[i], r.transform(v, words[i+1]))
+			}
+			v.Map, v.Set = m, true
+			return nil
+		}
+		for _, el := range arr.Elems {
+			if el.Index == nil {
+				val, err := r.assocValue(ctx, el.Value)
+				if err != nil {
+					return err
+				}
+				r.errf("%s: '%s': must use subscript when assigning associative array", name, val)
 				continue
 			}
 			key, err := r.assocKey(ctx, el.Index)
 			if err != nil {
 				return err
 			}
-			val, err := r.literal(ctx, el.Value)
+			val, err := r.assocValue(ctx, el.Value)
 			if err != nil {
 				return err
+			}
+			if el.Append {
+				// [k]+=v appends to the live table's value, even when
+				// the literal replaces the table (bash 5.2).
+				cur, _ := v.Map.Get(key)
+				val = cur + val
 			}
 			m.Set(key, r.transform(v, val))
 		}
@@ -663,18 +726,21 @@ func (r *Runner) assignArray(ctx context.Context, name string, arr *syntax.Array
 	// only then: it sees the elements assigned before it, and
 	// a=("${a[1]}" "${a[0]}") still reads the old a.
 	type elem struct {
-		index syntax.ArithmExpr
-		vals  []string
+		index  syntax.ArithmExpr
+		vals   []string
+		append bool
 	}
 	elems := make([]elem, 0, len(arr.Elems))
 	nfields := 0
 	for _, el := range arr.Elems {
 		if el.Index != nil {
-			val, err := r.literal(ctx, el.Value)
+			// [i]=word is expanded like an assignment's value (a ~
+			// after a : too).
+			val, err := r.assignValue(ctx, el.Value)
 			if err != nil {
 				return err
 			}
-			elems = append(elems, elem{index: el.Index, vals: []string{val}})
+			elems = append(elems, elem{index: el.Index, vals: []string{val}, append: el.Append})
 			nfields++
 		} else {
 			vals, err := r.fields(ctx, el.Value)
@@ -707,8 +773,22 @@ func (r *Runner) assignArray(ctx context.Context, name string, arr *syntax.Array
 			if err != nil {
 				return err
 			}
-			v.List, v.Indexes = indexedSet(v.List, v.Indexes, i, r.transform(v, el.vals[0]))
+			if i < 0 && i+indexedMax(v.List, v.Indexes)+1 < 0 {
+				// bash reports the element and goes on with the rest.
+				op := "]="
+				if el.append {
+					op = "]+="
+				}
+				r.errf("[%d%s%s: bad array subscript", i, op, el.vals[0])
+				continue
+			}
+			if err := r.setIndexed(name, v, i, el.vals[0], el.append); err != nil {
+				return err
+			}
 			next = i + 1
+			if i < 0 {
+				next = indexedMax(v.List, v.Indexes) + 1
+			}
 			continue
 		}
 		for _, val := range el.vals {
@@ -720,6 +800,35 @@ func (r *Runner) assignArray(ctx context.Context, name string, arr *syntax.Array
 		v.List = []string{}
 	}
 	return nil
+}
+
+// assocValue expands the value of [k]=v in an associative array literal:
+// bash 5.2 does no tilde expansion there.
+func (r *Runner) assocValue(ctx context.Context, w *syntax.Word) (s string, err error) {
+	if w == nil {
+		return "", nil
+	}
+	defer guard(&err)
+	s, err = expand.NoTilde(r.ecfg(ctx), w)
+	if err == nil && r.s.fatalErr() != nil {
+		err = r.s.fatalErr()
+	}
+	return s, r.tooBig(err)
+}
+
+// assocElemText is an element of a=(k1 v1 ...) as one string; a [k]=v
+// among them is taken as its text, as bash does.
+func (r *Runner) assocElemText(ctx context.Context, el *syntax.ArrayElem) (string, error) {
+	val, err := r.assocValue(ctx, el.Value)
+	if err != nil || el.Index == nil {
+		return val, err
+	}
+	key, err := r.assocKey(ctx, el.Index)
+	op := "]="
+	if el.Append {
+		op = "]+="
+	}
+	return "[" + key + op + val, err
 }
 
 // runAlias expands an alias at the start of a command by re-parsing it.

@@ -531,6 +531,21 @@ func Assign(cfg *Config, word *syntax.Word) (string, error) {
 	return cfg.fieldJoin(parts), nil
 }
 
+// NoTilde expands a word to one string like [Literal] but leaves a
+// leading ~ alone: the value of [k]=v in a bash 5.2 associative array
+// literal.
+func NoTilde(cfg *Config, word *syntax.Word) (string, error) {
+	if word == nil {
+		return "", nil
+	}
+	cfg = prepareConfig(cfg)
+	parts, err := cfg.wordParts(word.Parts, partsCtx{})
+	if err != nil {
+		return "", err
+	}
+	return cfg.fieldJoin(parts), nil
+}
+
 // ansiCtrl rewrites the control escapes of $'...' and ${v@E} (\cX, which printf's format
 // does not know) as octal escapes that Format decodes: X masked with
 // 0x1f, \c? is DEL, and \c\\ takes both backslashes, as in bash.

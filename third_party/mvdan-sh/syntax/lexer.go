@@ -381,7 +381,12 @@ skipSpace:
 				p.advanceLitNone(r)
 			}
 		case '?', '*', '+', '@', '!':
-			if p.extendedGlob() {
+			if r == '+' && p.quote == arrayElems && p.tok == rightBrack && p.peek() == '=' {
+				// sandsh: [index]+=value in an array literal.
+				p.rune()
+				p.rune()
+				p.tok = addAssgn
+			} else if p.extendedGlob() {
 				p.tok = extGlobToken(r)
 				p.rune()
 				p.rune()

@@ -992,6 +992,8 @@ type ArrayElem struct {
 	Index    ArithmExpr
 	Value    *Word
 	Comments []Comment
+	// sandsh: Append is [index]+=value (bash appends to the element).
+	Append bool
 }
 
 func (a *ArrayElem) Pos() Pos {
@@ -1004,6 +1006,9 @@ func (a *ArrayElem) Pos() Pos {
 func (a *ArrayElem) End() Pos {
 	if a.Value != nil {
 		return a.Value.End()
+	}
+	if a.Append { // sandsh: [index]+=
+		return posAddCol(a.Index.End(), len("]+="))
 	}
 	return posAddCol(a.Index.End(), len("]="))
 }

@@ -2181,7 +2181,9 @@ func (p *Parser) getAssign(needEqual bool) *Assign {
 			}
 		}
 		if p.tok == assgnParen {
-			if !p.lang.in(LangZsh) {
+			// sandsh: bash parses a[i]=(...) and fails it when it runs
+			// ("cannot assign list to array member").
+			if !p.lang.in(LangZsh | langBashLike) {
 				p.curErr("arrays cannot be nested")
 				return nil
 			}
@@ -2234,7 +2236,12 @@ func (p *Parser) getAssign(needEqual bool) *Assign {
 					p.curErr("arrays cannot be nested")
 					return nil
 				}
-				p.follow(left, `[x]`, assgn)
+				if p.tok == addAssgn { // sandsh: [index]+=value
+					ae.Append = true
+					p.next()
+				} else {
+					p.follow(left, `[x]`, assgn)
+				}
 			}
 			if ae.Value = p.getWord(); ae.Value == nil {
 				switch p.tok {
@@ -3273,7 +3280,9 @@ loop:
 		ce.Args = nil
 	} else {
 		for _, asgn := range ce.Assigns {
-			if asgn.Index != nil || asgn.Array != nil {
+			// sandsh: bash runs `a=(x y) cmd` with a="(x y)" and reports
+			// `a[i]=x cmd` when it runs.
+			if (asgn.Index != nil || asgn.Array != nil) && !p.lang.in(langBashLike) {
 				p.posErr(asgn.Pos(), "inline variables cannot be arrays")
 			}
 		}

@@ -1102,6 +1102,9 @@ func (p *Printer) elemJoin(elems []*ArrayElem, last []Comment) {
 			p.space()
 		}
 		if p.wroteIndex(el.Index) {
+			if el.Append { // sandsh: [index]+=value
+				p.w.WriteByte('+')
+			}
 			p.w.WriteByte('=')
 		}
 		if el.Value != nil {

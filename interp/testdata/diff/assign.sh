@@ -1,0 +1,33 @@
+### [k]+=v in array literals
+hello=100
+a=([hello]=1 [hello]+=2); declare -p a
+a+=([hello]+=:34 [hello]+=:56); declare -p a
+b=(X Y); b=([1]=1 [1]+=2 [0]+=z); declare -p b
+declare -i c=(1 2); c=([0]+=5 [-1]+=3 7); declare -p c
+declare -A e=([k]=1); e=([k]+=2 [k]+=3); declare -p e; e+=([k]+=4); declare -p e
+### negative subscript in an array literal is reported, the rest assigned
+f=(1 2 3); f=([-1]=x [0]=y); echo $?; declare -p f
+g=(a); g+=([-5]=x [-1]+=b); declare -p g
+### tilde in [k]=v: expanded for indexed arrays, not for associative ones (bash 5.2)
+HOME=/home/user
+a=([2]=~ [4]=~:~:~ ~/x); declare -p a
+declare -A m=([home]=~ [hello]=~:~:~); declare -p m
+### associative key/value list
+declare -A a=(k1 v1 k2); declare -p a
+declare -A d; x="p q"; d=($x r s); declare -p d
+declare -A e=([k]=v); e+=(k2 v2); declare -p e
+declare -A z=([a]=b); z=(1 2 3 4); declare -p z
+declare -A b=([x]=1 y); declare -p b
+### a[i]=(list) fails when it runs
+a=(1 2)
+a[0]=(3 4)
+echo "status=$?"; declare -p a
+a[1]+=(5); echo not reached
+echo "status=$?"
+### array values before a command
+A=a B=(b b) env | grep '^[AB]=' | sort
+f() { echo "f:$B"; declare -p B; }; B=(x y) f
+C=([k]=v) sh -c 'echo "$C"'
+### array element before a command is reported, the command runs
+a=1 b[0]=2 c=3 sh -c 'echo "$a ${b-unset} $c"'; echo "status=$?"
+a[0 + 1]=foo echo hi; echo "status=$?"
