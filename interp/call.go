@@ -607,7 +607,13 @@ func (r *Runner) assign(ctx context.Context, as *syntax.Assign, _ bool) error {
 		return expansionError{err}
 	}
 	if as.Index != nil {
-		target := r.resolveRef(name)
+		target, err := r.writeRef(name)
+		if target == "" {
+			return err
+		}
+		if strings.IndexByte(target, '[') > 0 {
+			return &notIdentError{target}
+		}
 		v, err := r.varForWrite(target)
 		if err != nil {
 			return err
@@ -657,7 +663,13 @@ func (r *Runner) assocKey(ctx context.Context, idx syntax.ArithmExpr) (key strin
 // assignArray assigns a=(...) or a+=(...); kind forces the array kind
 // (from declare -a/-A) when the variable does not have one yet.
 func (r *Runner) assignArray(ctx context.Context, name string, arr *syntax.ArrayExpr, appendVal bool, kind *expand.ValueKind) error {
-	name = r.resolveRef(name)
+	name, err := r.writeRef(name)
+	if name == "" {
+		return err
+	}
+	if strings.IndexByte(name, '[') > 0 {
+		return &notIdentError{name}
+	}
 	v, err := r.varForWrite(name)
 	if err != nil {
 		return err

@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"math/rand/v2"
@@ -206,6 +207,47 @@ func (r *Runner) resolveRef(name string) string {
 	return name
 }
 
+// refLoop reports whether the namerefs from name go round in a circle.
+func (r *Runner) refLoop(name string) bool {
+	for range 10 {
+		v, _ := r.lookup(name)
+		if v == nil || v.Kind != expand.NameRef || v.Str == "" || strings.IndexByte(v.Str, '[') > 0 {
+			return false
+		}
+		name = v.Str
+	}
+	return true
+}
+
+// circularRefError fails an assignment through circular namerefs at the
+// top level; bash words it as a warning.
+type circularRefError struct{ name string }
+
+func (e *circularRefError) Error() string {
+	return "warning: " + e.name + ": circular name reference"
+}
+
+// writeRef resolves the nameref target of an assignment to name; bash
+// warns of a circle and fails the assignment at the top level (in a
+// function it goes on).
+func (r *Runner) writeRef(name string) (string, error) {
+	if r.refLoop(name) {
+		err := &circularRefError{name}
+		if r.depth() == 0 {
+			return "", err
+		}
+		r.errf("%v", err)
+		return "", nil
+	}
+	return r.resolveRef(name), nil
+}
+
+// notIdentError is bash's "`a[1]': not a valid identifier", for a list or
+// element assigned through a nameref to an array element.
+type notIdentError struct{ name string }
+
+func (e *notIdentError) Error() string { return "`" + e.name + "': not a valid identifier" }
+
 // envAdapter makes the runner an expand.WriteEnviron.
 type envAdapter struct{ r *Runner }
 
@@ -292,7 +334,7 @@ func (r *Runner) getElem(name, idx string) expand.Variable {
 	v := r.getVar(r.resolveRef(name))
 	switch v.Kind {
 	case expand.Associative:
-		if s, ok := v.Map.Get(idx); ok {
+		if s, ok := v.Map.Get(r.elemKey(idx)); ok {
 			return strVar(s)
 		}
 	case expand.Indexed:
@@ -312,6 +354,30 @@ func (r *Runner) getElem(name, idx string) expand.Variable {
 		}
 	}
 	return expand.Variable{}
+}
+
+// elemKey is the key that the subscript text of a name like A["k"] or
+// A[$key] (a nameref's target, printf -v's or read's name, ${!ref})
+// names in an associative array: bash expands it as it does the
+// subscript of an assignment, quotes removed.
+func (r *Runner) elemKey(idx string) string {
+	if !strings.ContainsAny(idx, "\"'$`") {
+		return idx
+	}
+	src := "_[" + idx + "]="
+	f, err := syntax.NewParser().Parse(parseguard.String(nil, src), "")
+	if err != nil || len(f.Stmts) != 1 || parseguard.Check(f, len(src)) != nil {
+		return idx
+	}
+	ce, ok := f.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Args) != 0 || len(ce.Assigns) != 1 || ce.Assigns[0].Index == nil {
+		return idx
+	}
+	key, err := r.assocKey(context.Background(), ce.Assigns[0].Index)
+	if err != nil {
+		return idx
+	}
+	return key
 }
 
 // dynamicVar computes the variables whose value changes on every read.
@@ -451,8 +517,14 @@ func (r *Runner) checkSize(n int) error {
 // setString assigns a scalar (or element 0 of an array), appending when
 // appendVal is set, like `x+=v`.
 func (r *Runner) setString(name, val string, appendVal bool) error {
-	name = r.resolveRef(name)
+	name, err := r.writeRef(name)
+	if name == "" {
+		return err
+	}
 	if i := strings.IndexByte(name, '['); i > 0 && strings.HasSuffix(name, "]") {
+		if idx := name[i+1 : len(name)-1]; idx == "@" || idx == "*" {
+			return fmt.Errorf("%s: bad array subscript", name)
+		}
 		return r.setElemString(name[:i], name[i+1:len(name)-1], val, appendVal)
 	}
 	if r.specialAssign(name, val) {
@@ -522,6 +594,7 @@ func (r *Runner) setElemString(name, idx, val string, appendVal bool) error {
 		if v.Map == nil {
 			v.Map = expand.NewAssoc(expand.AssocBuckets)
 		}
+		idx = r.elemKey(idx)
 		if appendVal {
 			cur, _ := v.Map.Get(idx)
 			val = cur + val

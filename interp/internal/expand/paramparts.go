@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/sandsh/sandsh/interp/internal/parseguard"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -449,6 +450,9 @@ func keysForm(pe *syntax.ParamExp) bool {
 // to, such as "arr[2]" or "@". It returns nil when pe is not an
 // indirection (${!prefix*}, ${!a[@]}, ${!nameref}).
 func (cfg *Config) indirect(pe *syntax.ParamExp) (*syntax.ParamExp, error) {
+	if t := cfg.refElem(pe); t != nil {
+		return t, nil
+	}
 	if !pe.Excl || pe.Names != 0 || pe.Param == nil || keysForm(pe) {
 		return nil, nil
 	}
@@ -500,9 +504,60 @@ func (cfg *Config) indirect(pe *syntax.ParamExp) (*syntax.ParamExp, error) {
 	target.Param = &syntax.Lit{ValuePos: pe.Param.ValuePos, ValueEnd: pe.Param.ValueEnd, Value: name}
 	target.Index = nil
 	if hasSub {
-		target.Index = &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: unquoteSubscript(sub)}}}
+		target.Index = parseSubscript(sub)
 	}
 	return &target, nil
+}
+
+// refElem rewrites $ref, where the nameref ref points at an array
+// element such as "a[1]" or "a[@]", as that element's expansion, operators
+// included: "$ref" with ref=a[@] gives a's elements as "${a[@]}" does.
+// It returns nil for anything else (bash's ${#ref} and ${ref[i]} do not
+// follow such a reference).
+func (cfg *Config) refElem(pe *syntax.ParamExp) *syntax.ParamExp {
+	if pe.Excl || pe.Length || pe.Param == nil || pe.Index != nil || pe.Names != 0 {
+		return nil
+	}
+	v := cfg.Env.Get(pe.Param.Value)
+	if v.Kind != NameRef {
+		return nil
+	}
+	t := v.Str
+	for range maxNameRefDepth {
+		nv := cfg.Env.Get(t)
+		if nv.Kind != NameRef {
+			break
+		}
+		t = nv.Str
+	}
+	name, sub, ok := strings.Cut(t, "[")
+	if !ok || len(sub) < 2 || !strings.HasSuffix(sub, "]") || !syntax.ValidName(name) {
+		return nil
+	}
+	target := *pe
+	target.Param = &syntax.Lit{ValuePos: pe.Param.ValuePos, ValueEnd: pe.Param.ValueEnd, Value: name}
+	target.Index = parseSubscript(sub[:len(sub)-1])
+	return &target
+}
+
+// parseSubscript reads the subscript text of a reference like A["k"] or
+// a[$i+1] as bash does, as the subscript of an assignment: its quotes
+// removed and its expansions done when it is used.
+func parseSubscript(sub string) syntax.ArithmExpr {
+	plain := &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: unquoteSubscript(sub)}}}
+	if sub == "@" || sub == "*" || !strings.ContainsAny(sub, "\"'$`") {
+		return plain
+	}
+	src := "_[" + sub + "]="
+	f, err := syntax.NewParser().Parse(parseguard.String(nil, src), "")
+	if err != nil || len(f.Stmts) != 1 || parseguard.Check(f, len(src)) != nil {
+		return plain
+	}
+	ce, ok := f.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Args) != 0 || len(ce.Assigns) != 1 || ce.Assigns[0].Index == nil {
+		return plain
+	}
+	return ce.Assigns[0].Index
 }
 
 // isSpecialParam reports whether name is a special or positional

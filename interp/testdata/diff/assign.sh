@@ -31,3 +31,29 @@ C=([k]=v) sh -c 'echo "$C"'
 ### array element before a command is reported, the command runs
 a=1 b[0]=2 c=3 sh -c 'echo "$a ${b-unset} $c"'; echo "status=$?"
 a[0 + 1]=foo echo hi; echo "status=$?"
+### namerefs to array elements
+arr=(X Y Z); typeset -n r="arr[1]"
+echo "$r ${r:-d}"
+r=new; declare -p arr; r+=s; declare -p arr
+r[1]=q
+echo "st $?"
+r=(a b)
+echo "st $?"
+typeset -n s="arr[@]"
+a=('A B' C); typeset -n ref='a[@]'
+printf '<%s>' "$ref" $ref; echo
+s=v
+echo "st $?"
+read r <<< hello; declare -p arr
+### namerefs and ${!ref} to associative elements with quoted and expanded keys
+declare -A A=(['K']=val)
+declare -n ref='A["K"]'
+echo "$ref"; ref=val2; echo "${A[@]}"
+key=K; declare -n ref2='A[$key]'
+echo "$ref2"; ref2=val3; echo "${A[@]}"
+ind='A["K"]'; echo "${!ind}"; ind='A[$key]'; echo "${!ind}"
+printf -v 'A["K"]' '/%s/' v4; echo "${A[@]}"; declare -p A
+### circular namerefs: a write fails at the top level
+typeset -n a=b; typeset -n b=a
+a=1
+echo "st $?"
