@@ -113,10 +113,10 @@ func (o *Options) serveJail(spec *restrict.WorkerSpec, p *workerPayload) (stop f
 	ctx, cancel := context.WithCancel(context.Background())
 	wait := restrict.ServeJail(ctx, parent, j.Run, maxReq)
 	return func() {
-		worker.Close()
+		worker.Close() // the worker is gone: the server sees the end
 		cancel()
-		parent.Close()
 		wait()
+		parent.Close()
 	}, nil
 }
 

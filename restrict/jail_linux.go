@@ -188,8 +188,9 @@ func JailClient(ctrl *os.File) Jailer {
 }
 
 // ServeJail answers a worker's requests on ctrl with j until the worker
-// closes its end or ctx ends; the returned function waits for the jails
-// still running to end (cancel ctx first to kill them). A request is
+// closes its end (the worker's end must be closed in this process too);
+// the returned function waits for that and for the jails still running
+// to end (cancel ctx first to kill them). ctrl stays open until then. A request is
 // read with at most maxRequest bytes; what the worker sends is untrusted:
 // j must decide again whether the name may run.
 func ServeJail(ctx context.Context, ctrl *os.File, j Jailer, maxRequest int64) (wait func()) {
@@ -197,10 +198,10 @@ func ServeJail(ctx context.Context, ctrl *os.File, j Jailer, maxRequest int64) (
 	// A compromised worker could ask for jails without end: at most
 	// maxJails are built at once, the others wait their turn.
 	slots := make(chan struct{}, maxJails)
+	fd := int(ctrl.Fd())
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		fd := int(ctrl.Fd())
 		buf := make([]byte, 1)
 		oob := make([]byte, unix.CmsgSpace(4*4))
 		for {
