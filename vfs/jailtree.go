@@ -155,26 +155,19 @@ func ApplyTree(ctx context.Context, fsys FS, dir string, before, after *Snapshot
 		o := old[n.Path]
 		p := real(n.Path)
 		fresh := o == nil || o.Type != n.Type
+		content := !fresh && (n.Type == "file" && string(o.Data) != string(n.Data) || n.Type == "symlink" && o.Target != n.Target)
+		chmod := n.Type != "symlink" && (fresh || o.Mode != n.Mode)
 		var err error
-		switch n.Type {
-		case "dir":
-			if fresh {
-				err = fsys.Mkdir(p, 0o700)
+		switch {
+		case n.Type == "dir" && fresh:
+			err = fsys.Mkdir(p, 0o700)
+		case n.Type == "file" && (fresh || content):
+			err = writeFile(fsys, p, n.Data)
+		case n.Type == "symlink" && (fresh || content):
+			if content {
+				err = fsys.Remove(p)
 			}
-		case "file":
-			if fresh || string(o.Data) != string(n.Data) {
-				err = writeFile(fsys, p, n.Data)
-				if err == nil && !fresh {
-					changes = append(changes, Change{Path: p, Change: "modified"})
-				}
-			}
-		case "symlink":
-			if !fresh && o.Target != n.Target {
-				if err = fsys.Remove(p); err == nil {
-					fresh = true
-				}
-			}
-			if fresh && err == nil {
+			if err == nil {
 				err = fsys.SymlinkIfPossible(n.Target, p)
 			}
 		}
@@ -182,16 +175,13 @@ func ApplyTree(ctx context.Context, fsys FS, dir string, before, after *Snapshot
 			errs = append(errs, err)
 			continue
 		}
-		if fresh && n.Path != "/" {
+		switch {
+		case fresh && n.Path != "/":
 			changes = append(changes, Change{Path: p, Change: "added"})
-		}
-		chmod := n.Type != "symlink" && (fresh || o.Mode != n.Mode)
-		if chmod && !fresh && n.Type == "dir" {
-			changes = append(changes, Change{Path: p, Change: "modified"})
-		} else if chmod && !fresh && n.Type == "file" && string(o.Data) == string(n.Data) {
+		case !fresh && (content || chmod):
 			changes = append(changes, Change{Path: p, Change: "modified"})
 		}
-		if chmod || fresh || n.Type == "file" && string(o.Data) != string(n.Data) {
+		if fresh || content || chmod {
 			later = append(later, touched{n, chmod})
 		}
 	}
@@ -206,7 +196,9 @@ func ApplyTree(ctx context.Context, fsys FS, dir string, before, after *Snapshot
 				errs = append(errs, err)
 			}
 		}
-		fsys.Chtimes(p, t.e.Atime, t.e.Mtime)
+		if t.e.Type != "symlink" { // Chtimes would follow it
+			fsys.Chtimes(p, t.e.Atime, t.e.Mtime)
+		}
 	}
 	return changes, errors.Join(errs...)
 }

@@ -66,7 +66,7 @@ func TestApplyTree(t *testing.T) {
 		got[c.Path] = c.Change
 	}
 	want := map[string]string{"/w/gone": "deleted", "/w/gone/f": "deleted", "/w/old-name.txt": "deleted",
-		"/w/edit.txt": "modified", "/w/mode.txt": "modified", "/w/link": "added", "/w/new-name.txt": "added",
+		"/w/edit.txt": "modified", "/w/mode.txt": "modified", "/w/link": "modified", "/w/new-name.txt": "added",
 		"/w/was-file": "added", "/w/was-file/in": "added", "/w/dir/exe": "added"}
 	for p, c := range want {
 		if got[p] != c {
