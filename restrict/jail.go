@@ -146,6 +146,12 @@ func (g *Gateway) runJailed(ctx context.Context, env *builtins.Env, name string,
 	if err == nil && res.Refused != "" {
 		err = fmt.Errorf("%s", res.Refused)
 	}
+	if err != nil && ctx.Err() != nil {
+		// The run is ending (timeout, a limit, Ctrl-C) and the jail was
+		// killed with it; the runner reports why.
+		ev.Status = 128 + 9
+		return ev.Status
+	}
 	if err != nil {
 		ev.Refused, ev.Status = err.Error(), StatusNotExecutable
 		return refuse(env, args[0], "jail: "+err.Error(), StatusNotExecutable)
