@@ -307,6 +307,7 @@ func (s *mcpServer) runTool(_ context.Context, _ *mcp.CallToolRequest, in runArg
 	}
 	defer ss.release()
 	o := s.base
+	o.gate = nil // each run has its own network gate, so its own request count
 	script := in.Script
 	o.Command = &script
 	o.Args = append([]string{"sandsh"}, in.Args...)
