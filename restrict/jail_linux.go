@@ -105,9 +105,6 @@ func (j *JailProc) Wait() (syscall.WaitStatus, error) {
 	return j.ws, j.err
 }
 
-// Exited is closed when the process has ended.
-func (j *JailProc) Exited() <-chan struct{} { return j.exited }
-
 // ExecJailed replaces the jail init with the program, once the init
 // has confined itself: what the init was, the program now is (the first
 // process of the jail's pid namespace under the ns backend). maxAS, when
