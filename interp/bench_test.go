@@ -81,3 +81,20 @@ func BenchmarkArray(b *testing.B) {
 func BenchmarkStrings(b *testing.B) {
 	benchScript(b, `x=abcdefghijklmnopqrstuvwxyz; n=0; for ((i=0;i<5000;i++)); do y=${x:3:5}; z=${x//a/bb}; w=${x#abc}; n=$((n+${#y}+${#z}+${#w})); done`)
 }
+
+// BenchmarkWhileRead reads 20k lines with while read.
+func BenchmarkWhileRead(b *testing.B) {
+	in := strings.Repeat("a line of the quick brown fox\n", 20000)
+	for range b.N {
+		fsys := vfs.NewMem()
+		vfs.Populate(fsys, vfs.WorkDir)
+		r, err := interp.New(interp.WithFS(fsys), interp.WithGateway(restrict.New(builtins.NewRegistry())),
+			interp.WithStdio(strings.NewReader(in), io.Discard, io.Discard), interp.WithDir(vfs.WorkDir))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := r.RunReader(context.Background(), strings.NewReader(`n=0; while IFS= read -r line; do n=$((n+1)); done`), "bench"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
