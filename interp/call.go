@@ -607,6 +607,9 @@ func (r *Runner) assign(ctx context.Context, as *syntax.Assign, _ bool) error {
 		return expansionError{err}
 	}
 	if as.Index != nil {
+		if expand.EmptyIndex(as.Index) {
+			return fmt.Errorf("%s[]: bad array subscript", name)
+		}
 		target, err := r.writeRef(name)
 		if target == "" {
 			return err

@@ -53,6 +53,17 @@ func (cfg *Config) paramExp(pe *syntax.ParamExp) (string, error) {
 	return str, err
 }
 
+// EmptyIndex reports whether x is the subscript of a[], which the parser
+// keeps as a word of one empty literal for bash to refuse when it runs.
+func EmptyIndex(x syntax.ArithmExpr) bool {
+	w, ok := x.(*syntax.Word)
+	if !ok || len(w.Parts) != 1 {
+		return false
+	}
+	l, ok := w.Parts[0].(*syntax.Lit)
+	return ok && l.Value == ""
+}
+
 // BadSubstError is an expansion bash parses but refuses when it expands
 // it, like ${%}: like an arithmetic error, it abandons the command line.
 type BadSubstError struct{ Text string }
@@ -66,6 +77,9 @@ func (cfg *Config) paramValue(pe *syntax.ParamExp) (_ string, set bool, _ error)
 		var sb strings.Builder
 		syntax.NewPrinter().Print(&sb, pe)
 		return "", false, &BadSubstError{sb.String()}
+	}
+	if EmptyIndex(pe.Index) {
+		return "", false, &BadSubstError{"${" + pe.Param.Value + "[]}"}
 	}
 	if target, err := cfg.indirect(pe); err != nil {
 		return "", false, err

@@ -100,3 +100,12 @@ shopt -s nocasematch
 [[ a =~ A ]]; echo $?
 [[ A =~ [a] ]]; echo $?
 [[ A =~ a{1} ]]; echo $?
+### empty subscript fails at run time
+a=(1 2 3)
+a[]=42
+echo status=$?
+echo ${a[@]}
+echo ${a[]}
+echo status=$?
+### empty subscript in a branch that does not run
+if false; then a[]=1; echo ${a[]}; fi; echo ok

@@ -2053,6 +2053,14 @@ func (p *Parser) eitherIndex() ArithmExpr {
 	if p.tok == star || p.tok == at {
 		p.tok, p.val = _LitWord, p.tok.String()
 	}
+	if p.tok == rightBrack && p.lang.in(langBashLike) {
+		// sandsh: bash refuses a[] only when it runs it (a bad array
+		// subscript, a bad substitution); the index is an empty word.
+		expr := &Word{Parts: []WordPart{p.lit(p.pos, "")}}
+		p.quote = old
+		p.matchedArithm(lpos, leftBrack, rightBrack)
+		return expr
+	}
 	expr := p.followArithm(leftBrack, lpos)
 	p.quote = old
 	p.matchedArithm(lpos, leftBrack, rightBrack)
