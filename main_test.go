@@ -82,15 +82,15 @@ func TestAttackScriptsNowhere(t *testing.T) {
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no attack scripts: %v", err)
 	}
+	// The wrapper is written once, before the parallel scripts start:
+	// written per script, a sibling's fork could inherit the descriptor
+	// still open for writing and the exec would fail with "text file busy".
+	bin := t.TempDir()
+	wrapper := "#!/bin/sh\nexec sandsh-nowhere \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(bin, "sandsh"), []byte(wrapper), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	testscript.Run(t, scriptParams("", files, func(env *testscript.Env) error {
-		bin := filepath.Join(env.WorkDir, ".nowhere-bin")
-		if err := os.MkdirAll(bin, 0o755); err != nil {
-			return err
-		}
-		wrapper := "#!/bin/sh\nexec sandsh-nowhere \"$@\"\n"
-		if err := os.WriteFile(filepath.Join(bin, "sandsh"), []byte(wrapper), 0o755); err != nil {
-			return err
-		}
 		env.Setenv("PATH", bin+string(os.PathListSeparator)+env.Getenv("PATH"))
 		return nil
 	}))
