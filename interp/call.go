@@ -19,15 +19,33 @@ import (
 // call runs a simple command: assignments, expansion, then a function, a
 // shell builtin or the gateway.
 func (r *Runner) call(ctx context.Context, ce *syntax.CallExpr) {
+	r.callRedirected(ctx, ce, nil)
+}
+
+// callRedirected is call for a command with redirections, which apply
+// once its words are expanded and its assignments done (or before an
+// alias it names). It returns what undoes them and whether they worked.
+func (r *Runner) callRedirected(ctx context.Context, ce *syntax.CallExpr, redirs []*syntax.Redirect) (undo func(), redirOK bool) {
+	undo, redirOK = func() {}, true
+	redirect := func() bool {
+		if len(redirs) > 0 {
+			undo, redirOK = r.redirects(ctx, redirs, false)
+			if !redirOK {
+				r.lastStatus = 1
+			}
+		}
+		return redirOK
+	}
 	if max := r.s.limits.MaxCommands; max > 0 && r.s.commands.Add(1) > max {
 		r.limitHit("max-commands", fmt.Sprint(max))
 		r.exiting, r.exitCode = true, 1
 		return
 	}
-	if len(ce.Args) > 0 && r.opts.expandAliases && len(r.aliases) > 0 {
-		if r.runAlias(ctx, ce) {
-			return
+	if len(ce.Args) > 0 && r.opts.expandAliases && len(r.aliases) > 0 && r.isAlias(ce) {
+		if redirect() {
+			r.runAlias(ctx, ce)
 		}
+		return
 	}
 	r.setCurCmd(ce)
 	if !r.debugTrap(ctx) {
@@ -53,6 +71,7 @@ func (r *Runner) call(ctx context.Context, ce *syntax.CallExpr) {
 			r.traceAssigns(ctx, ce.Assigns)
 		}
 		r.lastStatus = max(r.substStatus, 0)
+		redirect()
 		return
 	}
 	// Prefix assignments apply to this command only; for external
@@ -64,7 +83,7 @@ func (r *Runner) call(ctx context.Context, ce *syntax.CallExpr) {
 	special := r.opts.posix && specialBuiltins[fields[0]]
 	if isFunc && !special || isBuiltin && builtinEnvs[fields[0]] {
 		if len(ce.Assigns) > 0 {
-			r.callWithTempScope(ctx, ce, fields, isFunc && !special, special)
+			r.callWithTempScope(ctx, ce, fields, isFunc && !special, special, redirect)
 			return
 		}
 	}
@@ -149,8 +168,12 @@ func (r *Runner) call(ctx context.Context, ce *syntax.CallExpr) {
 		r.traceAssigns(ctx, ce.Assigns)
 	}
 	r.trace(ctx, fields...)
+	if !redirect() {
+		return
+	}
 	r.runCommand(ctx, fields, extraEnv, false)
 	r.lastArg = fields[len(fields)-1]
+	return
 }
 
 // prefixAssign vets an assignment before a command: bash reports
@@ -182,7 +205,7 @@ var builtinEnvs = map[string]bool{"eval": true, "source": true, ".": true, "unse
 // caller's variables, as bash does: a function takes the scope over as
 // its local one, so `unset x` in it uncovers the caller's x, and
 // `local x` adopts the binding.
-func (r *Runner) callWithTempScope(ctx context.Context, ce *syntax.CallExpr, fields []string, isFunc, special bool) {
+func (r *Runner) callWithTempScope(ctx context.Context, ce *syntax.CallExpr, fields []string, isFunc, special bool, redirect func() bool) {
 	tmp := &scope{vars: map[string]*variable{}, temp: true, depth: r.depth()}
 	base := len(r.scopes)
 	r.pushScope(tmp)
@@ -244,6 +267,9 @@ func (r *Runner) callWithTempScope(ctx context.Context, ce *syntax.CallExpr, fie
 	}
 	r.traceAssigns(ctx, ce.Assigns)
 	r.trace(ctx, fields...)
+	if !redirect() {
+		return
+	}
 	tmp.pendingFunc = isFunc
 	r.runCommand(ctx, fields, nil, false)
 	tmp.pendingFunc = false
@@ -847,6 +873,19 @@ func (r *Runner) assocElemText(ctx context.Context, el *syntax.ArrayElem) (strin
 }
 
 // runAlias expands an alias at the start of a command by re-parsing it.
+// isAlias reports whether ce's command word names an alias.
+func (r *Runner) isAlias(ce *syntax.CallExpr) bool {
+	if len(ce.Args[0].Parts) != 1 {
+		return false
+	}
+	lit, ok := ce.Args[0].Parts[0].(*syntax.Lit)
+	if !ok {
+		return false
+	}
+	_, ok = r.aliases[lit.Value]
+	return ok
+}
+
 func (r *Runner) runAlias(ctx context.Context, ce *syntax.CallExpr) bool {
 	if len(ce.Args[0].Parts) != 1 {
 		return false

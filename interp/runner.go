@@ -97,11 +97,7 @@ type Runner struct {
 	// redirections and process substitutions opened: a host program
 	// inherits those even when they are in-memory readers, which it
 	// drains (see hostFDs).
-	ownFDs []int
-	// traceErr is where set -x traces the running simple command: its
-	// stderr before its own redirections, as bash traces a command
-	// before it redirects it.
-	traceErr  *openFile
+	ownFDs    []int
 	umaskBits uint32
 	abortLine bool // an error ends the current command line only (bash's DISCARD)
 }
@@ -246,23 +242,28 @@ func (r *Runner) stmt(ctx context.Context, st *syntax.Stmt) {
 	if st.Negated {
 		r.negErrExit = true
 	}
-	savedWaits, savedOwn, savedTrace := r.procWaits, r.ownFDs, r.traceErr
-	r.procWaits, r.ownFDs, r.traceErr = nil, nil, nil
-	if _, simple := st.Cmd.(*syntax.CallExpr); simple && r.opts.xtrace && len(st.Redirs) > 0 {
-		r.traceErr = r.fds.get(2)
-	}
-	restore, ok := r.redirects(ctx, st.Redirs, false)
-	if ok {
-		r.cmd(ctx, st.Cmd)
+	savedWaits, savedOwn := r.procWaits, r.ownFDs
+	r.procWaits, r.ownFDs = nil, nil
+	var restore func()
+	var ok bool
+	if ce, simple := st.Cmd.(*syntax.CallExpr); simple && len(st.Redirs) > 0 {
+		// A simple command redirects after expanding its words, as in
+		// bash: set -x traces it, and a failed expansion creates no file.
+		restore, ok = r.callRedirected(ctx, ce, st.Redirs)
 	} else {
-		r.lastStatus = 1
+		restore, ok = r.redirects(ctx, st.Redirs, false)
+		if ok {
+			r.cmd(ctx, st.Cmd)
+		} else {
+			r.lastStatus = 1
+		}
 	}
 	// A failed redirection fails the command itself, whatever its kind:
 	// set -e and the ERR trap see it even on { } or a loop.
 	redirFailed := !ok
 	restore()
 	r.finishProcSubst()
-	r.procWaits, r.ownFDs, r.traceErr = savedWaits, savedOwn, savedTrace
+	r.procWaits, r.ownFDs = savedWaits, savedOwn
 	if _, isPipe := st.Cmd.(*syntax.BinaryCmd); !isPipe || !isPipeline(st.Cmd) {
 		if failureCounts(st.Cmd) {
 			r.pipeStatus = []int{r.lastStatus}

@@ -44,11 +44,7 @@ func (r *Runner) traceLine(ctx context.Context, text string) {
 	}
 	sb.WriteString(text)
 	sb.WriteByte('\n')
-	w := r.fds.writer(2)
-	if r.traceErr != nil && r.traceErr.w != nil {
-		w = r.traceErr.w
-	}
-	w.Write([]byte(sb.String()))
+	r.fds.writer(2).Write([]byte(sb.String()))
 }
 
 // traceAssigns prints prefix assignments for set -x.

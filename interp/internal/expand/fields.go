@@ -92,12 +92,24 @@ func (cfg *Config) wordParts(wps []syntax.WordPart, pc partsCtx) ([]fieldPart, e
 		case *syntax.SglQuoted:
 			if pc.ql == quoteDouble && pc.inParam {
 				// "${v:-'x'}": single quotes are not special inside
-				// double quotes, even in the word of an expansion.
-				val := "'" + wp.Value + "'"
+				// double quotes, even in the word of an expansion, and
+				// what they hold is double-quoted text: "${v:-'$x'}"
+				// expands $x.
+				open := "'"
 				if wp.Dollar {
-					val = "$" + val
+					open = "$'"
 				}
-				out = append(out, fieldPart{quote: quoteDouble, val: val})
+				out = append(out, fieldPart{quote: quoteDouble, val: open})
+				if inner, ok := dquotedParts(wp.Value); ok {
+					parts, err := cfg.wordParts(inner, pc)
+					if err != nil {
+						return nil, err
+					}
+					out = append(out, parts...)
+				} else {
+					out = append(out, fieldPart{quote: quoteDouble, val: wp.Value})
+				}
+				out = append(out, fieldPart{quote: quoteDouble, val: "'"})
 				continue
 			}
 			fp := fieldPart{quote: quoteSingle, val: wp.Value}
@@ -427,6 +439,38 @@ func assignPrefixLen(s string) int {
 		return i + 1
 	}
 	return 0
+}
+
+// dquotedParts parses s as the text of a double-quoted string, for the
+// single quotes of "${v:-'text'}"; ok is false when s cannot be one (it
+// holds a double quote of its own). (sandsh)
+func dquotedParts(s string) (_ []syntax.WordPart, ok bool) {
+	if !strings.ContainsAny(s, "$`\\") {
+		return []syntax.WordPart{&syntax.Lit{Value: s}}, true
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' {
+			i++
+		} else if s[i] == '"' {
+			return nil, false
+		}
+	}
+	if strings.HasSuffix(s, "\\") && !strings.HasSuffix(s, "\\\\") {
+		return nil, false
+	}
+	var w *syntax.Word
+	err := syntax.NewParser().Words(strings.NewReader(`"`+s+`"`), func(x *syntax.Word) bool {
+		w = x
+		return false
+	})
+	if err != nil || w == nil || len(w.Parts) != 1 {
+		return nil, false
+	}
+	dq, isDq := w.Parts[0].(*syntax.DblQuoted)
+	if !isDq {
+		return nil, false
+	}
+	return dq.Parts, true
 }
 
 // wordFields expands the parts of a command word into fields.

@@ -163,3 +163,5 @@ f() { echo ${#x-default}; echo not reached; }; f 2>/dev/null; echo "st=$?"
 echo ${x:}; echo not reached
 ### empty slice offset and length
 a=(1 2 3); echo ${a[@]: } ${a[@]::} [${a[@]:0:}] ${a[@]:1: }; s=123; echo ${s: } [${s::}]; set -- 1 2 3; echo [${@::}] [${@:0:}]
+### single quotes in a double-quoted default word hold double-quoted text
+var='a b c'; x=abc; echo "${U:-'$var'}" "${x:+'$var'}" "${U:-'\$var \"q\" $(echo c)'}" "${U:-'*'}" "${x#'a'}" "${U:-''}"

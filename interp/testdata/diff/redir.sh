@@ -83,3 +83,13 @@ echo one 1>&f1; echo st=$?; cat f1; { echo two; echo e >&2; } 1>&f3; cat f3; ech
 set -x; printf aaaa >/dev/null 2>t; x=1 2>/dev/null; f() { :; }; f 2>/dev/null; { echo a; } 2>/dev/null; set +x; cat t
 ### >& to "$@" of two words is ambiguous
 set -- 'a b' c; echo hi 1>& "$@"; echo st=$?; set -- f1; echo hi 1>&"$@"; cat f1
+### a simple command expands its words before it redirects
+rm -f walrus; (echo ${undef?bc} > walrus) 2>/dev/null; test -f walrus && echo exists1; (X=${x?bc} >walrus) 2>/dev/null; test -f walrus && echo exists2; echo done
+### a failed redirection keeps an assignment-only command's assignments
+abc=def > /does/not/exist1; echo "abc=$abc st=$?"; export abc=xyz > /does/not/exist2; echo "abc=$abc"
+### set -x traces a command substitution before the redirection
+set -x; echo $(echo hi) 2>/dev/null; set +x
+### DEBUG trap runs before the command's redirections
+trap 'echo dbg' DEBUG; echo hi >/dev/null; trap - DEBUG
+### prefix assignments and redirections on a function
+f() { echo "in f $x"; }; x=1 f >o2; echo st=$?; cat o2
