@@ -154,8 +154,11 @@ func (r *Runner) redirect(ctx context.Context, rd *syntax.Redirect, save func(in
 	}
 	switch rd.Op {
 	case syntax.Hdoc, syntax.DashHdoc:
-		body, err := r.document(ctx, rd.Hdoc)
-		if err != nil {
+		var body string
+		var err error
+		if lit, ok := quotedHdoc(rd); ok {
+			body = lit // <<'EOF': the lines as they are, backslashes too
+		} else if body, err = r.document(ctx, rd.Hdoc); err != nil {
 			return err
 		}
 		if rd.Op == syntax.DashHdoc {
@@ -241,6 +244,33 @@ func (r *Runner) redirect(ctx context.Context, rd *syntax.Redirect, save func(in
 		return fmt.Errorf("%s: ambiguous redirect", r.printNode(rd.Word))
 	}
 	return r.openRedirect(ctx, rd, fields[0], save, install)
+}
+
+// quotedHdoc returns the body of a here-document whose delimiter is
+// quoted (<<'EOF', <<"EOF", <<\EOF): the parser keeps it as one literal,
+// which no expansion may touch.
+func quotedHdoc(rd *syntax.Redirect) (string, bool) {
+	quoted := false
+	for _, wp := range rd.Word.Parts {
+		if lit, ok := wp.(*syntax.Lit); !ok || strings.ContainsRune(lit.Value, '\\') {
+			quoted = true
+		}
+	}
+	if !quoted {
+		return "", false
+	}
+	if rd.Hdoc == nil {
+		return "", true
+	}
+	var sb strings.Builder
+	for _, wp := range rd.Hdoc.Parts {
+		lit, ok := wp.(*syntax.Lit)
+		if !ok {
+			return "", false
+		}
+		sb.WriteString(lit.Value)
+	}
+	return sb.String(), true
 }
 
 // stripTabs removes the leading tabs of every line, for <<-.

@@ -217,3 +217,5 @@ break x; echo after $?
 ### prefix assignments of an external command see the earlier ones
 FOO="foo" BAR="[$FOO][$BAZ]" BAZ=baz env | grep -E '^BAR='; echo "[$FOO][$BAR]"
 x=g; f() { x=t y=$x env | grep '^y='; echo $x; }; f
+### a function definition in a pipeline or an and-or list
+echo hello | potato() { echo abc; } | echo ha; f() { echo in; } && f || echo no; g() { echo r; } >/dev/null; g; h() { :; } | cat; type h >/dev/null 2>&1 || echo no h

@@ -93,3 +93,18 @@ set -x; echo $(echo hi) 2>/dev/null; set +x
 trap 'echo dbg' DEBUG; echo hi >/dev/null; trap - DEBUG
 ### prefix assignments and redirections on a function
 f() { echo "in f $x"; }; x=1 f >o2; echo st=$?; cat o2
+### a quoted here-document delimiter keeps backslashes
+x=1; cat <<'E'
+$x \\a \$ \
+next
+E
+cat <<"E"
+\\ $x
+E
+cat <<\E
+\\ `x`
+E
+cat <<E
+\\ \$ $x \
+joined
+E

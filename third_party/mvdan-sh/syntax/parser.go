@@ -2356,12 +2356,14 @@ func (p *Parser) getStmt(readEnd, binCmd, fnBody bool) *Stmt {
 			p.posErr(s.Pos(), `cannot negate a command multiple times`)
 		}
 	}
-	if s = p.gotStmtPipe(s, false); s == nil || p.err != nil {
+	// sandsh: a function's body ends before | && ||, which join the
+	// whole definition to what follows: f() { ...; } | cat
+	if s = p.gotStmtPipe(s, fnBody); s == nil || p.err != nil {
 		return nil
 	}
 	// instead of using recursion, iterate manually
 	for p.tok == andAnd || p.tok == orOr {
-		if binCmd {
+		if binCmd || fnBody {
 			// left associativity: in a list of BinaryCmds, the
 			// right recursion should only read a single element
 			return s
