@@ -246,6 +246,11 @@ func (r *Runner) redirect(ctx context.Context, rd *syntax.Redirect, save func(in
 	return r.openRedirect(ctx, rd, fields[0], save, install)
 }
 
+// dirReader is a directory open for reading: every read fails with EISDIR.
+type dirReader struct{}
+
+func (dirReader) Read([]byte) (int, error) { return 0, syscall.EISDIR }
+
 // quotedHdoc returns the body of a here-document whose delimiter is
 // quoted (<<'EOF', <<"EOF", <<\EOF): the parser keeps it as one literal,
 // which no expansion may touch.
@@ -323,7 +328,11 @@ func (r *Runner) openRedirect(ctx context.Context, rd *syntax.Redirect, name str
 	}
 	if fi, err := f.Stat(); err == nil && fi.IsDir() {
 		f.Close()
-		return &redirError{target: name, err: syscall.EISDIR}
+		if flag != os.O_RDONLY {
+			return &redirError{target: name, err: syscall.EISDIR}
+		}
+		// Like bash, < opens a directory; reading it fails.
+		return install(newOpenFile(dirReader{}, nil, nil, name))
 	}
 	var rdr io.Reader
 	var wr io.Writer
@@ -365,7 +374,8 @@ func (r *Runner) cmdSubst(ctx context.Context, w io.Writer, cs *syntax.CmdSubst)
 		st := cs.Stmts[0]
 		restore, ok := c.redirects(ctx, st.Redirs, false)
 		if ok {
-			if _, err := io.Copy(capture, c.fds.reader(0)); err != nil && r.s.fatalErr() == nil {
+			// A directory reads as nothing, silently, as in bash.
+			if _, err := io.Copy(capture, c.fds.reader(0)); err != nil && !errors.Is(err, syscall.EISDIR) && r.s.fatalErr() == nil {
 				c.errf("%v", err)
 			}
 			c.lastStatus = 0

@@ -534,6 +534,10 @@ func (g *Gateway) host(ctx context.Context, env *builtins.Env, p string, args []
 			return 128 + int(ws.Signal())
 		}
 		return ee.ExitCode()
+	case cmd.ProcessState != nil:
+		// The program ran and exited 0; only copying a stream failed
+		// (stdin from a directory): its status stands.
+		return cmd.ProcessState.ExitCode()
 	case errors.Is(err, fs.ErrPermission):
 		return refuse(env, args[0], "Permission denied", StatusNotExecutable)
 	case errors.Is(err, syscall.ENOEXEC):

@@ -108,3 +108,5 @@ cat <<E
 \\ \$ $x \
 joined
 E
+### < opens a directory; reading it fails
+mkdir -p dir; mapfile -t arr < ./dir; echo "st=$? ${#arr[@]}"; read x < ./dir 2>/dev/null; echo st=$?; x=$(< ./dir); echo "st=$? [$x]"; echo hi 2>/dev/null > ./dir; echo st=$?
