@@ -924,13 +924,34 @@ func (r *Runner) biCommand(ctx context.Context, args []string) int {
 	if !ok {
 		return 2
 	}
+	stdPath := false
 	for _, o := range opts {
 		if o.c != 'p' {
 			mode = o.c
+		} else {
+			stdPath = true
 		}
 	}
 	if len(args) == 0 {
 		return 0
+	}
+	if stdPath {
+		// Like bash, command -p runs with PATH bound to the standard
+		// path (getconf PATH) and puts the old value back after.
+		old, _ := r.lookup("PATH")
+		oldVal, wasSet := "", old != nil && old.IsSet()
+		if wasSet {
+			oldVal = old.String()
+		}
+		if err := r.setString("PATH", standardPath, false); err == nil {
+			defer func() {
+				if wasSet {
+					r.setString("PATH", oldVal, false)
+				} else {
+					r.unsetVar("PATH")
+				}
+			}()
+		}
 	}
 	if mode != 0 {
 		// Like bash, command -v and -V succeed when any name is found.
@@ -957,6 +978,9 @@ func (r *Runner) biCommand(ctx context.Context, args []string) int {
 	r.runCommand(ctx, args, nil, true)
 	return r.lastStatus
 }
+
+// standardPath is what getconf PATH prints, the path command -p uses.
+const standardPath = "/bin:/usr/bin"
 
 func (r *Runner) biBuiltin(ctx context.Context, args []string) int {
 	args, ok := r.noOpts(args)

@@ -44,7 +44,7 @@ trap 'echo trapped' USR1
 	}
 	check := `declare -p s E n low up RO arr sparse m nr; f q; g; shopt -s expand_aliases; eval ll
 echo "$- $(set -o | grep -E '^(pipefail|nounset)' | tr -s '\t ' ' ')"; shopt extglob nullglob
-pwd; dirs; umask; trap -p USR1; declare -F; bash -c 'f exported'; n+=1; echo $n; low=XYZ; echo $low; RO=2 2>/dev/null || echo ro`
+pwd; dirs; umask; trap -p USR1; declare -F; bash -c 'f exported'; n+=1; echo $n; low=XYZ; echo $low; (RO=2) 2>/dev/null || echo ro`
 	b, outB, errB := newTestRunner(t, interp.DefaultLimits(), interp.WithFS(a.FS()))
 	if err := b.ImportState(&back); err != nil {
 		t.Fatal(err)

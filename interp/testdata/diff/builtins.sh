@@ -209,3 +209,5 @@ printf '%q\n' "$IFS"
 echo $OPTIND
 ### let error returns 1 and continues
 let "1/0"; echo "after $?"
+### command -p searches the standard path and restores PATH
+mkdir -p tb; printf 'echo wrong\n' > tb/tr; chmod +x tb/tr; OLD=$PATH; PATH="$PWD/tb:$PATH"; echo aaa | tr a b; echo aaa | command -p tr a b; [ "$PATH" = "$PWD/tb:$OLD" ] && echo restored; PATH=/nowhere; command -p ls / >/dev/null; echo st=$?; command -pv cat; unset PATH; command -p true; echo ${PATH-unset}
