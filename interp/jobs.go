@@ -145,6 +145,9 @@ func (r *Runner) background(ctx context.Context, st *syntax.Stmt) {
 	}
 	fg := *st
 	fg.Background, fg.Coprocess = false, false
+	// Like bash, a simple command run in the background fails without
+	// the ERR trap (errtrace) or set -e: only what it runs sees them.
+	_, c.asyncSimple = st.Cmd.(*syntax.CallExpr)
 	r.jobs.add(j)
 	// The job's context is cancelled only by kill: when the job ends, its
 	// own background children live on, like orphaned processes.

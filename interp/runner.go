@@ -97,9 +97,12 @@ type Runner struct {
 	// redirections and process substitutions opened: a host program
 	// inherits those even when they are in-memory readers, which it
 	// drains (see hostFDs).
-	ownFDs    []int
-	umaskBits uint32
-	abortLine bool // an error ends the current command line only (bash's DISCARD)
+	ownFDs []int
+	// asyncSimple: the next statement is a background job's simple
+	// command, whose own failure runs no ERR trap.
+	asyncSimple bool
+	umaskBits   uint32
+	abortLine   bool // an error ends the current command line only (bash's DISCARD)
 }
 
 // frame is one function call or sourced file on the call stack.
@@ -238,6 +241,8 @@ func (r *Runner) stmt(ctx context.Context, st *syntax.Stmt) {
 		}
 		return
 	}
+	asyncSimple := r.asyncSimple
+	r.asyncSimple = false
 	savedNeg := r.negErrExit
 	if st.Negated {
 		r.negErrExit = true
@@ -278,7 +283,7 @@ func (r *Runner) stmt(ctx context.Context, st *syntax.Stmt) {
 		}
 		return
 	}
-	if r.lastStatus != 0 && r.noErrExit == 0 && !r.negErrExit && !r.exiting && !r.returning && (redirFailed || failureCounts(st.Cmd)) {
+	if r.lastStatus != 0 && r.noErrExit == 0 && !r.negErrExit && !r.exiting && !r.returning && !asyncSimple && (redirFailed || failureCounts(st.Cmd)) {
 		r.onFailure(ctx)
 	}
 }

@@ -123,3 +123,5 @@ set -x
 [[ a == b ]]
 (( x > 5 ))
 set +x
+### errtrace: a background simple command fails without the ERR trap
+set -o errtrace; trap 'echo line=$LINENO' ERR; false & wait; { false; echo async; } & wait; f() { false; echo inf; }; f & wait
