@@ -133,7 +133,7 @@ func newMCPServer(o *Options, mo *mcpOptions) (*mcpServer, error) {
 		expired: map[string]time.Time{}, stop: make(chan struct{})}
 	s.server = mcp.NewServer(&mcp.Implementation{Name: "sandsh", Version: Version}, &mcp.ServerOptions{
 		Instructions: "sandsh is a bash 5.2 sandbox: scripts run with real bash semantics on an in-memory " +
-			"filesystem with in-process coreutils (no host programs, no network), under time and resource limits. " +
+			"filesystem with in-process coreutils (" + o.reachSummary() + "), under time and resource limits. " +
 			"Use a session name to keep files, variables, functions and the working directory between calls.",
 	})
 	s.addTools()
@@ -275,8 +275,7 @@ func (s *mcpServer) addTools() {
 		Name: "run",
 		Description: "Run a bash script in the sandbox and return its exit status, stdout, stderr, duration, the files it " +
 			"changed, and which limit ended it (null if none). Real bash 5.2 semantics; commands such as ls, cat, grep, " +
-			"sed, awk, sort, jq, find, tar run in-process; host programs, the network and package managers are not " +
-			"available. Pass a session name to keep files and shell state between calls. Output past 1 MiB is cut " +
+			"sed, awk, sort, jq, find, tar, curl run in-process; " + s.base.reachSummary() + ". Pass a session name to keep files and shell state between calls. Output past 1 MiB is cut " +
 			"(stdout_truncated/stderr_truncated). Exit status 124 means the time limit ended the run, 125 another limit.",
 	}, s.runTool)
 	mcp.AddTool(s.server, &mcp.Tool{
@@ -447,3 +446,20 @@ func (s *mcpServer) listTool(_ context.Context, _ *mcp.CallToolRequest, in fileA
 }
 
 func abs(sb *sandbox.Sandbox, p string) string { return vfs.Clean(sb.Dir(), p) }
+
+// reachSummary tells an agent what lies beyond the sandbox for it: the
+// host programs and network hosts the operator allowed, or none, so the
+// tool descriptions never promise less or more than the run flags give.
+func (o *Options) reachSummary() string {
+	progs := "no host programs"
+	if len(o.AllowRun) > 0 {
+		progs = "host programs only " + strings.Join(o.AllowRun, ", ") + " (in an OS jail)"
+	} else if o.Policy != "" {
+		progs = "host programs only where the operator's policy says jail"
+	}
+	network := "no network"
+	if len(o.AllowNet) > 0 {
+		network = "network only to " + strings.Join(o.AllowNet, ", ")
+	}
+	return progs + ", " + network
+}

@@ -235,3 +235,21 @@ func TestMCPStdio(t *testing.T) {
 		t.Error("malformed list_dir accepted")
 	}
 }
+
+// TestReachSummary: what the MCP descriptions tell a model lies beyond
+// the sandbox follows the run flags, never a fixed promise.
+func TestReachSummary(t *testing.T) {
+	for _, tc := range []struct {
+		o    Options
+		want string
+	}{
+		{Options{}, "no host programs, no network"},
+		{Options{AllowRun: []string{"python3", "git"}}, "host programs only python3, git (in an OS jail), no network"},
+		{Options{AllowNet: []string{"example.com"}}, "no host programs, network only to example.com"},
+		{Options{Policy: "p.yaml"}, "host programs only where the operator's policy says jail, no network"},
+	} {
+		if got := tc.o.reachSummary(); got != tc.want {
+			t.Errorf("%+v: got %q, want %q", tc.o, got, tc.want)
+		}
+	}
+}
