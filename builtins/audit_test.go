@@ -105,6 +105,11 @@ var auditCases = []auditCase{
 	{args: []string{"awk", `BEGIN{$100000000="x"}`}, want: 2, err: "too large"},
 	{args: []string{"awk", `BEGIN{while(1) print "x"}`}, mode: "pipe", want: -1},
 	{args: []string{"awk", `BEGIN{while(1);}`}, mode: "cancel", want: -1},
+	// patch reads its input whole; bc's base conversion of a huge number
+	{args: []string{"patch"}, in: "zero", want: 2, err: inputTooLong},
+	{args: []string{"bc"}, in: "obase=7; 10^999999\n", mode: "cancel", want: -1},
+	{args: []string{"bc"}, in: "obase=2; 10^99999\n", mode: "pipe", want: -1},
+	{args: []string{"bc"}, in: "obase=99; 10^999999\n", mode: "cancel", want: -1},
 }
 
 // TestCommandAudit runs every hostile invocation of the audit table.

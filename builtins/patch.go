@@ -143,7 +143,17 @@ func runPatch(ctx context.Context, env *Env, args []string) int {
 		defer f.Close()
 		r = f
 	}
-	patches, perr := patch.Parse(dataCtxReader{ctx, r})
+	// The patch is read whole first: bounded like every whole input,
+	// and a cancelled read is not taken for the end of the patch.
+	data, err := env.ReadAll(ctx, r)
+	if err != nil {
+		if ctxDone(err) {
+			return 130
+		}
+		fmt.Fprintf(env.Stderr, "patch: **** read error : %s\n", ErrText(err))
+		return 2
+	}
+	patches, perr := patch.Parse(bytes.NewReader(data))
 	p.out = dataWriter(env)
 	defer p.out.Flush()
 	if len(patches) == 0 && perr == nil {

@@ -90,8 +90,13 @@ func (r *Runner) biRead(ctx context.Context, args []string) int {
 	readIt := func() result {
 		var sb []byte
 		var b [1]byte
-		count := 0
+		count, reads := 0, 0
 		for nchars < 0 || count < nchars {
+			// Bytes that are dropped (NULs, /dev/zero) add nothing to
+			// the value, so the context is checked per bytes read.
+			if reads++; reads&0xfff == 0 && ctx.Err() != nil {
+				return result{string(sb), true}
+			}
 			n, err := rd.Read(b[:])
 			if n == 0 {
 				if err != nil {

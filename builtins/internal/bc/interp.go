@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/sandsh/sandsh/builtins/internal/guard"
 	"io"
 	"strings"
 )
@@ -238,7 +239,16 @@ func (in *Interp) outString(s string) {
 	}
 }
 
-func (in *Interp) outNum(n *Num) { in.outString(Format(n, in.obase)) }
+func (in *Interp) outNum(n *Num) { in.outString(format(n, in.obase, in.checkCtx)) }
+
+// checkCtx stops the run at once when it was cancelled.
+func (in *Interp) checkCtx() {
+	if in.ctx != nil {
+		if err := in.ctx.Err(); err != nil {
+			panic(&stopError{err})
+		}
+	}
+}
 
 // Control flow out of statements.
 type ctl int
@@ -649,11 +659,25 @@ func (in *Interp) pow(a, b *Num) *Num {
 	if d := float64(a.digits()) * float64(max(e, -e)); d > maxDigits && !a.isPowerOfOne() {
 		in.fail("exponent too large in raise")
 	}
-	r, ok := Pow(a, e, in.scale)
-	if !ok {
+	// A power of up to maxDigits digits takes seconds inside big.Int,
+	// which cannot check a context: a big one runs where it can be
+	// abandoned when the run is cancelled.
+	type powResult struct {
+		r  *Num
+		ok bool
+	}
+	size := int(min(8*float64(a.digits())*float64(max(e, -e)), 8*maxDigits)) // the work grows faster than the digits
+	res, err := guard.Interruptible(in.ctx, size, func() powResult {
+		r, ok := Pow(a, e, in.scale)
+		return powResult{r, ok}
+	})
+	if err != nil {
+		panic(&stopError{err})
+	}
+	if !res.ok {
 		in.fail("divide by zero")
 	}
-	return r
+	return res.r
 }
 
 func (n *Num) equal(o *Num) bool { return n.scale == o.scale && n.v.Cmp(o.v) == 0 }

@@ -222,7 +222,16 @@ func parseLiteral(s string, ibase int) *Num {
 
 // Format renders n in base obase the way bc prints it: no leading zero
 // before the point, digits above 15 as space-separated decimal groups.
-func Format(n *Num, obase int) string {
+func Format(n *Num, obase int) string { return format(n, obase, nil) }
+
+// format is Format calling tick (when set) once per digit it computes
+// by a division or multiplication of the whole number: each is a long
+// step for a number of a million digits, so the caller checks its
+// context on every call.
+func format(n *Num, obase int, tick func()) string {
+	if tick == nil {
+		tick = func() {}
+	}
 	var b strings.Builder
 	if n.v.Sign() < 0 {
 		b.WriteByte('-')
@@ -260,11 +269,23 @@ func Format(n *Num, obase int) string {
 		s := itoa(d)
 		b.WriteString(strings.Repeat("0", width-len(s)) + s)
 	}
-	if ip.Sign() > 0 {
+	if ip.Sign() > 0 && obase <= 36 {
+		// big.Int's conversion is subquadratic; one division per digit
+		// is quadratic in the length of the number.
+		for _, c := range []byte(ip.Text(obase)) {
+			switch {
+			case c <= '9':
+				digit(int64(c-'0'), true)
+			default:
+				digit(int64(c-'a'+10), true)
+			}
+		}
+	} else if ip.Sign() > 0 {
 		var ds []int64
 		base := big.NewInt(int64(obase))
 		rem := new(big.Int)
 		for ip.Sign() > 0 {
+			tick()
 			ip.QuoRem(ip, base, rem)
 			ds = append(ds, rem.Int64())
 		}
@@ -280,6 +301,7 @@ func Format(n *Num, obase int) string {
 		t, limit := big.NewInt(1), pow10(n.scale)
 		space := false
 		for t.Cmp(limit) < 0 {
+			tick()
 			fp = Mul(fp, base, n.scale)
 			d, _ := fp.Int64()
 			fp = Sub(fp, Int(d))

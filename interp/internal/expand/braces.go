@@ -49,6 +49,14 @@ func BracesSeq(cfg *Config, word *syntax.Word) iter.Seq2[*syntax.Word, error] {
 		if cfg != nil {
 			limit = cfg.MaxFields
 		}
+		// sandsh: a word whose expansion is known to pass the bound
+		// fails before any word is made ({1..9999999999},
+		// {1..10}{1..10}...): making a million words first takes
+		// seconds in which the run's context is not checked.
+		if limit > 0 && braceCount(word) > uint64(limit) {
+			yield(nil, ErrTooManyFields)
+			return
+		}
 		count := 0
 		bracesSeqRec(word, func(w *syntax.Word) bool {
 			count++
@@ -59,6 +67,68 @@ func BracesSeq(cfg *Config, word *syntax.Word) iter.Seq2[*syntax.Word, error] {
 			return yield(w, nil)
 		})
 	}
+}
+
+// braceCount is how many words brace expansion makes of word,
+// saturating at MaxUint64 (sandsh).
+func braceCount(word *syntax.Word) uint64 {
+	total := uint64(1)
+	for _, wp := range word.Parts {
+		br, ok := wp.(*syntax.BraceExp)
+		if !ok {
+			continue
+		}
+		var n uint64
+		if br.Sequence {
+			n = braceSeqLen(br)
+		} else {
+			for _, e := range br.Elems {
+				n = satAdd(n, braceCount(e))
+			}
+		}
+		total = satMul(total, n)
+	}
+	return total
+}
+
+// braceSeqLen is the length of a {from..to[..step]} sequence, computed
+// as bracesSeqPre walks it (letters when an end is not a number).
+func braceSeqLen(br *syntax.BraceExp) uint64 {
+	fromLit, toLit := br.Elems[0].Lit(), br.Elems[1].Lit()
+	from, err1 := strconv.ParseInt(fromLit, 10, 64)
+	to, err2 := strconv.ParseInt(toLit, 10, 64)
+	if err1 != nil || err2 != nil {
+		if fromLit == "" || toLit == "" {
+			return 1
+		}
+		from, to = int64(fromLit[0]), int64(toLit[0])
+	}
+	step := uint64(1)
+	if len(br.Elems) > 2 {
+		n, _ := strconv.ParseInt(br.Elems[2].Lit(), 10, 64)
+		if n < 0 {
+			n = -n
+		}
+		if n > 0 {
+			step = uint64(n)
+		}
+	}
+	lo, hi := min(from, to), max(from, to)
+	return uint64(hi-lo)/step + 1 // hi-lo fits in uint64 even for the full int64 range
+}
+
+func satAdd(a, b uint64) uint64 {
+	if a > math.MaxUint64-b {
+		return math.MaxUint64
+	}
+	return a + b
+}
+
+func satMul(a, b uint64) uint64 {
+	if a != 0 && b > math.MaxUint64/a {
+		return math.MaxUint64
+	}
+	return a * b
 }
 
 // bracesSeqRec yields each fully-expanded word descended from word.
