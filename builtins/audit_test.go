@@ -105,6 +105,15 @@ var auditCases = []auditCase{
 	{args: []string{"awk", `BEGIN{$100000000="x"}`}, want: 2, err: "too large"},
 	{args: []string{"awk", `BEGIN{while(1) print "x"}`}, mode: "pipe", want: -1},
 	{args: []string{"awk", `BEGIN{while(1);}`}, mode: "cancel", want: -1},
+	// grep: one line and the -B context are bounded; strings streams a
+	// long run and holds at most -n bytes of a short one
+	{args: []string{"grep", "-c", "q"}, in: "x", want: 2, err: lineTooLong},
+	{args: []string{"grep", "-B", "9223372036854775807", "q"}, in: "y", want: 2, err: inputTooLong},
+	{args: []string{"grep", "-B", "2", "q"}, in: "y", mode: "cancel", want: -1},
+	{args: []string{"strings"}, in: "x", mode: "pipe", want: StatusBrokenPipe},
+	{args: []string{"strings"}, in: "x", mode: "cancel", want: -1},
+	{args: []string{"strings", "-n", "99999999999"}, in: "x", want: 1, err: lineTooLong},
+	{args: []string{"strings", "-n", "3"}, in: "ab\x00abc\x01abcdef", want: 0},
 	// patch reads its input whole; bc's base conversion of a huge number
 	{args: []string{"patch"}, in: "zero", want: 2, err: inputTooLong},
 	{args: []string{"bc"}, in: "obase=7; 10^999999\n", mode: "cancel", want: -1},

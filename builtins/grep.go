@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path"
 	"sort"
@@ -309,6 +310,10 @@ func runGrep(ctx context.Context, env *Env, args []string) int {
 	}
 	o.Context = after >= 0 || before >= 0
 	o.After, o.Before = max(after, 0), max(before, 0)
+	if m := env.LineMax(); m < math.MaxInt {
+		o.MaxLine = m
+	}
+	o.MaxKeep = max(env.InputMax(), 0)
 	switch {
 	case quiet:
 		o.Mode = grep.ModeQuiet

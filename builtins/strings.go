@@ -3,7 +3,9 @@ package builtins
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
+	"github.com/sandsh/sandsh/builtins/internal/guard"
 	"io"
 	"strconv"
 )
@@ -90,11 +92,17 @@ func runStrings(ctx context.Context, env *Env, args []string) int {
 		if f == "-" {
 			name = "{standard input}"
 		}
-		err := dataStrings(ctx, r, w, minLen, radix, printName, allSpace, name)
+		err := dataStrings(ctx, r, w, minLen, env.LineMax(), radix, printName, allSpace, name)
 		r.Close()
 		if err != nil {
 			if ctx.Err() != nil {
 				return 130
+			}
+			var le *guard.LineError
+			if errors.As(err, &le) {
+				w.Flush()
+				env.Errorf("strings", "%s: %v", f, err)
+				return 1
 			}
 			return env.WriteError("strings", err)
 		}
@@ -105,26 +113,32 @@ func runStrings(ctx context.Context, env *Env, args []string) int {
 	return st
 }
 
-func dataStrings(ctx context.Context, r io.Reader, w *bufio.Writer, minLen int, radix byte, printName, allSpace bool, name string) error {
+func dataStrings(ctx context.Context, r io.Reader, w *bufio.Writer, minLen, maxLen int, radix byte, printName, allSpace bool, name string) error {
 	br := bufio.NewReaderSize(r, dataBufSize)
 	var cur []byte
 	var start, off int64
+	// Once a run reaches minLen it is printed as it goes, like GNU
+	// strings: an endless printable run is not held in memory. Only a run
+	// shorter than minLen is held, and minLen is bounded by the line bound.
+	streaming := false
+	header := func() {
+		if printName {
+			w.WriteString(name + ": ")
+		}
+		switch radix {
+		case 'o':
+			fmt.Fprintf(w, "%7o ", start)
+		case 'd':
+			fmt.Fprintf(w, "%7d ", start)
+		case 'x':
+			fmt.Fprintf(w, "%7x ", start)
+		}
+	}
 	emit := func() {
-		if len(cur) >= minLen {
-			if printName {
-				w.WriteString(name + ": ")
-			}
-			switch radix {
-			case 'o':
-				fmt.Fprintf(w, "%7o ", start)
-			case 'd':
-				fmt.Fprintf(w, "%7d ", start)
-			case 'x':
-				fmt.Fprintf(w, "%7x ", start)
-			}
-			w.Write(cur)
+		if streaming {
 			w.WriteByte('\n')
 		}
+		streaming = false
 		cur = cur[:0]
 	}
 	buf := make([]byte, dataBufSize)
@@ -135,12 +149,22 @@ func dataStrings(ctx context.Context, r io.Reader, w *bufio.Writer, minLen int, 
 		n, err := br.Read(buf)
 		for _, c := range buf[:n] {
 			printable := c >= 32 && c < 127 || c == '\t' || allSpace && (c == '\n' || c == '\r' || c == '\v' || c == '\f')
-			if printable {
+			switch {
+			case printable && streaming:
+				w.WriteByte(c)
+			case printable:
 				if len(cur) == 0 {
 					start = off
 				}
 				cur = append(cur, c)
-			} else if len(cur) > 0 {
+				if len(cur) >= minLen {
+					header()
+					w.Write(cur)
+					streaming, cur = true, cur[:0]
+				} else if len(cur) > maxLen {
+					return &guard.LineError{Max: maxLen}
+				}
+			case streaming || len(cur) > 0:
 				emit()
 			}
 			off++
@@ -155,7 +179,7 @@ func dataStrings(ctx context.Context, r io.Reader, w *bufio.Writer, minLen int, 
 			return err
 		}
 	}
-	if len(cur) > 0 {
+	if streaming || len(cur) > 0 {
 		emit()
 	}
 	return nil

@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/sandsh/sandsh/builtins/internal/guard"
 	"io"
 	"strconv"
 
@@ -52,7 +53,10 @@ type Options struct {
 	// digits of the file's size, 19 for a stream).
 	NumberWidth int
 	MaxCount    int64
-	Binary      Binary
+	// MaxLine bounds one line, MaxKeep the before-context held for
+	// -B (0: no bound).
+	MaxLine, MaxKeep int
+	Binary           Binary
 	// GroupSeparator is printed between context groups; nil for none.
 	GroupSeparator []byte
 }
@@ -152,6 +156,9 @@ func (st *search) run() error {
 			fresh := len(st.buf) - n
 			last := bytes.LastIndexByte(st.buf[fresh:], st.sep)
 			if last < 0 {
+				if o := st.Opt; o.MaxLine > 0 && len(st.buf)-start > o.MaxLine {
+					return &guard.LineError{Max: o.MaxLine}
+				}
 				continue
 			}
 			end = fresh + last + 1
@@ -169,6 +176,14 @@ func (st *search) run() error {
 			return nil
 		}
 		start = st.shift(end)
+		// buf[start:] is one line still without its end, buf[:start]
+		// the before-context kept for it: both are bounded.
+		if o := st.Opt; o.MaxLine > 0 && len(st.buf)-start > o.MaxLine {
+			return &guard.LineError{Max: o.MaxLine}
+		}
+		if o := st.Opt; o.MaxKeep > 0 && start > o.MaxKeep {
+			return &guard.InputError{Max: o.MaxKeep}
+		}
 	}
 }
 
