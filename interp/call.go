@@ -136,6 +136,12 @@ func (r *Runner) callRedirected(ctx context.Context, ce *syntax.CallExpr, redirs
 			r.expandError(err)
 			return
 		}
+		if as.Append {
+			// A+=a cmd: the environment gets the appended value.
+			if old, _ := r.lookup(r.resolveRef(as.Name.Value)); old != nil && old.Kind != expand.NameRef {
+				val = old.String() + val
+			}
+		}
 		extraEnv = append(extraEnv, as.Name.Value+"="+val)
 		// The later prefix values see this one (A=1 B=$A cmd gives B=1),
 		// so bind it in the shell until the environment is built.

@@ -32,6 +32,8 @@ func (r *Runner) declClause(ctx context.Context, dc *syntax.DeclClause) {
 		as    *syntax.Assign
 		name  string
 		value *string
+		// appendVal: name+=value from an expanded word (typeset s$x+=v)
+		appendVal bool
 	}
 	var items []item
 	optsDone := false
@@ -60,6 +62,9 @@ func (r *Runner) declClause(ctx context.Context, dc *syntax.DeclClause) {
 				if hasVal {
 					v := val
 					it.value = &v
+					if n, ok := strings.CutSuffix(name, "+"); ok && syntax.ValidName(n) {
+						it.name, it.appendVal = n, true
+					}
 				}
 				items = append(items, it)
 			}
@@ -223,7 +228,7 @@ func (r *Runner) declClause(ctx context.Context, dc *syntax.DeclClause) {
 					continue
 				}
 			} else {
-				aerr = r.setString(it.name, *it.value, false)
+				aerr = r.setString(it.name, *it.value, it.appendVal)
 			}
 		}
 		if aerr != nil {

@@ -744,6 +744,33 @@ func (cfg *Config) listElems(pe *syntax.ParamExp) (elems []string, star, ok bool
 	return nil, false, false
 }
 
+// listSliceErr fails a list slice with a negative length, like bash's
+// "${a[@]:1:-3}": "-3: substring expression < 0".
+func (cfg *Config) listSliceErr(pe *syntax.ParamExp) error {
+	if pe.Slice == nil || pe.Slice.Length == nil || pe.Param == nil {
+		return nil
+	}
+	list := pe.Param.Value == "@" || pe.Param.Value == "*"
+	if !list {
+		switch nodeLit(pe.Index) {
+		case "@", "*":
+			_, vr := cfg.Env.Get(pe.Param.Value).Resolve(cfg.Env)
+			list = vr.Kind == Indexed || vr.Kind == Associative
+		}
+	}
+	if !list {
+		return nil
+	}
+	n, err := Arithm(cfg, pe.Slice.Length)
+	if err != nil {
+		return err
+	}
+	if n < 0 {
+		return &ArithmError{Err: fmt.Errorf("%d: substring expression < 0", n)}
+	}
+	return nil
+}
+
 // sliceElems applies ${var:offset:length} slicing to a list of elements.
 // When positional is true, $0 is prepended to the list before slicing.
 // In bash, positional parameter offsets ($@ and $*) are 1-based and

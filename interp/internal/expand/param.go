@@ -145,6 +145,9 @@ func (cfg *Config) paramValue(pe *syntax.ParamExp) (_ string, set bool, _ error)
 				return "", false, err
 			}
 		}
+		if err := cfg.listSliceErr(pe); err != nil {
+			return "", false, err
+		}
 	}
 
 	var (
@@ -249,6 +252,10 @@ func (cfg *Config) paramValue(pe *syntax.ParamExp) (_ string, set bool, _ error)
 				rs = rs[slicePos(sliceOffset):]
 			}
 			if pe.Slice.Length != nil {
+				if sliceLen < 0 && len(rs)+sliceLen < 0 {
+					// bash: the end falls before the offset.
+					return "", false, &ArithmError{Err: fmt.Errorf("%d: substring expression < 0", sliceLen)}
+				}
 				rs = rs[:slicePos(sliceLen)]
 			}
 			str = string(rs)

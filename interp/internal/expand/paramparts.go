@@ -174,6 +174,9 @@ func (cfg *Config) paramElems(pe *syntax.ParamExp) (elems []string, star, ok boo
 	}
 	// Like bash, set -u lets "${undefined[@]}" expand to nothing.
 	var vr Variable
+	if err := cfg.listSliceErr(pe); err != nil {
+		return nil, false, false, err
+	}
 	elems, star, ok = cfg.listElems(pe)
 	if !ok {
 		// A scalar or unset variable as ${s[@]}: one element or none.

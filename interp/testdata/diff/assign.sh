@@ -57,3 +57,13 @@ printf -v 'A["K"]' '/%s/' v4; echo "${A[@]}"; declare -p A
 typeset -n a=b; typeset -n b=a
 a=1
 echo "st $?"
+### A+=a before a command, typeset with a built name and +=
+A=a
+A+=a sh -c 'echo "$A"'
+dyn=x; typeset s${dyn}+=foo; echo "sx=$sx"; typeset s${dyn}+=bar; echo "sx=$sx"
+### negative slice lengths
+s=abcdef; echo "${s: 1: -3}"; echo "${s:4:-3}"; echo after $?
+echo next; a=(1 2 3); echo "${a[@]:1:-1}" x
+echo "st $?"
+set -- 1 2 3; echo "${@:1:-1}"
+echo end
