@@ -512,7 +512,9 @@ func (g *Gateway) host(ctx context.Context, env *builtins.Env, p string, args []
 	cmd := exec.CommandContext(ctx, p, args[1:]...)
 	cmd.Args[0] = args[0]
 	cmd.Dir = env.Dir
-	cmd.Env = env.Environ
+	// Never nil: os/exec hands a nil Env the whole environment of
+	// sandsh itself, variables the script never exported or unset.
+	cmd.Env = append([]string{}, env.Environ...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = env.Stdin, env.Stdout, env.Stderr
 	extra, started, finished, err := hostFiles(env.FDs)
 	if err != nil {

@@ -1,0 +1,34 @@
+package restrict
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/sandsh/sandsh/builtins"
+)
+
+// TestHostProgramEnvironment: an unrestricted host program gets exactly
+// the script's exported variables; a command environment with none must
+// not fall back to sandsh's own (os/exec's rule for a nil Env).
+func TestHostProgramEnvironment(t *testing.T) {
+	envProg, err := exec.LookPath("env")
+	if err != nil {
+		t.Skip("no env program on this host")
+	}
+	t.Setenv("SANDSH_HOST_ONLY", "leaked")
+	g := New(builtins.NewRegistry(), Restricted(false))
+	for _, environ := range [][]string{nil, {"A=1"}} {
+		var out bytes.Buffer
+		env := &builtins.Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: os.Stderr, Dir: t.TempDir(), Environ: environ}
+		if st := g.host(context.Background(), env, envProg, []string{"env"}); st != 0 {
+			t.Fatalf("env: status %d", st)
+		}
+		if got, want := out.String(), strings.Join(append(environ, ""), "\n"); got != want {
+			t.Errorf("environ %q: program saw %q, want %q", environ, got, want)
+		}
+	}
+}
