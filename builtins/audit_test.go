@@ -116,7 +116,7 @@ var auditCases = []auditCase{
 	{args: []string{"strings", "-n", "3"}, in: "ab\x00abc\x01abcdef", want: 0},
 	// patch reads its input whole; bc's base conversion of a huge number
 	{args: []string{"patch"}, in: "zero", want: 2, err: inputTooLong},
-	{args: []string{"bc"}, in: "obase=7; 10^999999\n", mode: "cancel", want: -1},
+	{args: []string{"bc"}, in: "obase=7; 10^4999999\n", mode: "cancel", want: -1},
 	{args: []string{"bc"}, in: "obase=2; 10^99999\n", mode: "pipe", want: -1},
 	{args: []string{"bc"}, in: "obase=99; 10^999999\n", mode: "cancel", want: -1},
 }

@@ -136,6 +136,7 @@ func dataStrings(ctx context.Context, r io.Reader, w *bufio.Writer, minLen, maxL
 	}
 	emit := func() {
 		if streaming {
+			w.Write(cur)
 			w.WriteByte('\n')
 		}
 		streaming = false
@@ -151,7 +152,11 @@ func dataStrings(ctx context.Context, r io.Reader, w *bufio.Writer, minLen, maxL
 			printable := c >= 32 && c < 127 || c == '\t' || allSpace && (c == '\n' || c == '\r' || c == '\v' || c == '\f')
 			switch {
 			case printable && streaming:
-				w.WriteByte(c)
+				// Printed in chunks: held at most 64KiB at a time.
+				if cur = append(cur, c); len(cur) >= 64<<10 {
+					w.Write(cur)
+					cur = cur[:0]
+				}
 			case printable:
 				if len(cur) == 0 {
 					start = off
@@ -159,8 +164,7 @@ func dataStrings(ctx context.Context, r io.Reader, w *bufio.Writer, minLen, maxL
 				cur = append(cur, c)
 				if len(cur) >= minLen {
 					header()
-					w.Write(cur)
-					streaming, cur = true, cur[:0]
+					streaming = true
 				} else if len(cur) > maxLen {
 					return &guard.LineError{Max: maxLen}
 				}

@@ -182,6 +182,18 @@ func Repeat(w io.Writer, m *Meter, c byte, n int) error {
 	if n <= 0 {
 		return nil
 	}
+	// The common short pads (a tab stop, a number's width) cost one
+	// write of a constant, as a hand-written loop would.
+	if n <= len(spaces) && (c == ' ' || c == '0') {
+		s := spaces
+		if c == '0' {
+			s = zeros
+		}
+		if _, err := io.WriteString(w, s[:n]); err != nil {
+			return err
+		}
+		return m.Add(n)
+	}
 	var block [512]byte
 	k := min(n, len(block))
 	for i := range k {
@@ -199,6 +211,11 @@ func Repeat(w io.Writer, m *Meter, c byte, n int) error {
 	}
 	return nil
 }
+
+const (
+	spaces = "                                                                "
+	zeros  = "0000000000000000000000000000000000000000000000000000000000000000"
+)
 
 // InputError says a command that must hold its whole input (sort, tac,
 // diff, jq, column, ...) was given more than the bound on it.
