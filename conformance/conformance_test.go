@@ -148,6 +148,14 @@ func TestRatchet(t *testing.T) {
 
 	pass, desc, res := runCorpus(t, dir, 2)
 	t.Logf("totals: %s", res.Totals)
+	// Cases that call python2 can only pass where the harness finds one
+	// (scripts/conformance.sh makes root's pyenv one reachable); on a host
+	// without it they are held neither way, as bash fails them there too.
+	unheld := map[string]bool{}
+	if !python2Usable() {
+		unheld = needsPython2(t, filepath.Join(corpus, "oils", "spec"))
+		t.Logf("no python2 on this host: %d cases that call it are not held", len(unheld))
+	}
 
 	if *update {
 		writeList(t, pass, desc)
@@ -157,7 +165,7 @@ func TestRatchet(t *testing.T) {
 	list, _ := readList(t)
 	var regressed []string
 	for k, ok := range pass {
-		if !ok {
+		if !ok && !unheld[k] {
 			if _, known := list[k]; !known {
 				regressed = append(regressed, k)
 			}
@@ -197,7 +205,7 @@ func TestRatchet(t *testing.T) {
 			t.Errorf("%s lists %s, which is not in the corpus", listFile, k)
 			continue
 		}
-		if ok && !l.flaky {
+		if ok && !l.flaky && !unheld[k] {
 			fixed = append(fixed, k)
 		}
 	}
@@ -257,4 +265,71 @@ func writeList(t *testing.T, pass map[string]bool, desc map[string]string) {
 		t.Fatal(err)
 	}
 	t.Logf("wrote %s: %d cases", listFile, len(keys))
+}
+
+// python2Usable reports whether scripts/conformance.sh can give the
+// corpus's cases a python2: one on PATH or in the invoking user's pyenv
+// (as root the script binds it in a mount namespace, which needs unshare).
+func python2Usable() bool {
+	cands, _ := filepath.Glob(filepath.Join(os.Getenv("HOME"), ".pyenv", "versions", "2.*", "bin", "python2"))
+	if p, err := exec.LookPath("python2"); err == nil {
+		cands = append([]string{p}, cands...)
+	}
+	for _, c := range cands {
+		if exec.Command(c, "-c", "pass").Run() == nil {
+			if os.Getuid() != 0 {
+				return true
+			}
+			_, err := exec.LookPath("unshare")
+			return err == nil
+		}
+	}
+	return false
+}
+
+// needsPython2 lists the cases ("file#index") that run python2: they call
+// it, or run one of the corpus's python2 helpers by path (spec/bin/*.py,
+// whose #! names python2), directly or from a spec/testdata script.
+func needsPython2(t *testing.T, specDir string) map[string]bool {
+	t.Helper()
+	uses := func(text string) bool {
+		return strings.Contains(text, "python2") || strings.Contains(text, "spec/bin/")
+	}
+	var helpers []string // spec/testdata scripts that run python2
+	scripts, _ := filepath.Glob(filepath.Join(specDir, "testdata", "*"))
+	for _, f := range scripts {
+		if data, err := os.ReadFile(f); err == nil && uses(string(data)) {
+			helpers = append(helpers, "spec/testdata/"+filepath.Base(f))
+		}
+	}
+	files, err := filepath.Glob(filepath.Join(specDir, "*.test.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	need := map[string]bool{}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := strings.TrimSuffix(filepath.Base(f), ".test.sh")
+		index := -1
+		for _, line := range strings.Split(string(data), "\n") {
+			if strings.HasPrefix(line, "#### ") {
+				index++
+				continue
+			}
+			if index < 0 {
+				continue
+			}
+			hit := uses(line)
+			for _, h := range helpers {
+				hit = hit || strings.Contains(line, h)
+			}
+			if hit {
+				need[caseKey(name, index)] = true
+			}
+		}
+	}
+	return need
 }

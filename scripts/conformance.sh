@@ -52,7 +52,24 @@ if [ "$mode" = host ]; then
 		"${subset[@]}" --jobs "${JOBS:-2}" --baseline "$conf/bash-baseline.json" "${opts[@]}" "$conf/oils/spec" "${names[@]}")
 	if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 		cd /tmp
-		setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/tmp "${run[@]}"
+		# A few cases call python2. root's may live in ~/.pyenv, which the
+		# unprivileged user cannot reach: bind its installation into the
+		# scratch directory, in a mount namespace of this run only.
+		py2=
+		for c in "$(command -v python2)" "$HOME"/.pyenv/versions/2.*/bin/python2; do
+			[ -x "$c" ] && "$c" -c pass 2>/dev/null && { py2=$c; break; }
+		done
+		if [ -n "$py2" ] && command -v unshare >/dev/null; then
+			mkdir -p "$bin/py2" "$bin/py2bin"
+			# pyenv's python2 finds libpython by its absolute install path.
+			printf '#!/bin/sh\nLD_LIBRARY_PATH=%s/py2/lib exec %s/py2/bin/python2 "$@"\n' "$bin" "$bin" >"$bin/py2bin/python2"
+			chmod a+rx "$bin/py2bin" "$bin/py2bin/python2"
+			unshare -m --propagation private bash -c 'mount --bind "$1" "$2" && shift 2 && exec "$@"' _ \
+				"$(dirname "$(dirname "$(readlink -f "$py2")")")" "$bin/py2" \
+				setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/tmp PATH="$bin/py2bin:$PATH" "${run[@]}"
+		else
+			setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/tmp "${run[@]}"
+		fi
 	else
 		"${run[@]}"
 	fi
