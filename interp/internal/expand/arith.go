@@ -34,7 +34,7 @@ func Arithm(cfg *Config, expr syntax.ArithmExpr) (n int, err error) {
 		if err != nil {
 			return 0, err
 		}
-		if strings.TrimSpace(s) == "" {
+		if strings.Trim(s, arithBlanks) == "" {
 			return 0, nil
 		}
 		return cfg.arithText(s)
@@ -271,7 +271,7 @@ func oneIf(b bool) int {
 // refer to the bash manual:
 // https://www.man7.org/linux/man-pages/man1/bash.1.html
 func atoi(s string) int64 {
-	s = strings.TrimSpace(s)
+	s = strings.Trim(s, arithBlanks)
 	neg := false
 	switch {
 	case strings.HasPrefix(s, "+"):
@@ -504,7 +504,7 @@ func (cfg *Config) arithName(w *syntax.Word) (name string, err error) {
 // one that is malformed, which bash refuses (09, 0x1X, 2#A, 42x) rather
 // than reading what it can.
 func parseConst(s string) (n int64, ok bool, err error) {
-	s = strings.TrimSpace(s)
+	s = strings.Trim(s, arithBlanks)
 	if s == "" {
 		return 0, true, nil
 	}
@@ -578,7 +578,7 @@ func parseConst(s string) (n int64, ok bool, err error) {
 
 // parseInt parses a plain decimal, 0x hex, 0 octal or base#n integer.
 func parseInt(s string) (int64, bool) {
-	s = strings.TrimSpace(s)
+	s = strings.Trim(s, arithBlanks)
 	if s == "" {
 		return 0, true
 	}
@@ -674,3 +674,7 @@ func (c *ArithCache) put(s string, x syntax.ArithmExpr) {
 	}
 	c.m[s] = x
 }
+
+// arithBlanks are the characters bash's arithmetic skips between tokens
+// (expr.c's cr_whitespace): not \r, \v or \f, which make an error.
+const arithBlanks = " \t\n"

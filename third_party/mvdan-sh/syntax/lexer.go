@@ -88,21 +88,13 @@ retry:
 			// Ignore null bytes while parsing, like bash.
 			p.col++
 			goto retry
-		case '\r':
-			if p.peek() == '\n' { // \r\n turns into \n
-				p.col++
-				goto retry
-			}
+		// sandsh: no \r\n folding: to bash a carriage return is an
+		// ordinary word character ("$'\r': command not found").
 		case '\\':
 			if p.r == '\\' {
 			} else if p.peek() == '\n' {
 				p.bsp++
 				p.w, p.r = 1, escNewl
-				return escNewl
-			} else if p1, p2 := p.peekTwo(); p1 == '\r' && p2 == '\n' { // \\\r\n turns into \\\n
-				p.col++
-				p.bsp += 2
-				p.w, p.r = 2, escNewl
 				return escNewl
 			}
 			// TODO: why is this necessary to ensure correct position info?
@@ -285,7 +277,7 @@ skipSpace:
 			return
 		case escNewl:
 			r = p.rune()
-		case ' ', '\t', '\r':
+		case ' ', '\t': // sandsh: \r is not a blank
 			p.spaced = true
 			r = p.rune()
 		case '\n':
@@ -1098,7 +1090,7 @@ loop:
 				break loop
 			}
 			fallthrough
-		case '+', '-', ' ', '\t', ';', '&', '>', '<', '|', '(', ')', '\n', '\r':
+		case '+', '-', ' ', '\t', ';', '&', '>', '<', '|', '(', ')', '\n': // sandsh: not \r
 			if p.quote&allKeepSpaces == 0 {
 				break loop
 			}
@@ -1136,7 +1128,7 @@ func (p *Parser) advanceLitNone(r rune) {
 loop:
 	for p.newLit(r); r != runeEOF; r = p.rune() {
 		switch r {
-		case ' ', '\t', '\n', '\r', '&', '|', ';', ')':
+		case ' ', '\t', '\n', '&', '|', ';', ')': // sandsh: not \r
 			break loop
 		case '(':
 			break loop
@@ -1495,7 +1487,7 @@ func (p *Parser) advanceLitRe(r rune) {
 				p.quote = testExpr
 				return
 			}
-		case ' ', '\t', '\r', '\n', ';', '&', '>', '<':
+		case ' ', '\t', '\n', ';', '&', '>', '<': // sandsh: not \r
 			if p.rxOpenParens <= 0 {
 				p.tok, p.val = _LitWord, p.endLit()
 				p.quote = testExpr
