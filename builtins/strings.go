@@ -142,6 +142,11 @@ func dataStrings(ctx context.Context, r io.Reader, w *bufio.Writer, minLen, maxL
 		streaming = false
 		cur = cur[:0]
 	}
+	// One table lookup per byte: this loop is the whole of strings' time.
+	var isPrint [256]bool
+	for c := range 256 {
+		isPrint[c] = c >= 32 && c < 127 || c == '\t' || allSpace && (c == '\n' || c == '\r' || c == '\v' || c == '\f')
+	}
 	buf := make([]byte, dataBufSize)
 	for {
 		if err := ctx.Err(); err != nil {
@@ -149,7 +154,7 @@ func dataStrings(ctx context.Context, r io.Reader, w *bufio.Writer, minLen, maxL
 		}
 		n, err := br.Read(buf)
 		for _, c := range buf[:n] {
-			printable := c >= 32 && c < 127 || c == '\t' || allSpace && (c == '\n' || c == '\r' || c == '\v' || c == '\f')
+			printable := isPrint[c]
 			switch {
 			case printable && streaming:
 				// Printed in chunks: held at most 64KiB at a time.
