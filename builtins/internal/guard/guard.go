@@ -9,6 +9,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"io/fs"
 )
 
 // Every is how much work (bytes copied or compared, steps taken) passes
@@ -230,7 +231,16 @@ func (e *InputError) Error() string {
 // bound), so an endless input (/dev/zero, `yes`) ends the command with a
 // clear error instead of filling memory.
 func ReadAll(ctx context.Context, r io.Reader, max int) ([]byte, error) {
-	b := make([]byte, 0, 512)
+	size := 512
+	// A file says how big it is: one allocation of that size, as
+	// os.ReadFile does, instead of growing through copies (the bound
+	// still applies to what is read, whatever Stat said).
+	if f, ok := r.(interface{ Stat() (fs.FileInfo, error) }); ok {
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() > 0 && (max < 0 || fi.Size() <= int64(max)) && fi.Size() < 1<<30 {
+			size = int(fi.Size()) + 512
+		}
+	}
+	b := make([]byte, 0, size)
 	for {
 		if ctx != nil {
 			if err := ctx.Err(); err != nil {
