@@ -6,10 +6,11 @@ import (
 	"fmt"
 	"io"
 	"net/url"
-	"os"
 	"path"
 	"strings"
 	"time"
+
+	"github.com/spf13/afero"
 )
 
 // Net is the sandbox's one way to the network: curl and wget hand it a
@@ -168,15 +169,7 @@ func netReadData(env *Env, name string) ([]byte, error) {
 
 // netWriteFile writes a downloaded body to a sandbox file.
 func netWriteFile(env *Env, name string, data []byte) error {
-	f, err := env.FS.OpenFile(env.Abs(name), os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
+	return afero.WriteFile(env.FS, env.Abs(name), data, 0o644)
 }
 
 // netRemoteName is the file name curl -O and wget take from a URL: its

@@ -6,9 +6,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path"
 	"slices"
+
+	"github.com/spf13/afero"
 )
 
 // ReadTree copies the tree of any FS below dir into a Snapshot whose "/"
@@ -162,7 +163,7 @@ func ApplyTree(ctx context.Context, fsys FS, dir string, before, after *Snapshot
 		case n.Type == "dir" && fresh:
 			err = fsys.Mkdir(p, 0o700)
 		case n.Type == "file" && (fresh || content):
-			err = writeFile(fsys, p, n.Data)
+			err = afero.WriteFile(fsys, p, n.Data, 0o600)
 		case n.Type == "symlink" && (fresh || content):
 			if content {
 				err = fsys.Remove(p)
@@ -201,16 +202,4 @@ func ApplyTree(ctx context.Context, fsys FS, dir string, before, after *Snapshot
 		}
 	}
 	return changes, errors.Join(errs...)
-}
-
-func writeFile(fsys FS, p string, data []byte) error {
-	f, err := fsys.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
 }

@@ -5,6 +5,8 @@ import (
 	"os"
 	"slices"
 	"testing"
+
+	"github.com/spf13/afero"
 )
 
 // TestApplyTree: what a jailed program wrote, deleted, renamed, chmod-ed
@@ -20,7 +22,7 @@ func TestApplyTree(t *testing.T) {
 	}
 	write := func(p, data string) {
 		t.Helper()
-		if err := writeFile(m, p, []byte(data)); err != nil {
+		if err := afero.WriteFile(m, p, []byte(data), 0o600); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -109,8 +111,8 @@ func TestApplyTree(t *testing.T) {
 func TestReadTreeLimits(t *testing.T) {
 	m := NewMem()
 	m.Mkdir("/w", 0o755)
-	writeFile(m, "/w/a", make([]byte, 100))
-	writeFile(m, "/w/b", make([]byte, 100))
+	afero.WriteFile(m, "/w/a", make([]byte, 100), 0o600)
+	afero.WriteFile(m, "/w/b", make([]byte, 100), 0o600)
 	for _, lim := range []SnapLimits{{MaxBytes: 150}, {MaxFileSize: 50}, {MaxFiles: 1}} {
 		if _, err := ReadTree(context.Background(), m, "/w", lim); err == nil {
 			t.Errorf("%+v: no error", lim)
