@@ -30,8 +30,11 @@ var update = flag.Bool("update", false, "rewrite expected-failures.txt from this
 const listFile = "expected-failures.txt"
 
 type harnessResult struct {
-	Totals json.RawMessage `json:"totals"`
-	Files  []struct {
+	// noPython2: scripts/conformance.sh found no python2 to give the
+	// cases that call it (its line "python2: none").
+	noPython2 bool
+	Totals    json.RawMessage `json:"totals"`
+	Files     []struct {
 		Name  string `json:"name"`
 		Cases []struct {
 			Index  int    `json:"index"`
@@ -107,6 +110,7 @@ func runCorpus(t *testing.T, dir string, jobs int, names ...string) (map[string]
 	if err := json.Unmarshal(data, &res); err != nil {
 		t.Fatalf("parsing harness output: %v", err)
 	}
+	res.noPython2 = strings.Contains(string(log), "python2: none\n")
 	pass := map[string]bool{}
 	desc := map[string]string{}
 	for _, f := range res.Files {
@@ -152,7 +156,7 @@ func TestRatchet(t *testing.T) {
 	// (scripts/conformance.sh makes root's pyenv one reachable); on a host
 	// without it they are held neither way, as bash fails them there too.
 	unheld := map[string]bool{}
-	if !python2Usable() {
+	if res.noPython2 {
 		unheld = needsPython2(t, filepath.Join(corpus, "oils", "spec"))
 		t.Logf("no python2 on this host: %d cases that call it are not held", len(unheld))
 	}
@@ -265,26 +269,6 @@ func writeList(t *testing.T, pass map[string]bool, desc map[string]string) {
 		t.Fatal(err)
 	}
 	t.Logf("wrote %s: %d cases", listFile, len(keys))
-}
-
-// python2Usable reports whether scripts/conformance.sh can give the
-// corpus's cases a python2: one on PATH or in the invoking user's pyenv
-// (as root the script binds it in a mount namespace, which needs unshare).
-func python2Usable() bool {
-	cands, _ := filepath.Glob(filepath.Join(os.Getenv("HOME"), ".pyenv", "versions", "2.*", "bin", "python2"))
-	if p, err := exec.LookPath("python2"); err == nil {
-		cands = append([]string{p}, cands...)
-	}
-	for _, c := range cands {
-		if exec.Command(c, "-c", "pass").Run() == nil {
-			if os.Getuid() != 0 {
-				return true
-			}
-			_, err := exec.LookPath("unshare")
-			return err == nil
-		}
-	}
-	return false
 }
 
 // needsPython2 lists the cases ("file#index") that run python2: they call

@@ -54,23 +54,36 @@ if [ "$mode" = host ]; then
 		cd /tmp
 		# A few cases call python2. root's may live in ~/.pyenv, which the
 		# unprivileged user cannot reach: bind its installation into the
-		# scratch directory, in a mount namespace of this run only.
-		py2=
+		# scratch directory, in a mount namespace of this run only. The
+		# line "python2: ..." tells the ratchet whether the cases had one.
+		py2= py2dir=
 		for c in "$(command -v python2)" "$HOME"/.pyenv/versions/2.*/bin/python2; do
 			[ -x "$c" ] && "$c" -c pass 2>/dev/null && { py2=$c; break; }
 		done
 		if [ -n "$py2" ] && command -v unshare >/dev/null; then
+			py2dir=$(dirname "$(dirname "$(readlink -f "$py2")")")
 			mkdir -p "$bin/py2" "$bin/py2bin"
+			unshare -m --propagation private mount --bind "$py2dir" "$bin/py2" 2>/dev/null || py2dir=
+		fi
+		if [ -n "$py2dir" ]; then
+			echo "python2: $py2dir" >&2
 			# pyenv's python2 finds libpython by its absolute install path.
 			printf '#!/bin/sh\nLD_LIBRARY_PATH=%s/py2/lib exec %s/py2/bin/python2 "$@"\n' "$bin" "$bin" >"$bin/py2bin/python2"
 			chmod a+rx "$bin/py2bin" "$bin/py2bin/python2"
 			unshare -m --propagation private bash -c 'mount --bind "$1" "$2" && shift 2 && exec "$@"' _ \
-				"$(dirname "$(dirname "$(readlink -f "$py2")")")" "$bin/py2" \
+				"$py2dir" "$bin/py2" \
 				setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/tmp PATH="$bin/py2bin:$PATH" "${run[@]}"
 		else
+			echo "python2: none" >&2
 			setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/tmp "${run[@]}"
 		fi
 	else
+		# The harness finds a python2 in this user's PATH or ~/.pyenv.
+		py2=none
+		for c in "$(command -v python2)" "$HOME"/.pyenv/versions/2.*/bin/python2; do
+			[ -x "$c" ] && "$c" -c pass 2>/dev/null && { py2=$c; break; }
+		done
+		echo "python2: $py2" >&2
 		"${run[@]}"
 	fi
 else
