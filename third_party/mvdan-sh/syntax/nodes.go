@@ -1089,7 +1089,12 @@ type LetClause struct {
 }
 
 func (l *LetClause) Pos() Pos { return l.Let }
-func (l *LetClause) End() Pos { return l.Exprs[len(l.Exprs)-1].End() }
+func (l *LetClause) End() Pos {
+	if len(l.Exprs) == 0 { // sandsh: a bare "let" parses; it fails when it runs
+		return posAddCol(l.Let, 3)
+	}
+	return l.Exprs[len(l.Exprs)-1].End()
+}
 
 // BraceExp represents a Bash brace expression, such as "{a,f}" or "{1..10}".
 //
