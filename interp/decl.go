@@ -648,7 +648,7 @@ func validNamerefTarget(s string) bool {
 // setNameref gives the nameref v (called name) its target; an invalid one
 // is an error, and a nameref this declaration created is dropped again.
 func (r *Runner) setNameref(variant, name string, v *variable, target string) bool {
-	if target == name && r.depth() == 0 {
+	if (target == name || strings.HasPrefix(target, name+"[")) && r.depth() == 0 {
 		r.builtinErr(variant, "%s: nameref variable self references not allowed", name)
 		r.lastStatus = 1
 		if !v.Set {

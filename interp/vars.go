@@ -331,7 +331,13 @@ func (r *Runner) getVar(name string) expand.Variable {
 // getElem reads arr[idx] for ${!ref} with ref=arr[idx] and for
 // arithmetic on elements.
 func (r *Runner) getElem(name, idx string) expand.Variable {
-	v := r.getVar(r.resolveRef(name))
+	target := r.resolveRef(name)
+	if strings.IndexByte(target, '[') >= 0 {
+		// A nameref to an element indexed again names nothing; following
+		// it would loop for ref=ref[1].
+		return expand.Variable{}
+	}
+	v := r.getVar(target)
 	switch v.Kind {
 	case expand.Associative:
 		if s, ok := v.Map.Get(r.elemKey(idx)); ok {
