@@ -6,6 +6,7 @@
 #   REPS=3 bash bench/shell.sh
 #   GOSH=/path/to/gosh bash bench/shell.sh   # use this gosh, do not build one
 #   GOSH=none bash bench/shell.sh            # skip gosh
+#   GOSH_LIMIT=30 bash bench/shell.sh        # give up on a gosh run after 30 s
 #
 # Each workload is a script run as `SHELL -c SCRIPT` (sandsh with its
 # supervised worker, the default), stdout to a file; its output must be the
@@ -45,6 +46,9 @@ if [ -z "$GOSH" ]; then
 		GOSH=none
 	fi
 fi
+# gosh is quadratic on some rows (a+=(x) copies the array): one run that
+# takes longer than this is stopped and the row says "> LIMIT" for gosh.
+GOSH_LIMIT=${GOSH_LIMIT:-60}
 SHELLS=(bash sandsh)
 [ "$GOSH" = none ] || SHELLS+=(gosh)
 
@@ -68,7 +72,7 @@ run() {
 	case $1 in
 	bash) bash -c "$2" <"$3" ;;
 	sandsh) "$SANDSH" "${SFLAGS[@]}" -c "$2" <"$3" ;;
-	gosh) "$GOSH" -c "$2" <"$3" ;;
+	gosh) timeout "$GOSH_LIMIT" "$GOSH" -c "$2" <"$3" || [ $? -ne 124 ] || touch "$T/gosh.timeout" ;;
 	esac
 }
 
@@ -105,14 +109,18 @@ for c in "${CASES[@]}"; do
 	esac
 	say "== $name"
 	declare -A W=() C=()
+	rm -f "$T/gosh.timeout"
 	for ((i = 0; i < REPS; i++)); do
 		for sh in "${SHELLS[@]}"; do
+			# after one timed-out run, the others would time out too
+			[ "$sh" = gosh ] && [ -e "$T/gosh.timeout" ] && continue
 			read -r w cpu < <(timed "$sh" "$script" "$in" "$launches")
 			W[$sh]+=" $w" C[$sh]+=" $cpu"
 		done
 	done
 	same=yes
 	for sh in "${SHELLS[@]}"; do
+		[ "$sh" = gosh ] && [ -e "$T/gosh.timeout" ] && continue
 		if ! cmp -s "$T/out.bash" "$T/out.$sh" || [ -s "$T/err.$sh" ]; then
 			same="NO ($sh)"
 			say "$sh differs: $(head -c 200 "$T/out.$sh") $(head -c 200 "$T/err.$sh")"
@@ -123,17 +131,18 @@ for c in "${CASES[@]}"; do
 		bw=$(median ${W[bash]}) sw=$(median ${W[sandsh]}) bc=$(median ${C[bash]}) sc=$(median ${C[sandsh]})
 		gw=0 gc=0
 		if [ "$GOSH" != none ]; then gw=$(median ${W[gosh]}) gc=$(median ${C[gosh]}); fi
+		[ -e "$T/gosh.timeout" ] && gw=-1 gc=-1
 	}
 	awk -v name="$name" -v bw="$bw" -v sw="$sw" -v bc="$bc" -v sc="$sc" -v gw="$gw" -v gc="$gc" \
-		-v gosh="$GOSH" -v same="$same" '
-	function r(x, y) { return y > 0 ? sprintf("%.2f", x / y) : "~" }
+		-v gosh="$GOSH" -v same="$same" -v limit="$GOSH_LIMIT" '
+	function r(x, y) { return x < 0 ? "> " limit " s" : y > 0 ? sprintf("%.2f", x / y) : "~" }
 	BEGIN {
 		gsub(/\|/, "\\|", name)
 		if (gosh == "none")
 			printf "| %s | %.4f | %.4f | %s | %.4f | %.4f | %s | %s |\n", name, bw, sw, r(sw, bw), bc, sc, r(sc, bc), same
 		else
-			printf "| %s | %.4f | %.4f | %s | %.4f | %s | %.4f | %.4f | %s | %s | %s |\n",
-				name, bw, sw, r(sw, bw), gw, r(gw, bw), bc, sc, r(sc, bc), r(gc, bc), same
+			printf "| %s | %.4f | %.4f | %s | %s | %s | %.4f | %.4f | %s | %s | %s |\n",
+				name, bw, sw, r(sw, bw), gw < 0 ? "> " limit : sprintf("%.4f", gw), r(gw, bw), bc, sc, r(sc, bc), r(gc, bc), same
 	}' >>"$T/table"
 	unset W C
 done
