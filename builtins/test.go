@@ -38,16 +38,35 @@ func runTest(ctx context.Context, env *Env, args []string) int {
 // env.Stderr as "test: ..." or "[: ..."). args are the operands after the
 // command name; with bracket they must end with "]".
 func Test(env *Env, args []string, bracket bool) (status int) {
-	t := &shellTest{env: env, name: "test"}
+	name := "test"
 	if bracket {
+		name = "["
+	}
+	return TestArgv(fixedEnv{env}, append([]string{name}, args...))
+}
+
+// EnvSource makes the Env of a command when it is first needed.
+type EnvSource interface{ Env() *Env }
+
+type fixedEnv struct{ env *Env }
+
+func (f fixedEnv) Env() *Env { return f.env }
+
+// TestArgv is Test on a whole command line (argv[0] "test" or "["), with
+// the Env made only when the expression needs it (a file test, an error
+// message): a shell's `[ $i -lt 10 ]` in a loop then builds none, and
+// copies no arguments.
+func TestArgv(envs EnvSource, argv []string) (status int) {
+	t := shellTest{envs: envs, name: "test"}
+	if argv[0] == "[" {
 		t.name = "["
-		if len(args) == 0 || args[len(args)-1] != "]" {
-			env.Errorf(t.name, "missing `]'")
+		if len(argv) < 2 || argv[len(argv)-1] != "]" {
+			t.e().Errorf(t.name, "missing `]'")
 			return 2
 		}
-		args = args[:len(args)-1]
+		argv = argv[:len(argv)-1]
 	}
-	if len(args) == 0 {
+	if len(argv) < 2 {
 		return 1
 	}
 	defer func() {
@@ -56,11 +75,11 @@ func Test(env *Env, args []string, bracket bool) (status int) {
 			if !ok {
 				panic(r)
 			}
-			env.Errorf(t.name, "%s", string(e))
+			t.e().Errorf(t.name, "%s", string(e))
 			status = 2
 		}
 	}()
-	t.argv = append([]string{t.name}, args...)
+	t.argv = argv
 	t.pos = 1
 	v := t.posix()
 	if t.pos != len(t.argv) {
@@ -81,10 +100,19 @@ type shellTestError string
 // shellTest mirrors bash's test.c: argv[0] is the command name, pos the
 // next argument.
 type shellTest struct {
-	env  *Env
+	envs EnvSource
+	env  *Env // made by e on first use
 	name string
 	argv []string
 	pos  int
+}
+
+// e is the Env, made on first use.
+func (t *shellTest) e() *Env {
+	if t.env == nil {
+		t.env = t.envs.Env()
+	}
+	return t.env
 }
 
 func (t *shellTest) syntax(format string, a ...any) {
@@ -359,8 +387,8 @@ func (t *shellTest) stat(name string) (fs.FileInfo, bool) {
 	if name == "" {
 		return nil, false
 	}
-	p := t.env.Abs(name)
-	fi, err := t.env.FS.Stat(p)
+	p := t.e().Abs(name)
+	fi, err := t.e().FS.Stat(p)
 	if err == nil {
 		// Abs cleans "file/" to "file", but stat(2) fails with ENOTDIR.
 		if !fi.IsDir() && (strings.HasSuffix(name, "/") || strings.HasSuffix(name, "/.")) {
@@ -405,13 +433,13 @@ func (t *shellTest) unaryTest(op byte, arg string) bool {
 	case 'o', 'R':
 		return false
 	case 'v':
-		_, ok := t.env.LookupEnv(arg)
+		_, ok := t.e().LookupEnv(arg)
 		return ok
 	case 'h', 'L':
 		if arg == "" {
 			return false
 		}
-		fi, err := vfs.Lstat(t.env.FS, t.env.Abs(arg))
+		fi, err := vfs.Lstat(t.e().FS, t.e().Abs(arg))
 		return err == nil && fi.Mode()&fs.ModeSymlink != 0
 	}
 	fi, ok := t.stat(arg)
@@ -449,9 +477,9 @@ func (t *shellTest) unaryTest(op byte, arg string) bool {
 	case 'x':
 		return t.access(fi, 1)
 	case 'O':
-		return vfs.MetaOf(fi).UID == t.env.System().UID
+		return vfs.MetaOf(fi).UID == t.e().System().UID
 	case 'G':
-		return vfs.MetaOf(fi).GID == t.env.System().GID
+		return vfs.MetaOf(fi).GID == t.e().System().GID
 	case 'N':
 		return fi.ModTime().After(vfs.MetaOf(fi).Atime)
 	}
@@ -462,7 +490,7 @@ func (t *shellTest) unaryTest(op byte, arg string) bool {
 // user: owner, then group, then other bits; root may read and write
 // anything and execute what has any x bit.
 func (t *shellTest) access(fi fs.FileInfo, bit fs.FileMode) bool {
-	sys := t.env.System()
+	sys := t.e().System()
 	perm := fi.Mode().Perm()
 	if sys.UID == 0 {
 		return bit != 1 || fi.IsDir() || perm&0o111 != 0
@@ -490,7 +518,7 @@ func (t *shellTest) fileCompare(a, op, b string) bool {
 		if ma.Ino != 0 && mb.Ino != 0 {
 			return ma.Ino == mb.Ino
 		}
-		return t.env.Abs(a) == t.env.Abs(b)
+		return t.e().Abs(a) == t.e().Abs(b)
 	case "-nt":
 		return oka && (!okb || fa.ModTime().After(fb.ModTime()))
 	}

@@ -98,3 +98,9 @@ func BenchmarkWhileRead(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkEmpty is the fixed cost every benchmark above includes: a new
+// filesystem and runner, and a parse.
+func BenchmarkEmpty(b *testing.B) {
+	benchScript(b, `:`)
+}

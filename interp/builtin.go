@@ -324,7 +324,6 @@ func (r *Runner) biPrintf(_ context.Context, args []string) int {
 }
 
 func (r *Runner) biTest(_ context.Context, args []string) int {
-	env := r.biEnv()
 	bracket := args[0] == "["
 	// -v and -o need the shell's variables and options, which the
 	// shared test cannot see.
@@ -336,7 +335,14 @@ func (r *Runner) biTest(_ context.Context, args []string) int {
 			return oneIfFalse(r.unaryTest(syntax.TsOptSet, args[2]))
 		}
 	}
-	return builtins.Test(env, args[1:], bracket)
+	return builtins.TestArgv(testEnv{r}, args)
+}
+
+// testEnv makes test's Env only for the tests that need one.
+type testEnv struct{ r *Runner }
+
+func (t testEnv) Env() *builtins.Env {
+	return t.r.biEnv()
 }
 
 // resolvePhysical resolves every symlink in an absolute path.

@@ -688,7 +688,9 @@ func (e *listToMemberError) Error() string {
 // assocKey expands an associative array subscript.
 func (r *Runner) assocKey(ctx context.Context, idx syntax.ArithmExpr) (key string, err error) {
 	defer guard(&err)
-	key, err = r.ecfg(ctx).AssocKey(idx)
+	cfg := r.ecfg(ctx)
+	defer r.putCfg(cfg)
+	key, err = cfg.AssocKey(idx)
 	if err == nil && r.s.fatalErr() != nil {
 		err = r.s.fatalErr()
 	}
@@ -856,7 +858,9 @@ func (r *Runner) assocValue(ctx context.Context, w *syntax.Word) (s string, err 
 		return "", nil
 	}
 	defer guard(&err)
-	s, err = expand.NoTilde(r.ecfg(ctx), w)
+	cfg := r.ecfg(ctx)
+	defer r.putCfg(cfg)
+	s, err = expand.NoTilde(cfg, w)
 	if err == nil && r.s.fatalErr() != nil {
 		err = r.s.fatalErr()
 	}

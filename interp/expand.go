@@ -22,7 +22,14 @@ var errFailGlob = errors.New("no match")
 // ecfg builds the expansion config for the runner's current options.
 func (r *Runner) ecfg(ctx context.Context) *expand.Config {
 	f := r.ecfgFuncs(ctx)
-	cfg := &expand.Config{
+	var cfg *expand.Config
+	if n := len(r.cfgFree); n > 0 {
+		cfg = r.cfgFree[n-1]
+		r.cfgFree = r.cfgFree[:n-1]
+	} else {
+		cfg = new(expand.Config)
+	}
+	*cfg = expand.Config{
 		Env:            envAdapter{r},
 		CmdSubst:       f.cmdSubst,
 		ProcSubst:      f.procSubst,
@@ -36,12 +43,23 @@ func (r *Runner) ecfg(ctx context.Context) *expand.Config {
 		MaxBytes:       r.s.limits.MaxVarBytes,
 		MaxFields:      r.s.limits.MaxFields,
 		Arith:          &r.s.arith,
+		CompileRegexp:  f.compile,
 		Warn:           f.warn,
 	}
 	if !r.opts.noglob {
 		cfg.ReadDir2 = f.readDir
 	}
 	return cfg
+}
+
+// putCfg gives back a config from ecfg that nothing holds any more, for
+// the next expansion to reuse: an expansion can run commands ($( )) and
+// so nest, but each level takes its own config.
+func (r *Runner) putCfg(cfg *expand.Config) {
+	if len(r.cfgFree) < 8 {
+		*cfg = expand.Config{} // drop what it points to
+		r.cfgFree = append(r.cfgFree, cfg)
+	}
 }
 
 // expandFuncs are the callbacks of an expansion config. They depend only
@@ -54,6 +72,7 @@ type expandFuncs struct {
 	procSubst func(*syntax.ProcSubst) (string, error)
 	warn      func(string)
 	readDir   func(string) ([]fs.DirEntry, error)
+	compile   func(string) (*regexp.Regexp, error)
 }
 
 func (r *Runner) ecfgFuncs(ctx context.Context) *expandFuncs {
@@ -73,6 +92,7 @@ func (r *Runner) ecfgFuncs(ctx context.Context) *expandFuncs {
 		},
 		warn:    func(msg string) { r.errf("%s", msg) },
 		readDir: r.readDirForGlob,
+		compile: func(expr string) (*regexp.Regexp, error) { return compileCached(r.s, expr) },
 	}
 	r.efuncs = f
 	return f
@@ -152,6 +172,7 @@ func (r *Runner) argFields(ctx context.Context, words ...*syntax.Word) (out []st
 func (r *Runner) fieldsCfg(ctx context.Context, assignTilde bool, words ...*syntax.Word) (out []string, err error) {
 	defer guard(&err)
 	cfg := r.ecfg(ctx)
+	defer r.putCfg(cfg)
 	cfg.AssignTilde = assignTilde
 	if !r.opts.failglob {
 		out, err = expand.Fields(cfg, words...)
@@ -190,7 +211,9 @@ func (r *Runner) literal(ctx context.Context, w *syntax.Word) (s string, err err
 		return "", nil
 	}
 	defer guard(&err)
-	s, err = expand.Literal(r.ecfg(ctx), w)
+	cfg := r.ecfg(ctx)
+	defer r.putCfg(cfg)
+	s, err = expand.Literal(cfg, w)
 	if err == nil && r.s.fatalErr() != nil {
 		err = r.s.fatalErr()
 	}
@@ -203,7 +226,9 @@ func (r *Runner) assignValue(ctx context.Context, w *syntax.Word) (s string, err
 		return "", nil
 	}
 	defer guard(&err)
-	s, err = expand.Assign(r.ecfg(ctx), w)
+	cfg := r.ecfg(ctx)
+	defer r.putCfg(cfg)
+	s, err = expand.Assign(cfg, w)
 	if err == nil && r.s.fatalErr() != nil {
 		err = r.s.fatalErr()
 	}
@@ -216,20 +241,26 @@ func (r *Runner) document(ctx context.Context, w *syntax.Word) (s string, err er
 		return "", nil
 	}
 	defer guard(&err)
-	return expand.Document(r.ecfg(ctx), w)
+	cfg := r.ecfg(ctx)
+	defer r.putCfg(cfg)
+	return expand.Document(cfg, w)
 }
 
 // pattern expands a word for use as a pattern (case, [[ == ]], ${x#p}).
 func (r *Runner) pattern(ctx context.Context, w *syntax.Word) (s string, err error) {
 	defer guard(&err)
-	return expand.Pattern(r.ecfg(ctx), w)
+	cfg := r.ecfg(ctx)
+	defer r.putCfg(cfg)
+	return expand.Pattern(cfg, w)
 }
 
 // regex expands the right side of [[ =~ ]]: quoted parts match
 // literally, as in bash.
 func (r *Runner) regex(ctx context.Context, w *syntax.Word) (s string, err error) {
 	defer guard(&err)
-	s, err = expand.Regex(r.ecfg(ctx), w, regexp.QuoteMeta)
+	cfg := r.ecfg(ctx)
+	defer r.putCfg(cfg)
+	s, err = expand.Regex(cfg, w, regexp.QuoteMeta)
 	if err == nil && r.s.fatalErr() != nil {
 		err = r.s.fatalErr()
 	}
@@ -239,7 +270,9 @@ func (r *Runner) regex(ctx context.Context, w *syntax.Word) (s string, err error
 // arith evaluates an arithmetic expression.
 func (r *Runner) arith(ctx context.Context, x syntax.ArithmExpr) (n int, err error) {
 	defer guard(&err)
-	n, err = expand.Arithm(r.ecfg(ctx), x)
+	cfg := r.ecfg(ctx)
+	defer r.putCfg(cfg)
+	n, err = expand.Arithm(cfg, x)
 	if err == nil && r.s.fatalErr() != nil {
 		err = r.s.fatalErr()
 	}

@@ -35,7 +35,10 @@ type Runner struct {
 	varIdx map[string][]int32
 	// efuncs caches the expansion callbacks (see ecfgFuncs).
 	efuncs *expandFuncs
-	funcs  map[string]*syntax.Stmt
+	// cfgFree holds expansion configs for reuse (see putCfg); a
+	// subshell, which may run at the same time, starts with none.
+	cfgFree []*expand.Config
+	funcs   map[string]*syntax.Stmt
 	// funcExported holds the functions marked with export -f: they go to
 	// nested shells and host programs as BASH_FUNC_name%% variables.
 	funcExported map[string]bool
@@ -171,6 +174,7 @@ func (r *Runner) subshell() *Runner {
 	c.pid = r.s.newPID()
 	c.subshellLevel++
 	c.procWaits, c.ownFDs = nil, nil
+	c.cfgFree = nil
 	c.pipeStatus = slices.Clone(r.pipeStatus)
 	return &c
 }
@@ -271,7 +275,13 @@ func (r *Runner) stmt(ctx context.Context, st *syntax.Stmt) {
 	r.procWaits, r.ownFDs = savedWaits, savedOwn
 	if _, isPipe := st.Cmd.(*syntax.BinaryCmd); !isPipe || !isPipeline(st.Cmd) {
 		if failureCounts(st.Cmd) {
-			r.pipeStatus = []int{r.lastStatus}
+			// Every command sets PIPESTATUS: reuse a one-element slice,
+			// which no one else holds (subshells and readers copy it).
+			if len(r.pipeStatus) == 1 {
+				r.pipeStatus[0] = r.lastStatus
+			} else {
+				r.pipeStatus = []int{r.lastStatus}
+			}
 		}
 	}
 	if st.Negated {

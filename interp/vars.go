@@ -316,10 +316,14 @@ func (r *Runner) getVar(name string) expand.Variable {
 		}
 		return strVar("~" + user)
 	}
-	if v, ok := r.dynamicVar(name); ok {
-		return v
+	v, _ := r.lookup(name)
+	if v != nil && v.Kind != expand.Unknown && !isDynamicName(name) {
+		return v.Variable // the common case, with one look-up
 	}
-	if v, _ := r.lookup(name); v != nil {
+	if dv, ok := r.dynamicVarOf(name, v); ok {
+		return dv
+	}
+	if v != nil {
 		return v.Variable
 	}
 	if i := strings.IndexByte(name, '['); i > 0 && strings.HasSuffix(name, "]") {
@@ -388,7 +392,13 @@ func (r *Runner) elemKey(idx string) string {
 
 // dynamicVar computes the variables whose value changes on every read.
 func (r *Runner) dynamicVar(name string) (expand.Variable, bool) {
-	if v, _ := r.lookup(name); v != nil && v.Kind != expand.Unknown && !dynamicNames[name] {
+	v, _ := r.lookup(name)
+	return r.dynamicVarOf(name, v)
+}
+
+// dynamicVarOf is dynamicVar with name's variable already looked up.
+func (r *Runner) dynamicVarOf(name string, v *variable) (expand.Variable, bool) {
+	if v != nil && v.Kind != expand.Unknown && !isDynamicName(name) {
 		return expand.Variable{}, false
 	}
 	switch name {
@@ -433,6 +443,15 @@ func (r *Runner) dynamicVar(name string) (expand.Variable, bool) {
 		return strVar(strconv.Itoa(r.ppid)), true
 	}
 	return expand.Variable{}, false
+}
+
+// isDynamicName is dynamicNames[name] without hashing name: most names
+// read are short and fail the first test.
+func isDynamicName(name string) bool {
+	if len(name) < 4 || len(name) > 13 || name[0] < 'A' || name[0] > 'Z' {
+		return false
+	}
+	return dynamicNames[name]
 }
 
 var dynamicNames = map[string]bool{"RANDOM": true, "SRANDOM": true, "SECONDS": true, "EPOCHSECONDS": true,

@@ -24,9 +24,13 @@ import (
 // expanded text: with x='1 + 2', $(( $x * 3 )) is 7, not 9.
 func Arithm(cfg *Config, expr syntax.ArithmExpr) (n int, err error) {
 	defer func() {
-		var ae *ArithmError
-		if err != nil && !errors.As(err, new(UnsetParameterError)) && !errors.As(err, &ae) {
-			err = &ArithmError{err}
+		if err != nil {
+			// sandsh: declared here, as errors.As moves it to the heap
+			// on every evaluation, failed or not.
+			var ae *ArithmError
+			if !errors.As(err, new(UnsetParameterError)) && !errors.As(err, &ae) {
+				err = &ArithmError{err}
+			}
 		}
 	}()
 	if arithHasExpansion(expr) {

@@ -108,6 +108,12 @@ type Config struct {
 	MaxFields int
 	nfields   int
 
+	// CompileRegexp, if set, compiles the regular expressions that
+	// patterns of ${v#p}, ${v/p/r} and the like become, keeping them
+	// (sandsh): a loop would otherwise compile the same ones each time.
+	// It is given the expression before ValidRegexp.
+	CompileRegexp func(expr string) (*regexp.Regexp, error)
+
 	// Arith, if set, keeps arithmetic text parsed once (sandsh): $(( ))
 	// with an expansion inside is re-parsed on every evaluation, and a
 	// loop evaluates the same few texts over and over.
@@ -214,11 +220,42 @@ func Literal(cfg *Config, word *syntax.Word) (string, error) {
 		return s, nil
 	}
 	cfg = prepareConfig(cfg)
+	if s, ok, err := cfg.oneValue(word); ok || err != nil {
+		return s, err
+	}
 	field, err := cfg.wordParts(word.Parts, partsCtx{tilde: true})
 	if err != nil {
 		return "", err
 	}
 	return cfg.fieldJoin(field), nil
+}
+
+// oneValue expands a word that is only $name or $((expr)), quoted or
+// not, to one string (sandsh): Literal's and Assign's short cut, ok false
+// when the word needs the general path.
+func (cfg *Config) oneValue(w *syntax.Word) (s string, ok bool, err error) {
+	if len(w.Parts) != 1 {
+		return "", false, nil
+	}
+	part := w.Parts[0]
+	if dq, isDq := part.(*syntax.DblQuoted); isDq {
+		if len(dq.Parts) != 1 {
+			return "", false, nil
+		}
+		part = dq.Parts[0]
+	}
+	switch part := part.(type) {
+	case *syntax.ParamExp:
+		s, ok = cfg.simpleParamValue(part)
+		return s, ok, nil
+	case *syntax.ArithmExp:
+		n, err := Arithm(cfg, part.X)
+		if err != nil {
+			return "", false, err
+		}
+		return strconv.Itoa(n), true, nil
+	}
+	return "", false, nil
 }
 
 // Document expands a single shell word as if it were a here-document body.
@@ -519,6 +556,17 @@ func Fields(cfg *Config, words ...*syntax.Word) ([]string, error) {
 			dir = cfg.envGet("PWD")
 			prepared = true
 		}
+		if s, ok, err := cfg.oneValueField(w); err != nil {
+			return nil, err
+		} else if ok {
+			if cfg.MaxFields > 0 {
+				if cfg.nfields++; cfg.nfields > cfg.MaxFields {
+					return nil, ErrTooManyFields
+				}
+			}
+			fields = append(fields, s)
+			continue
+		}
 		word := *w // a copy, since SplitBraces replaces the Parts slice
 		if !syntax.SplitBraces(&word) {
 			if fields, err = cfg.appendWordFields(fields, dir, &word); err != nil {
@@ -565,6 +613,84 @@ func (cfg *Config) appendWordFields(fields []string, dir string, w *syntax.Word)
 		fields = append(fields, cfg.fieldJoin(field))
 	}
 	return fields, nil
+}
+
+// oneValueField expands a word that is only $name, "$name", $((expr)) or
+// "$((expr))" whose value is exactly one field (sandsh): a string
+// variable, quoted or with nothing to split or glob, or a number. ok is
+// false when the word needs the general path.
+func (cfg *Config) oneValueField(w *syntax.Word) (s string, ok bool, err error) {
+	if len(w.Parts) != 1 {
+		return "", false, nil
+	}
+	part, quoted := w.Parts[0], false
+	if dq, isDq := part.(*syntax.DblQuoted); isDq {
+		if len(dq.Parts) != 1 {
+			return "", false, nil
+		}
+		part, quoted = dq.Parts[0], true
+	}
+	switch part := part.(type) {
+	case *syntax.ParamExp:
+		s, ok = cfg.simpleParamValue(part)
+	case *syntax.ArithmExp:
+		// A number is one field unless IFS holds a digit or '-' (checked
+		// first: the expression must be evaluated only once).
+		if !quoted && strings.ContainsAny(cfg.ifs, "-0123456789") {
+			return "", false, nil
+		}
+		n, err := Arithm(cfg, part.X)
+		if err != nil {
+			return "", false, err
+		}
+		return strconv.Itoa(n), true, nil
+	default:
+		return "", false, nil
+	}
+	if !ok {
+		return "", false, nil
+	}
+	if quoted {
+		return s, true, nil
+	}
+	// Unquoted, the value is split and globbed: only a non-empty one
+	// with neither IFS nor glob characters is itself one field.
+	if s == "" {
+		return "", false, nil
+	}
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9',
+			c == '-', c == '_', c == '.', c == '/', c == ',', c == '%', c == '=', c == ':', c == '+', c == '#', c == '@':
+			if strings.IndexByte(cfg.ifs, c) >= 0 {
+				return "", false, nil
+			}
+		default:
+			return "", false, nil
+		}
+	}
+	return s, true, nil
+}
+
+// simpleParamValue is the value of $name or ${name} when it is a set
+// string variable (sandsh): no operator, index, nameref or special
+// parameter that expands otherwise.
+func (cfg *Config) simpleParamValue(pe *syntax.ParamExp) (string, bool) {
+	if pe.Param == nil || pe.Bad != "" || pe.Flags != nil || pe.Excl || pe.Length || pe.Width || pe.IsSet ||
+		pe.Split != syntax.OptUnset || pe.GlobSubst != syntax.OptUnset || pe.RcExpand != syntax.OptUnset ||
+		pe.NestedParam != nil || pe.Index != nil || len(pe.Modifiers) > 0 || pe.Slice != nil ||
+		pe.Repl != nil || pe.Names != 0 || pe.Exp != nil {
+		return "", false
+	}
+	switch name := pe.Param.Value; name {
+	case "", "LINENO", "@", "*":
+		return "", false
+	}
+	vr := cfg.Env.Get(pe.Param.Value)
+	if vr.Kind != String || !vr.Set || cfg.MaxBytes > 0 && len(vr.Str) > cfg.MaxBytes {
+		return "", false
+	}
+	return vr.Str, true
 }
 
 // plainLit returns the text of a word that is one unquoted literal with
@@ -888,12 +1014,12 @@ func (cfg *Config) expandUser(field string, moreFields bool) (prefix, rest strin
 	return "", field
 }
 
-func findAllIndex(pat, name string, n int, mode pattern.Mode) [][]int {
+func (cfg *Config) findAllIndex(pat, name string, n int, mode pattern.Mode) [][]int {
 	expr, err := pattern.Regexp(pat, mode)
 	if err != nil {
 		return nil
 	}
-	rx := regexp.MustCompile(ValidRegexp(expr))
+	rx := cfg.regexp(expr)
 	return rx.FindAllStringIndex(name, n)
 }
 

@@ -143,6 +143,10 @@ func (cfg *Config) wordParts(wps []syntax.WordPart, pc partsCtx) ([]fieldPart, e
 			if err != nil {
 				return nil, err
 			}
+			if out == nil && i == len(wps)-1 {
+				out = parts // sandsh: the word's only chunks, not copied
+				continue
+			}
 			out = append(out, parts...)
 		case *syntax.CmdSubst:
 			val, err := cfg.cmdSubst(wp)
@@ -568,6 +572,9 @@ func Assign(cfg *Config, word *syntax.Word) (string, error) {
 		return s, nil
 	}
 	cfg = prepareConfig(cfg)
+	if s, ok, err := cfg.oneValue(word); ok || err != nil {
+		return s, err
+	}
 	parts, err := cfg.wordParts(word.Parts, partsCtx{tilde: true, assign: true})
 	if err != nil {
 		return "", err

@@ -234,7 +234,31 @@ func (cfg *Config) paramValue(pe *syntax.ParamExp) (_ string, set bool, _ error)
 	case pe.IsSet:
 		return "", false, fmt.Errorf("unsupported")
 	case pe.Slice != nil:
-		if callVarInd {
+		if callVarInd && isASCII(str) {
+			// sandsh: characters are bytes; slice without copying.
+			bs := str
+			slicePos := func(n int) int {
+				if n < 0 {
+					n = len(bs) + n
+					if n < 0 {
+						n = len(bs)
+					}
+				} else if n > len(bs) {
+					n = len(bs)
+				}
+				return n
+			}
+			if pe.Slice.Offset != nil {
+				bs = bs[slicePos(sliceOffset):]
+			}
+			if pe.Slice.Length != nil {
+				if sliceLen < 0 && len(bs)+sliceLen < 0 {
+					return "", false, &ArithmError{Err: fmt.Errorf("%d: substring expression < 0", sliceLen)}
+				}
+				bs = bs[:slicePos(sliceLen)]
+			}
+			str = bs
+		} else if callVarInd {
 			// The offset and length are in characters, not bytes.
 			rs := []rune(str)
 			slicePos := func(n int) int {
@@ -344,7 +368,56 @@ func (cfg *Config) paramValue(pe *syntax.ParamExp) (_ string, set bool, _ error)
 	return str, set, nil
 }
 
-func removePattern(str, pat string, fromEnd, shortest bool, mode pattern.Mode) string {
+// isASCII reports whether s has only ASCII bytes, whose characters are
+// its bytes.
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// literalPattern reports whether pat (as Pattern returns it) matches
+// only its own text (sandsh): ASCII, with no character a pattern or an
+// extended pattern treats specially, so plain string search does what
+// the regular expression would.
+func literalPattern(pat string) bool {
+	for i := 0; i < len(pat); i++ {
+		switch c := pat[i]; c {
+		case '\\', '*', '?', '[', ']', '(', ')', '|', '@', '!', '+':
+			return false
+		default:
+			if c >= utf8.RuneSelf {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// regexp compiles a regular expression built from a pattern, through the
+// caller's cache when there is one; like regexp.MustCompile it panics on
+// an invalid one (which the runner's guard reports).
+func (cfg *Config) regexp(expr string) *regexp.Regexp {
+	if cfg.CompileRegexp == nil {
+		return regexp.MustCompile(ValidRegexp(expr))
+	}
+	rx, err := cfg.CompileRegexp(expr)
+	if err != nil {
+		panic(err)
+	}
+	return rx
+}
+
+func (cfg *Config) removePattern(str, pat string, fromEnd, shortest bool, mode pattern.Mode) string {
+	if literalPattern(pat) {
+		if fromEnd {
+			return strings.TrimSuffix(str, pat)
+		}
+		return strings.TrimPrefix(str, pat)
+	}
 	if shortest {
 		mode |= pattern.Shortest
 	}
@@ -363,8 +436,7 @@ func removePattern(str, pat string, fromEnd, shortest bool, mode pattern.Mode) s
 		// simple prefix
 		expr = "^(" + expr + ")"
 	}
-	// no need to check error as Translate returns one
-	rx := regexp.MustCompile(ValidRegexp(expr))
+	rx := cfg.regexp(expr)
 	if loc := rx.FindStringSubmatchIndex(str); loc != nil {
 		// remove the original pattern (the submatch)
 		str = str[:loc[2]] + str[loc[3]:]
@@ -457,8 +529,33 @@ func (cfg *Config) replaceElems(repl *syntax.Replace, elems []string) ([]string,
 		n = -1
 	}
 	out := make([]string, len(elems))
+	if literalPattern(orig) {
+		// sandsh: a plain string is found without a regular expression;
+		// as below, the result may not grow past MaxBytes.
+		for i, elem := range elems {
+			k := strings.Index(elem, orig)
+			if k < 0 {
+				out[i] = elem
+				continue
+			}
+			sb := cfg.strBuilder()
+			last := 0
+			for found := 0; k >= 0 && (n < 0 || found < n); found++ {
+				sb.WriteString(elem[last : last+k])
+				sb.WriteString(with)
+				last += k + len(orig)
+				if cfg.MaxBytes > 0 && sb.Len() > cfg.MaxBytes {
+					return nil, ErrTooBig
+				}
+				k = strings.Index(elem[last:], orig)
+			}
+			sb.WriteString(elem[last:])
+			out[i] = sb.String()
+		}
+		return out, nil
+	}
 	for i, elem := range elems {
-		locs := findAllIndex(orig, elem, n, cfg.extMode())
+		locs := cfg.findAllIndex(orig, elem, n, cfg.extMode())
 		sb := cfg.strBuilder()
 		last := 0
 		for _, loc := range locs {
@@ -482,7 +579,7 @@ func (cfg *Config) removePatternElems(op syntax.ParExpOperator, arg string, elem
 	small := op == syntax.RemSmallPrefix || op == syntax.RemSmallSuffix
 	out := make([]string, len(elems))
 	for i, elem := range elems {
-		out[i] = removePattern(elem, arg, suffix, small, cfg.extMode())
+		out[i] = cfg.removePattern(elem, arg, suffix, small, cfg.extMode())
 	}
 	return out
 }
@@ -679,7 +776,12 @@ func (cfg *Config) replaceAnchored(repl *syntax.Replace, orig string, anchor byt
 	} else {
 		expr = "(?:" + expr + ")$"
 	}
-	rx, err := regexp.Compile(ValidRegexp(expr))
+	var rx *regexp.Regexp
+	if cfg.CompileRegexp != nil {
+		rx, err = cfg.CompileRegexp(expr)
+	} else {
+		rx, err = regexp.Compile(ValidRegexp(expr))
+	}
 	if err != nil {
 		return elems, nil
 	}
