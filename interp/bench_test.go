@@ -3,6 +3,8 @@ package interp_test
 import (
 	"context"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -103,4 +105,31 @@ func BenchmarkWhileRead(b *testing.B) {
 // filesystem and runner, and a parse.
 func BenchmarkEmpty(b *testing.B) {
 	benchScript(b, `:`)
+}
+
+// BenchmarkWhileReadFile reads 20k lines with while read from a host
+// regular file, as `sandsh -c SCRIPT < FILE` does: buffered reads that
+// seek back after each line.
+func BenchmarkWhileReadFile(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "lines")
+	if err := os.WriteFile(path, []byte(strings.Repeat("a line of the quick brown fox\n", 20000)), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	for range b.N {
+		f, err := os.Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		fsys := vfs.NewMem()
+		vfs.Populate(fsys, vfs.WorkDir)
+		r, err := interp.New(interp.WithFS(fsys), interp.WithGateway(restrict.New(builtins.NewRegistry())),
+			interp.WithStdio(f, io.Discard, io.Discard), interp.WithDir(vfs.WorkDir))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := r.RunReader(context.Background(), strings.NewReader(`n=0; while IFS= read -r line; do n=$((n+1)); done`), "bench"); err != nil {
+			b.Fatal(err)
+		}
+		f.Close()
+	}
 }

@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"maps"
@@ -77,7 +78,6 @@ func (r *Runner) biRead(ctx context.Context, args []string) int {
 		// never are one, so like bash we stay quiet.
 		_ = prompt
 	}
-	rd := r.fds.reader(fd)
 	if timeout == 0 {
 		// read -t 0 only asks whether input is there; an in-process
 		// descriptor that is open can always be read (or hits EOF) at once.
@@ -87,24 +87,53 @@ func (r *Runner) biRead(ctx context.Context, args []string) int {
 		line string
 		eof  bool
 	}
+	// The source is taken here: with -t, readIt runs on its own goroutine
+	// and may outlive this call.
+	src := r.readSource(fd)
 	readIt := func() result {
+		defer src.done()
 		var sb []byte
-		var b [1]byte
 		count, reads := 0, 0
 		for nchars < 0 || count < nchars {
 			// Bytes that are dropped (NULs, /dev/zero) add nothing to
 			// the value, so the context is checked per bytes read.
-			if reads++; reads&0xfff == 0 && ctx.Err() != nil {
-				return result{string(sb), true}
-			}
-			n, err := rd.Read(b[:])
-			if n == 0 {
-				if err != nil {
+			if reads++; reads >= 0x1000 {
+				if reads = 0; ctx.Err() != nil {
 					return result{string(sb), true}
 				}
-				continue
 			}
-			c := b[0]
+			if nchars < 0 && !exact {
+				// Most lines are in the block read ahead: take all of
+				// it up to the delimiter at once when no byte needs a
+				// second look (a NUL, a backslash without -r).
+				src.readAhead() // an error is readByte's below
+				seg := src.buffered()
+				end := bytes.IndexByte(seg, delim)
+				if end < 0 {
+					end = len(seg)
+				}
+				seg = seg[:end]
+				max := r.s.limits.MaxVarBytes
+				if len(seg) > 0 && (max <= 0 || len(sb)+len(seg) <= max) &&
+					bytes.IndexByte(seg, 0) < 0 && (raw || bytes.IndexByte(seg, '\\') < 0) {
+					src.skip(len(seg))
+					reads += len(seg)
+					count += len(seg)
+					if src.more() {
+						src.skip(1) // the delimiter
+						if sb == nil {
+							return result{string(seg), false}
+						}
+						return result{string(append(sb, seg...)), false}
+					}
+					sb = append(sb, seg...)
+					continue
+				}
+			}
+			c, err := src.readByte()
+			if err != nil {
+				return result{string(sb), true}
+			}
 			if !exact && c == delim {
 				return result{string(sb), false}
 			}
@@ -112,14 +141,14 @@ func (r *Runner) biRead(ctx context.Context, args []string) int {
 				continue // like bash, which cannot hold NUL in a variable
 			}
 			if !raw && c == '\\' {
-				n, err := rd.Read(b[:])
-				if n == 0 || err != nil && n == 0 {
+				c, err := src.readByte()
+				if err != nil {
 					return result{string(sb), true}
 				}
-				if b[0] == '\n' {
+				if c == '\n' {
 					continue
 				}
-				sb = append(sb, '\\', b[0])
+				sb = append(sb, '\\', c)
 				count++
 				continue
 			}
@@ -186,7 +215,7 @@ func (r *Runner) biRead(ctx context.Context, args []string) int {
 	rest := sp.trimLeft(chars)
 	if arrayName != "" {
 		var fields []string
-		for len(rest) > 0 {
+		for rest.len() > 0 {
 			var w readText
 			var ok bool
 			if w, rest, ok = sp.word(rest); !ok {
@@ -208,7 +237,7 @@ func (r *Runner) biRead(ctx context.Context, args []string) int {
 	for i, name := range args {
 		var val readText
 		switch {
-		case len(rest) == 0:
+		case rest.len() == 0:
 		case i < len(args)-1:
 			val, rest, _ = sp.word(rest)
 		default:
@@ -216,7 +245,7 @@ func (r *Runner) biRead(ctx context.Context, args []string) int {
 			// white space removed, except that a lone last field keeps
 			// no delimiter after it (bash's read.c).
 			w, after, _ := sp.word(rest)
-			if len(after) == 0 {
+			if after.len() == 0 {
 				val = w
 			} else {
 				val = sp.trimRight(rest)
@@ -230,90 +259,107 @@ func (r *Runner) biRead(ctx context.Context, args []string) int {
 }
 
 // readText is a line read by read, each byte marked when a backslash
-// escaped it: escaped bytes never split fields nor get trimmed.
-type readText []readChar
-
-type readChar struct {
-	c   byte
-	esc bool
+// escaped it: escaped bytes never split fields nor get trimmed. esc is
+// nil when nothing was escaped (always with -r), so such a line is split
+// without a copy.
+type readText struct {
+	s   string
+	esc []bool
 }
 
-func (t readText) String() string {
-	b := make([]byte, len(t))
-	for i, c := range t {
-		b[i] = c.c
+func (t readText) String() string { return t.s }
+
+func (t readText) len() int { return len(t.s) }
+
+func (t readText) slice(i, j int) readText {
+	if t.esc == nil {
+		return readText{s: t.s[i:j]}
 	}
-	return string(b)
+	return readText{t.s[i:j], t.esc[i:j]}
 }
 
 // readChars turns what read stored ("\\c" for an escaped c) into text.
 func readChars(s string, raw bool) readText {
-	t := make(readText, 0, len(s))
+	if raw || strings.IndexByte(s, '\\') < 0 {
+		return readText{s: s}
+	}
+	b := make([]byte, 0, len(s))
+	esc := make([]bool, 0, len(s))
 	for i := 0; i < len(s); i++ {
-		if !raw && s[i] == '\\' && i+1 < len(s) {
+		if s[i] == '\\' && i+1 < len(s) {
 			i++
-			t = append(t, readChar{s[i], true})
+			b, esc = append(b, s[i]), append(esc, true)
 			continue
 		}
-		t = append(t, readChar{s[i], false})
+		b, esc = append(b, s[i]), append(esc, false)
 	}
-	return t
+	return readText{string(b), esc}
 }
 
 // readSplitter splits read's input on IFS the way bash's read does
 // (subst.c get_word_from_string and strip_trailing_ifs_whitespace).
 type readSplitter struct{ ifs string }
 
-func (sp readSplitter) sep(c readChar) bool {
-	return !c.esc && strings.IndexByte(sp.ifs, c.c) >= 0
+// sep reports whether byte i of t splits fields.
+func (sp readSplitter) sep(t readText, i int) bool {
+	return (t.esc == nil || !t.esc[i]) && strings.IndexByte(sp.ifs, t.s[i]) >= 0
 }
 
-func (sp readSplitter) white(c readChar) bool {
-	return sp.sep(c) && (c.c == ' ' || c.c == '\t' || c.c == '\n')
+// white reports whether byte i of t is IFS white space.
+func (sp readSplitter) white(t readText, i int) bool {
+	c := t.s[i]
+	return (c == ' ' || c == '\t' || c == '\n') && sp.sep(t, i)
 }
 
 func (sp readSplitter) trimLeft(t readText) readText {
-	for len(t) > 0 && sp.white(t[0]) {
-		t = t[1:]
+	i := 0
+	for i < t.len() && sp.white(t, i) {
+		i++
 	}
-	return t
+	return t.slice(i, t.len())
 }
 
 func (sp readSplitter) trimRight(t readText) readText {
-	for len(t) > 0 && sp.white(t[len(t)-1]) {
-		t = t[:len(t)-1]
+	j := t.len()
+	for j > 0 && sp.white(t, j-1) {
+		j--
 	}
-	return t
+	return t.slice(0, j)
 }
 
 // word takes one field off t: leading IFS white space, the field, then
 // its delimiter: white space, or one other IFS byte with the white space
 // around it. ok is false when nothing but white space was left.
 func (sp readSplitter) word(t readText) (w, rest readText, ok bool) {
+	if sp.ifs == "" {
+		// IFS= read: nothing splits (the usual loop over lines).
+		return t, t.slice(t.len(), t.len()), t.len() > 0
+	}
 	t = sp.trimLeft(t)
-	if len(t) == 0 {
-		return nil, t, false
+	n := t.len()
+	if n == 0 {
+		return readText{}, t, false
 	}
 	j := 0
-	for j < len(t) && !sp.sep(t[j]) {
+	for j < n && !sp.sep(t, j) {
 		j++
 	}
-	w = t[:j]
-	if j == len(t) {
-		return w, t[j:], true
+	w = t.slice(0, j)
+	if j == n {
+		return w, t.slice(j, n), true
 	}
-	delim := t[j]
+	delim := j
 	j++
-	for j < len(t) && sp.white(t[j]) {
+	for j < n && sp.white(t, j) {
 		j++
 	}
-	if j < len(t) && sp.white(delim) && sp.sep(t[j]) && !sp.white(t[j]) {
+	if j < n && sp.white(t, delim) && sp.sep(t, j) && !sp.white(t, j) {
 		j++
-		for j < len(t) && sp.white(t[j]) {
+		for j < n && sp.white(t, j) {
 			j++
 		}
 	}
-	return w, t[j:], true
+	return w, t.slice(j, n), true
 }
 
 // biMapfile implements mapfile/readarray.
@@ -379,7 +425,8 @@ func (r *Runner) biMapfile(ctx context.Context, args []string) int {
 		v.List, v.Indexes = []string{}, nil
 	}
 	v.Kind, v.Set, v.Str = expand.Indexed, true, ""
-	rd := r.fds.reader(fd)
+	src := r.readSource(fd)
+	defer src.done()
 	i := origin
 	read := 0
 	maxLine, total := -1, 0
@@ -390,7 +437,7 @@ func (r *Runner) biMapfile(ctx context.Context, args []string) int {
 		if ctx.Err() != nil {
 			return 1
 		}
-		line, err := readLine(rd, delim, maxLine)
+		line, err := readLine(src, delim, maxLine)
 		if err != nil && line == "" {
 			break
 		}

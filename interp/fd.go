@@ -25,6 +25,12 @@ type openFile struct {
 	file   afero.File // for seeking (<>, read on regular files)
 	refs   atomic.Int32
 	name   string
+
+	// Buffered reads by read and mapfile (readSource): one at a time,
+	// since each moves the offset back when it is done.
+	rdMu  sync.Mutex
+	rdBuf []byte
+	seek  atomic.Int32 // seekUnknown, seekYes, seekNo
 }
 
 func newOpenFile(r io.Reader, w io.Writer, c io.Closer, name string) *openFile {

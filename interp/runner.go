@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"maps"
 	"runtime/debug"
 	"slices"
@@ -783,7 +782,9 @@ func (r *Runner) selectLoop(ctx context.Context, name string, items []string, bo
 		if r.getVar("PS3").String() == "" {
 			fmt.Fprint(r.fds.writer(2), "#? ")
 		}
-		line, err := readLine(r.fds.reader(0), '\n', -1)
+		src := r.readSource(0)
+		line, err := readLine(src, '\n', -1)
+		src.done()
 		if err != nil && line == "" {
 			r.lastStatus = 1
 			return
@@ -945,25 +946,4 @@ func (r *Runner) printNode(n syntax.Node) string {
 	var sb strings.Builder
 	syntax.NewPrinter().Print(&sb, n)
 	return sb.String()
-}
-
-// readLine reads up to delim (not included) one byte at a time, so that
-// input meant for the next command stays unread, like bash's read.
-func readLine(rd io.Reader, delim byte, max int) (string, error) {
-	var sb []byte
-	var b [1]byte
-	for max < 0 || len(sb) < max {
-		n, err := rd.Read(b[:])
-		if n == 1 {
-			if b[0] == delim {
-				return string(sb), nil
-			}
-			sb = append(sb, b[0])
-			continue
-		}
-		if err != nil {
-			return string(sb), err
-		}
-	}
-	return string(sb), nil
 }
