@@ -20,6 +20,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -124,22 +125,23 @@ const MaxScript = 16 << 20
 // a script's functions or aliases: "builtin", "in-process", "shell", or ""
 // when nothing in sandsh would run it.
 func Known(name string) string {
-	if slices.Contains(shellBuiltins, name) {
+	if slices.Contains(shellBuiltins(), name) {
 		return "builtin"
 	}
 	if name == "bash" || name == "sh" {
 		return "shell"
 	}
-	if _, ok := registry.Lookup(name); ok {
+	if _, ok := registry().Lookup(name); ok {
 		return "in-process"
 	}
 	return ""
 }
 
-// These are read-only after initialisation.
+// These are read-only once built, and built on first use: every sandsh
+// process (the worker too) links this package, and most never check.
 var (
-	shellBuiltins = interp.ShellBuiltinNames()
-	registry      = builtins.NewRegistry()
+	shellBuiltins = sync.OnceValue(interp.ShellBuiltinNames)
+	registry      = sync.OnceValue(builtins.NewRegistry)
 )
 
 // Script checks one script's source text; file names it in findings. A

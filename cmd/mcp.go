@@ -18,7 +18,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -98,7 +97,21 @@ type mcpSession struct {
 	gone     bool
 }
 
-var sessionName = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
+// validSessionName reports whether name is 1 to 64 letters, digits, '.',
+// '_' or '-'. (A loop, not a regexp: a package-level regexp is compiled
+// at the start of every sandsh process, the worker's too.)
+func validSessionName(name string) bool {
+	if len(name) < 1 || len(name) > 64 {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
 
 func newMCPServer(o *Options, mo *mcpOptions) (*mcpServer, error) {
 	if mo.MaxSessions < 1 || mo.MaxSessions > 10000 {
@@ -187,7 +200,7 @@ func (s *mcpServer) session(name string) (*mcpSession, error) {
 	if name == "" {
 		return nil, nil
 	}
-	if !sessionName.MatchString(name) {
+	if !validSessionName(name) {
 		return nil, fmt.Errorf("session name %q: use 1 to 64 letters, digits, '.', '_' or '-'", name)
 	}
 	s.mu.Lock()

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"go.yaml.in/yaml/v3"
@@ -37,8 +38,9 @@ const MaxSize = 1 << 20
 // against each.
 const maxRules = 10000
 
-// yamlLine pulls "line N: msg" out of the YAML library's messages.
-var yamlLine = regexp.MustCompile(`line (\d+): (.*)`)
+// yamlLine pulls "line N: msg" out of the YAML library's messages
+// (compiled on the first error, not at the start of every process).
+var yamlLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`line (\d+): (.*)`) })
 
 // Parse parses and validates a policy file's bytes; file names it in
 // errors. Unknown keys, wrong types, invalid patterns and unknown actions
@@ -205,7 +207,7 @@ func yamlErr(file string, err error) error {
 		msg = te.Errors[0]
 	}
 	msg = strings.TrimPrefix(msg, "yaml: ")
-	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+	if m := yamlLine().FindStringSubmatch(msg); m != nil {
 		n, _ := strconv.Atoi(m[1])
 		text := m[2]
 		// The library names Go types; the operator wrote YAML keys.

@@ -784,20 +784,11 @@ func (p *interp) key(idx []Expr) string {
 }
 
 func (p *interp) keyOf(v value) string {
-	if v.k == kNum && v.n >= 0 && v.n < float64(len(smallInts)) && v.n == math.Trunc(v.n) {
-		return smallInts[int(v.n)]
+	if v.k == kNum && v.n >= 0 && v.n < numSmallInts && v.n == math.Trunc(v.n) {
+		return smallInt(int(v.n))
 	}
 	return p.toStr(v)
 }
-
-// smallInts holds the strings of small integers, the most common array
-// subscripts; it is never modified after initialization.
-var smallInts = func() (t [1024]string) {
-	for i := range t {
-		t[i] = strconv.Itoa(i)
-	}
-	return t
-}()
 
 // assign stores val in an lvalue expression.
 func (p *interp) assign(lv Expr, val value) {
@@ -1206,8 +1197,8 @@ func errText(err error) string {
 }
 
 func itoa(i int) string {
-	if i >= 0 && i < len(smallInts) {
-		return smallInts[i]
+	if i >= 0 && i < numSmallInts {
+		return smallInt(i)
 	}
 	return strconv.Itoa(i)
 }

@@ -212,8 +212,8 @@ func isInt(f float64) bool {
 // with the given format (CONVFMT or OFMT).
 func (p *interp) formatNum(f float64, fmtStr string) string {
 	if isInt(f) {
-		if f >= 0 && f < float64(len(smallInts)) {
-			return smallInts[int(f)]
+		if f >= 0 && f < numSmallInts {
+			return smallInt(int(f))
 		}
 		return strconv.FormatInt(int64(f), 10)
 	}

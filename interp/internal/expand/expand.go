@@ -17,6 +17,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"unicode/utf8"
 
@@ -1023,9 +1024,11 @@ func (cfg *Config) findAllIndex(pat, name string, n int, mode pattern.Mode) [][]
 	return rx.FindAllStringIndex(name, n)
 }
 
+// The ** regexps are compiled on the first ** glob, not at the start of
+// every sandsh process.
 var (
-	rxGlobStar        = regexp.MustCompile(`^[^/.][^/]*$`)
-	rxGlobStarDotGlob = regexp.MustCompile(`^[^/]*$`)
+	rxGlobStar        = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[^/.][^/]*$`) })
+	rxGlobStarDotGlob = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[^/]*$`) })
 )
 
 // pathJoin2 is a simpler version of [filepath.Join] without cleaning the result,
@@ -1145,9 +1148,9 @@ func (cfg *Config) glob1(base, pat string) ([]string, error) {
 
 				// If dir is not a directory, we keep the stack as-is and continue.
 				newMatches = newMatches[:0]
-				rx := rxGlobStar.MatchString
+				rx := rxGlobStar().MatchString
 				if dotGlob {
-					rx = rxGlobStarDotGlob.MatchString
+					rx = rxGlobStarDotGlob().MatchString
 				}
 				newMatches, _ = cfg.globDir(base, dir, rx, wantDir, newMatches)
 				for _, match := range slices.Backward(newMatches) {
