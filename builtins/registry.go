@@ -135,9 +135,12 @@ type Registry struct {
 
 // NewRegistry returns the registry of every in-process command.
 func NewRegistry() *Registry {
-	r := &Registry{byName: make(map[string]*Command)}
-	for _, c := range table() {
-		r.byName[c.Name] = &c
+	// Pointers into the table itself: one allocation, not one per
+	// command (this runs at the start of every worker).
+	t := table()
+	r := &Registry{byName: make(map[string]*Command, len(t))}
+	for i := range t {
+		r.byName[t[i].Name] = &t[i]
 	}
 	return r
 }

@@ -390,14 +390,6 @@ func workerMain() int {
 		return ExitInternal
 	}
 	errW := epipeWriter{errF}
-	// SIGQUIT (Ctrl-\) ends the run as it would end bash, 128+3, without
-	// the Go runtime's goroutine dump.
-	quit := make(chan os.Signal, 1)
-	signal.Notify(quit, syscall.SIGQUIT)
-	go func() {
-		<-quit
-		os.Exit(128 + int(syscall.SIGQUIT))
-	}()
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(errW, "sandsh: internal error: worker: "+format+" (this is a bug in sandsh)\n", a...)
 		return ExitInternal
@@ -414,7 +406,6 @@ func workerMain() int {
 	if p.REPL {
 		// Like bash at a prompt, the interactive shell ignores Ctrl-\
 		// (the terminal sends it to the worker too).
-		signal.Stop(quit)
 		signal.Ignore(syscall.SIGQUIT)
 		// Until the shell handles Ctrl-C (replWorkerMain's Notify undoes
 		// this), a Ctrl-C for a line that just died must not end it.
@@ -483,6 +474,21 @@ func workerMain() int {
 		for _, l := range rep.Lines() {
 			fmt.Fprintf(errW, "sandsh: worker: %s\n", l)
 		}
+	}
+	if !p.REPL {
+		// SIGQUIT (Ctrl-\) ends the run as it would end bash, 128+3,
+		// without the Go runtime's goroutine dump. Only once confined:
+		// the signal-handling goroutine is locked to a thread of its
+		// own, and each thread that exists before Confine makes it
+		// slower (Landlock goes up thread by thread). A SIGQUIT before
+		// this point ends the worker with the runtime's report, which
+		// the supervisor maps to 128+3 too (restrict.RunWorker).
+		quit := make(chan os.Signal, 1)
+		signal.Notify(quit, syscall.SIGQUIT)
+		go func() {
+			<-quit
+			os.Exit(128 + int(syscall.SIGQUIT))
+		}()
 	}
 	limitErr := &interp.LimitError{Limit: "max-memory", Value: interp.FormatBytes(maxMem)}
 	// In the interactive worker the watchdog ends the running line, not

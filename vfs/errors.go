@@ -38,11 +38,18 @@ func linkErr(op, oldname, newname string, err error) error {
 // splitPath returns the non-empty components of p. Leading, trailing and
 // repeated slashes carry no name, exactly as in a kernel path walk.
 func splitPath(p string) []string {
+	// One allocation (strings.Split would make a second slice).
 	comps := make([]string, 0, strings.Count(p, "/")+1)
-	for _, c := range strings.Split(p, "/") {
-		if c != "" {
-			comps = append(comps, c)
+	for p != "" {
+		i := strings.IndexByte(p, '/')
+		if i < 0 {
+			comps = append(comps, p)
+			break
 		}
+		if i > 0 {
+			comps = append(comps, p[:i])
+		}
+		p = p[i+1:]
 	}
 	return comps
 }
