@@ -21,8 +21,12 @@ func VarIndexErr(r *Runner) error {
 		return fmt.Errorf("index has %d names, scopes %d", len(r.varIdx), len(want))
 	}
 	for name, idx := range want {
-		if !slices.Equal(idx, r.varIdx[name]) {
-			return fmt.Errorf("%s: index %v, scopes %v", name, r.varIdx[name], idx)
+		s := r.varIdx[name]
+		if !slices.Equal(idx, s.scopes()) {
+			return fmt.Errorf("%s: index %v, scopes %v", name, s.scopes(), idx)
+		}
+		if s.v != r.scopes[s.top].vars[name] {
+			return fmt.Errorf("%s: index holds another variable than scope %d", name, s.top)
 		}
 	}
 	return nil

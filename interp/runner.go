@@ -27,11 +27,11 @@ type Runner struct {
 	route string
 
 	scopes []*scope
-	// varIdx lists, per variable name, the scopes that hold it
-	// (ascending), so lookup costs the same at any call depth. Change
-	// scopes only through setScoped, unsetScoped, pushScope, popScope
-	// (or reindexVars after rebuilding them).
-	varIdx map[string][]int32
+	// varIdx has, per variable name, the scopes that hold it and the
+	// innermost one's variable, so lookup costs one map access at any
+	// call depth. Change scopes only through setScoped, unsetScoped,
+	// pushScope, popScope (or reindexVars after rebuilding them).
+	varIdx map[string]varSlot
 	// efuncs caches the expansion callbacks (see ecfgFuncs).
 	efuncs *expandFuncs
 	// cfgFree holds expansion configs for reuse (see putCfg); a
@@ -142,10 +142,7 @@ func (r *Runner) subshell() *Runner {
 		nsc.vars = vars
 		c.scopes[i] = &nsc
 	}
-	c.varIdx = make(map[string][]int32, len(r.varIdx))
-	for n, idx := range r.varIdx {
-		c.varIdx[n] = slices.Clone(idx)
-	}
+	c.reindexVars() // the copies are new variables
 	c.funcs = maps.Clone(r.funcs)
 	c.funcExported = maps.Clone(r.funcExported)
 	c.funcSource = maps.Clone(r.funcSource)

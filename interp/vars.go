@@ -105,33 +105,56 @@ func (r *Runner) funcTop() int {
 // depth is the number of function calls running (bash's variable_context).
 func (r *Runner) depth() int { return r.scopes[r.funcTop()].depth }
 
+// varSlot is varIdx's entry for one name: the innermost scope holding
+// it and that scope's variable (so a read costs one map look-up), and
+// the outer scopes holding it, ascending (usually none).
+type varSlot struct {
+	v     *variable
+	top   int32
+	below []int32
+}
+
+// scopes lists the scopes of the slot, ascending.
+func (s varSlot) scopes() []int32 { return append(slices.Clone(s.below), s.top) }
+
 // lookup finds the innermost variable called name.
 func (r *Runner) lookup(name string) (*variable, int) {
-	idx := r.varIdx[name]
-	if len(idx) == 0 {
+	s, ok := r.varIdx[name]
+	if !ok {
 		return nil, -1
 	}
-	i := int(idx[len(idx)-1])
-	return r.scopes[i].vars[name], i
+	return s.v, int(s.top)
 }
 
 // setScoped binds name to v in scope i.
 func (r *Runner) setScoped(i int, name string, v *variable) {
 	vars := r.scopes[i].vars
-	if _, ok := vars[name]; !ok {
-		if r.varIdx == nil {
-			r.varIdx = map[string][]int32{}
-		}
-		idx := r.varIdx[name]
-		// Mostly appended (a local) or alone (a global); a new global
-		// under locals of the same name goes in front of them.
-		at := len(idx)
-		for at > 0 && int(idx[at-1]) > i {
+	_, had := vars[name]
+	vars[name] = v
+	if r.varIdx == nil {
+		r.varIdx = map[string]varSlot{}
+	}
+	s, ok := r.varIdx[name]
+	switch {
+	case !ok:
+		s = varSlot{v: v, top: int32(i)}
+	case int32(i) == s.top:
+		s.v = v
+	case had:
+		return // an outer binding replaced: the slot does not change
+	case int32(i) > s.top:
+		s.below = append(s.below, s.top)
+		s.top, s.v = int32(i), v
+	default:
+		// A new global under locals of the same name goes in front of
+		// them.
+		at := len(s.below)
+		for at > 0 && s.below[at-1] > int32(i) {
 			at--
 		}
-		r.varIdx[name] = slices.Insert(idx, at, int32(i))
+		s.below = slices.Insert(s.below, at, int32(i))
 	}
-	vars[name] = v
+	r.varIdx[name] = s
 }
 
 // unsetScoped removes name from scope i.
@@ -141,25 +164,43 @@ func (r *Runner) unsetScoped(i int, name string) {
 		return
 	}
 	delete(vars, name)
-	idx := r.varIdx[name]
-	if k := slices.Index(idx, int32(i)); k >= 0 {
-		idx = slices.Delete(idx, k, k+1)
+	s := r.varIdx[name]
+	if int32(i) != s.top {
+		if k := slices.Index(s.below, int32(i)); k >= 0 {
+			s.below = slices.Delete(s.below, k, k+1)
+		}
+		r.varIdx[name] = s
+		return
 	}
-	if len(idx) == 0 {
+	r.dropTop(name, s)
+}
+
+// dropTop removes the innermost binding from name's slot s.
+func (r *Runner) dropTop(name string, s varSlot) {
+	if len(s.below) == 0 {
 		delete(r.varIdx, name)
-	} else {
-		r.varIdx[name] = idx
+		return
 	}
+	n := len(s.below) - 1
+	s.top, s.below = s.below[n], s.below[:n]
+	s.v = r.scopes[s.top].vars[name]
+	r.varIdx[name] = s
 }
 
 // pushScope adds sc as the innermost scope.
 func (r *Runner) pushScope(sc *scope) {
 	r.scopes = append(r.scopes, sc)
-	for name := range sc.vars {
+	i := int32(len(r.scopes) - 1)
+	for name, v := range sc.vars {
 		if r.varIdx == nil {
-			r.varIdx = map[string][]int32{}
+			r.varIdx = map[string]varSlot{}
 		}
-		r.varIdx[name] = append(r.varIdx[name], int32(len(r.scopes)-1))
+		s, ok := r.varIdx[name]
+		if ok {
+			s.below = append(s.below, s.top)
+		}
+		s.top, s.v = i, v
+		r.varIdx[name] = s
 	}
 }
 
@@ -167,14 +208,8 @@ func (r *Runner) pushScope(sc *scope) {
 func (r *Runner) popScope() {
 	top := len(r.scopes) - 1
 	for name := range r.scopes[top].vars {
-		idx := r.varIdx[name]
-		if len(idx) > 0 && int(idx[len(idx)-1]) == top {
-			idx = idx[:len(idx)-1]
-		}
-		if len(idx) == 0 {
-			delete(r.varIdx, name)
-		} else {
-			r.varIdx[name] = idx
+		if s, ok := r.varIdx[name]; ok && int(s.top) == top {
+			r.dropTop(name, s)
 		}
 	}
 	r.scopes[top] = nil
@@ -183,10 +218,15 @@ func (r *Runner) popScope() {
 
 // reindexVars rebuilds varIdx from the scopes.
 func (r *Runner) reindexVars() {
-	r.varIdx = map[string][]int32{}
+	r.varIdx = map[string]varSlot{}
 	for i, sc := range r.scopes {
-		for name := range sc.vars {
-			r.varIdx[name] = append(r.varIdx[name], int32(i))
+		for name, v := range sc.vars {
+			s, ok := r.varIdx[name]
+			if ok {
+				s.below = append(s.below, s.top)
+			}
+			s.top, s.v = int32(i), v
+			r.varIdx[name] = s
 		}
 	}
 }
@@ -492,11 +532,17 @@ func (r *Runner) setVarFromExpand(name string, vr expand.Variable) error {
 // varForWrite returns the variable to assign to: the innermost existing
 // one, or a new global. Readonly variables refuse.
 func (r *Runner) varForWrite(name string) (*variable, error) {
+	v, _ := r.lookup(name)
+	return r.varForWriteOf(name, v)
+}
+
+// varForWriteOf is varForWrite with name's variable v (or nil) already
+// looked up.
+func (r *Runner) varForWriteOf(name string, v *variable) (*variable, error) {
 	if name == "SHELLOPTS" || name == "BASHOPTS" {
 		// bash keeps them readonly: set -o and shopt change them.
 		return nil, &readonlyError{name}
 	}
-	v, _ := r.lookup(name)
 	if v == nil {
 		v = &variable{}
 		r.setScoped(0, name, v)
@@ -542,9 +588,15 @@ func (r *Runner) checkSize(n int) error {
 // setString assigns a scalar (or element 0 of an array), appending when
 // appendVal is set, like `x+=v`.
 func (r *Runner) setString(name, val string, appendVal bool) error {
-	name, err := r.writeRef(name)
-	if name == "" {
-		return err
+	// Only a nameref has a target to resolve: for any other variable
+	// (or none) the one look-up here serves varForWrite too.
+	v, _ := r.lookup(name)
+	if v != nil && v.Kind == expand.NameRef {
+		var err error
+		if name, err = r.writeRef(name); name == "" {
+			return err
+		}
+		v, _ = r.lookup(name)
 	}
 	if i := strings.IndexByte(name, '['); i > 0 && strings.HasSuffix(name, "]") {
 		if idx := name[i+1 : len(name)-1]; idx == "@" || idx == "*" {
@@ -555,7 +607,7 @@ func (r *Runner) setString(name, val string, appendVal bool) error {
 	if r.specialAssign(name, val) {
 		return nil
 	}
-	v, err := r.varForWrite(name)
+	v, err := r.varForWriteOf(name, v)
 	if err != nil {
 		return err
 	}
@@ -802,7 +854,7 @@ func (r *Runner) importFunc(name, val string) bool {
 // initVars sets up the shell variables from the initial environment.
 func (r *Runner) initVars(env []string) {
 	r.scopes = []*scope{{vars: map[string]*variable{}}}
-	r.varIdx = map[string][]int32{}
+	r.varIdx = map[string]varSlot{}
 	for _, kv := range env {
 		name, val, ok := strings.Cut(kv, "=")
 		if fn, isFunc := strings.CutPrefix(name, "BASH_FUNC_"); ok && isFunc && strings.HasSuffix(fn, "%%") {

@@ -275,6 +275,9 @@ func oneIf(b bool) int {
 // refer to the bash manual:
 // https://www.man7.org/linux/man-pages/man1/bash.1.html
 func atoi(s string) int64 {
+	if n, ok := plainDecimal(s); ok {
+		return n
+	}
 	s = strings.Trim(s, arithBlanks)
 	neg := false
 	switch {
@@ -469,6 +472,24 @@ func isElemRef(s string) bool {
 	return i > 0 && strings.HasSuffix(s, "]") && syntax.ValidName(s[:i])
 }
 
+// plainDecimal reads the commonest value by far, a decimal number of at
+// most 18 digits with no sign, blank or leading zero (sandsh), which
+// cannot overflow; ok is false for anything else.
+func plainDecimal(s string) (int64, bool) {
+	if len(s) == 0 || len(s) > 18 || s[0] == '0' && len(s) > 1 {
+		return 0, false
+	}
+	var n int64
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	return n, true
+}
+
 // arithName is the variable an arithmetic assignment writes: a plain
 // name, or an element like a[i+1] or m[$key] with the subscript's
 // expansions done (sandsh: upstream only handled literal names).
@@ -508,6 +529,9 @@ func (cfg *Config) arithName(w *syntax.Word) (name string, err error) {
 // one that is malformed, which bash refuses (09, 0x1X, 2#A, 42x) rather
 // than reading what it can.
 func parseConst(s string) (n int64, ok bool, err error) {
+	if n, ok := plainDecimal(s); ok {
+		return n, true, nil
+	}
 	s = strings.Trim(s, arithBlanks)
 	if s == "" {
 		return 0, true, nil

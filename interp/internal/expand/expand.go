@@ -540,7 +540,7 @@ func Fields(cfg *Config, words ...*syntax.Word) ([]string, error) {
 		cfg = prepareConfig(cfg)
 	}
 	fields := make([]string, 0, len(words))
-	prepared, dir := false, ""
+	prepared := false
 	var err error
 	for _, w := range words {
 		if s, ok := plainLit(cfg, w, true); ok {
@@ -554,7 +554,6 @@ func Fields(cfg *Config, words ...*syntax.Word) ([]string, error) {
 		}
 		if !prepared {
 			cfg = prepareConfig(cfg)
-			dir = cfg.envGet("PWD")
 			prepared = true
 		}
 		if s, ok, err := cfg.oneValueField(w); err != nil {
@@ -570,7 +569,7 @@ func Fields(cfg *Config, words ...*syntax.Word) ([]string, error) {
 		}
 		word := *w // a copy, since SplitBraces replaces the Parts slice
 		if !syntax.SplitBraces(&word) {
-			if fields, err = cfg.appendWordFields(fields, dir, &word); err != nil {
+			if fields, err = cfg.appendWordFields(fields, &word); err != nil {
 				return nil, err
 			}
 			continue
@@ -579,7 +578,7 @@ func Fields(cfg *Config, words ...*syntax.Word) ([]string, error) {
 			if berr != nil {
 				return nil, berr
 			}
-			if fields, err = cfg.appendWordFields(fields, dir, joinLeadingLits(bw)); err != nil {
+			if fields, err = cfg.appendWordFields(fields, joinLeadingLits(bw)); err != nil {
 				return nil, err
 			}
 		}
@@ -592,7 +591,7 @@ func Fields(cfg *Config, words ...*syntax.Word) ([]string, error) {
 
 // appendWordFields appends the fields of one brace-expanded word: split,
 // then globbed, as FieldsSeq's expandWord does.
-func (cfg *Config) appendWordFields(fields []string, dir string, w *syntax.Word) ([]string, error) {
+func (cfg *Config) appendWordFields(fields []string, w *syntax.Word) ([]string, error) {
 	wfields, err := cfg.wordFields(w.Parts, true)
 	if err != nil {
 		return nil, err
@@ -600,7 +599,8 @@ func (cfg *Config) appendWordFields(fields []string, dir string, w *syntax.Word)
 	for _, field := range wfields {
 		path, doGlob := cfg.escapedGlobField(field)
 		if doGlob && cfg.ReadDir2 != nil {
-			matches, err := cfg.glob(dir, path)
+			// sandsh: $PWD is read only for a word that globs.
+			matches, err := cfg.glob(cfg.envGet("PWD"), path)
 			if err != nil {
 				// [Config.glob] returns [pattern.SyntaxError]s unwrapped.
 				if _, ok := err.(*pattern.SyntaxError); !ok {

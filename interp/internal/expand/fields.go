@@ -132,12 +132,16 @@ func (cfg *Config) wordParts(wps []syntax.WordPart, pc partsCtx) ([]fieldPart, e
 			if err != nil {
 				return nil, err
 			}
-			for _, p := range parts {
-				if !p.brk && p.quote < quoteDouble {
+			for k := range parts {
+				if p := &parts[k]; !p.brk && p.quote < quoteDouble {
 					p.quote = quoteDouble
 				}
-				out = append(out, p)
 			}
+			if out == nil && i == len(wps)-1 {
+				out = parts // sandsh: the word's only chunks ("${a[@]}"), not copied
+				continue
+			}
+			out = append(out, parts...)
 		case *syntax.ParamExp:
 			parts, err := cfg.paramParts(wp, pc)
 			if err != nil {
@@ -292,6 +296,9 @@ func hasAtList(cfg *Config, wps []syntax.WordPart) bool {
 // ${!prefix@}, ...).
 func (cfg *Config) elemParts(elems []string, star bool, pc partsCtx) []fieldPart {
 	var out []fieldPart
+	if len(elems) > 1 && !star {
+		out = make([]fieldPart, 0, 2*len(elems)-1)
+	}
 	switch {
 	case star && (pc.quoted() || !pc.fields):
 		// "$*" is one string, joined with the first IFS character; so is
@@ -343,7 +350,10 @@ func (cfg *Config) splitFields(parts []fieldPart) ([][]fieldPart, error) {
 		stAfterSep        // after a non-whitespace IFS delimiter
 	)
 	var fields [][]fieldPart
-	var cur []fieldPart
+	// sandsh: the fields are consecutive pieces of one buffer (the one
+	// being built is buf[start:]), not one allocation each.
+	buf := make([]fieldPart, 0, len(parts))
+	start := 0
 	st := stStart
 	tooMany := false
 	emit := func() {
@@ -351,8 +361,11 @@ func (cfg *Config) splitFields(parts []fieldPart) ([][]fieldPart, error) {
 			cfg.nfields++
 			tooMany = tooMany || cfg.nfields > cfg.MaxFields
 		}
-		fields = append(fields, cur)
-		cur = nil
+		if fields == nil {
+			fields = make([][]fieldPart, 0, max(1, len(parts)/2))
+		}
+		fields = append(fields, buf[start:len(buf):len(buf)])
+		start = len(buf)
 	}
 	for _, p := range parts {
 		if tooMany {
@@ -369,7 +382,7 @@ func (cfg *Config) splitFields(parts []fieldPart) ([][]fieldPart, error) {
 			if p.val == "" && p.quote == quoteNone {
 				continue // nothing, not even a quoted empty string
 			}
-			cur = append(cur, fieldPart{val: p.val, quote: p.quote})
+			buf = append(buf, fieldPart{val: p.val, quote: p.quote})
 			st = stWord
 			continue
 		}
@@ -383,7 +396,7 @@ func (cfg *Config) splitFields(parts []fieldPart) ([][]fieldPart, error) {
 				continue
 			}
 			if start >= 0 {
-				cur = append(cur, fieldPart{val: p.val[start:i]})
+				buf = append(buf, fieldPart{val: p.val[start:i]})
 				start = -1
 			}
 			ws := ifsWhite(r)
@@ -414,7 +427,7 @@ func (cfg *Config) splitFields(parts []fieldPart) ([][]fieldPart, error) {
 			}
 		}
 		if start >= 0 {
-			cur = append(cur, fieldPart{val: p.val[start:]})
+			buf = append(buf, fieldPart{val: p.val[start:]})
 		}
 	}
 	if st == stWord {
