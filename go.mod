@@ -37,3 +37,5 @@ require (
 )
 
 replace mvdan.cc/sh/v3 => ./third_party/mvdan-sh
+
+replace github.com/itchyny/gojq => ./third_party/gojq
