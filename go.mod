@@ -39,3 +39,5 @@ require (
 replace mvdan.cc/sh/v3 => ./third_party/mvdan-sh
 
 replace github.com/itchyny/gojq => ./third_party/gojq
+
+replace github.com/google/jsonschema-go => ./third_party/jsonschema-go
