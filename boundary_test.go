@@ -122,6 +122,9 @@ func TestHostBoundary(t *testing.T) {
 				if top == "restrict" && (sel.Sel.Name == "StartProcess" || sel.Sel.Name == "Getuid" || sel.Sel.Name == "Getgid") {
 					return true // the gateway starts the jail's processes (jail_linux.go)
 				}
+				if filepath.ToSlash(path) == "third_party/jsonschema-go/jsonschema/infer.go" && sel.Sel.Name == "Getenv" {
+					return true // upstream's own debug switch (JSONSCHEMAGODEBUG), as before it was vendored
+				}
 				t.Errorf("%s: os.%s touches the host; go through vfs.FS or the gateway", fset.Position(sel.Pos()), sel.Sel.Name)
 			}
 			return true

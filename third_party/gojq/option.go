@@ -6,7 +6,7 @@ import "fmt"
 type CompilerOption func(*compiler)
 
 // WithModuleLoader is a compiler option for module loader.
-// If you want to load modules from the filesystem, use [NewModuleLoader].
+// (sandsh: upstream's NewModuleLoader, which reads the host, is removed.)
 func WithModuleLoader(moduleLoader ModuleLoader) CompilerOption {
 	return func(c *compiler) {
 		c.moduleLoader = moduleLoader
