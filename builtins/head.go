@@ -205,7 +205,11 @@ func runHead(ctx context.Context, env *Env, args []string) int {
 	return headEach(ctx, env, name, operands, headers, func(w *bufio.Writer, r io.Reader, file string) error {
 		// Every read checks ctx: head -n N of an input with no newline
 		// (/dev/zero) reads until the run ends.
-		return headCopy(guard.Reader(ctx, r), w, spec)
+		return headCopy(guard.Reader(ctx, r), w, spec, func(n int64) {
+			if file == "-" {
+				guard.Unread(r, n)
+			}
+		})
 	})
 }
 
@@ -304,8 +308,9 @@ func headWrite(w io.Writer, b []byte) error {
 	return nil
 }
 
-// headCopy prints what head prints of r.
-func headCopy(r io.Reader, w *bufio.Writer, spec headSpec) error {
+// headCopy prints what head prints of r; unread gives back what head -n
+// read past its last line.
+func headCopy(r io.Reader, w *bufio.Writer, spec headSpec, unread func(int64)) error {
 	switch {
 	case spec.allBut && spec.bytes:
 		return headAllButBytes(r, w, spec.n, spec.max)
@@ -314,7 +319,7 @@ func headCopy(r io.Reader, w *bufio.Writer, spec headSpec) error {
 	case spec.bytes:
 		return headBytes(r, w, spec.n)
 	}
-	return headLines(r, w, spec.n, spec.delim)
+	return headLines(r, w, spec.n, spec.delim, unread)
 }
 
 // headRead reads into buf, mapping EOF to done.
@@ -341,7 +346,7 @@ func headBytes(r io.Reader, w *bufio.Writer, n int64) error {
 	return nil
 }
 
-func headLines(r io.Reader, w *bufio.Writer, n int64, delim byte) error {
+func headLines(r io.Reader, w *bufio.Writer, n int64, delim byte, unread func(int64)) error {
 	buf := make([]byte, 64<<10)
 	for n > 0 {
 		k, done, err := headRead(r, buf)
@@ -353,6 +358,7 @@ func headLines(r io.Reader, w *bufio.Writer, n int64, delim byte) error {
 			}
 			n--
 			if n == 0 {
+				unread(int64(len(chunk) - (i + 1)))
 				chunk = chunk[:i+1]
 			} else {
 				if werr := headWrite(w, chunk[:i+1]); werr != nil {

@@ -110,6 +110,9 @@ type search struct {
 	after   int   // context lines still to print after a selected line
 	stop    bool  // MaxCount reached: only trailing context remains
 	res     Result
+	// stopAt is the input offset just after the line that reached
+	// MaxCount (-1: not reached), where GNU leaves a regular file.
+	stopAt int64
 }
 
 // Search runs the search on r, named name in the output.
@@ -117,11 +120,16 @@ func (s *Searcher) Search(ctx context.Context, r io.Reader, name string) (Result
 	if s.Opt.MaxCount == 0 {
 		return Result{}, nil
 	}
-	st := &search{Searcher: s, ctx: ctx, r: r, name: name, sep: '\n', lastOut: -1}
+	st := &search{Searcher: s, ctx: ctx, r: r, name: name, sep: '\n', lastOut: -1, stopAt: -1}
 	if s.Opt.NullData {
 		st.sep = 0
 	}
 	err := st.run()
+	if err == nil && st.stopAt >= 0 {
+		// GNU grep -m leaves standard input just after the last
+		// selected line, trailing context or not, when it can seek.
+		guard.Unread(r, st.bufOff+int64(len(st.buf))-st.stopAt)
+	}
 	if err == nil && st.Opt.Mode == ModeCount {
 		err = st.printCount()
 	}
@@ -404,6 +412,7 @@ func (st *search) selected(s, e int) error {
 		return errDone
 	case ModeCount:
 		if st.res.Selected == st.Opt.MaxCount {
+			st.stopAt = st.bufOff + int64(min(e+1, len(st.buf)))
 			return errDone
 		}
 		return nil
@@ -427,6 +436,7 @@ func (st *search) selected(s, e int) error {
 	st.after = st.Opt.After
 	if st.res.Selected == st.Opt.MaxCount {
 		st.stop = true
+		st.stopAt = st.bufOff + int64(min(e+1, len(st.buf)))
 		if st.after == 0 {
 			return errDone
 		}

@@ -263,3 +263,28 @@ func ReadAll(ctx context.Context, r io.Reader, max int) ([]byte, error) {
 		}
 	}
 }
+
+// Unread gives back the last n bytes read from r by moving its offset
+// back, when r is a regular file: a command that stops early (head -n,
+// grep -m) leaves a standard input it shares with the next command just
+// after what it used, as GNU's do with lseek. From a pipe or a device the
+// bytes are gone, as with GNU; so from a here-document, which bash 5.2
+// passes through a pipe.
+func Unread(r io.Reader, n int64) {
+	if n <= 0 {
+		return
+	}
+	sk, ok := r.(io.Seeker)
+	if !ok {
+		return
+	}
+	st, ok := r.(interface{ Stat() (fs.FileInfo, error) })
+	if !ok {
+		return
+	}
+	if fi, err := st.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return
+	}
+	// Like GNU head, a failed seek is no error: the offset stays.
+	sk.Seek(-n, io.SeekCurrent)
+}

@@ -54,3 +54,15 @@ printf 'a\\ b c\\:d:e f  \n' > f; { IFS=' :' read x y z; echo "[$x][$y][$z]"; } 
 printf '1\n2\n3\n' > f; exec 5<> f; read -u 5 a; echo X >&5; cat f; exec 5>&-
 ### select reads its answer from a file
 printf '2\nnext\n' > f; { select x in a b c; do echo "x=$x"; break; done 2>/dev/null; cat; } < f
+### head -n leaves a regular file just after its last line
+printf '1\n2\n3\n4\n5\n6\n7\n' > f; while read l; do echo "r:$l"; head -n1; done < f
+### head -n 2 then cat; a here-document is a pipe to head, as in bash
+printf '1\n2\n3\n4\n' > f; { head -n 2; echo --; cat; } < f; { head -n1; cat; } <<< $'a\nb'
+### grep -m leaves a regular file after the last selected line
+printf '1\n2\n3\n4\n5\n6\n7\n' > f; while read l; do echo "r:$l"; grep -m1 .; done < f
+### grep -m with trailing context, -c and -v
+printf '1\n2\n3\n4\n5\n' > f; { grep -m1 -A1 1; echo --; cat; } < f; { grep -m1 -c 2; echo --; cat; } < f; { grep -v -m2 1; echo --; cat; } < f
+### grep -q and -l do not give back what they read
+printf '1\n2\n3\n' > f; { grep -q 1; echo --; cat; } < f; { grep -l -m1 1; echo --; cat; } < f
+### head from a pipe keeps what it read, like GNU
+printf '1\n2\n3\n' | { head -n1; echo --; cat; }
