@@ -220,10 +220,10 @@ func Literal(cfg *Config, word *syntax.Word) (string, error) {
 	if s, ok := plainLit(cfg, word, false); ok {
 		return s, nil
 	}
-	cfg = prepareConfig(cfg)
 	if s, ok, err := cfg.oneValue(word); ok || err != nil {
 		return s, err
 	}
+	cfg = prepareConfig(cfg)
 	field, err := cfg.wordParts(word.Parts, partsCtx{tilde: true})
 	if err != nil {
 		return "", err
@@ -233,9 +233,10 @@ func Literal(cfg *Config, word *syntax.Word) (string, error) {
 
 // oneValue expands a word that is only $name or $((expr)), quoted or
 // not, to one string (sandsh): Literal's and Assign's short cut, ok false
-// when the word needs the general path.
+// when the word needs the general path. Neither needs IFS, so it runs
+// before prepareConfig looks it up (Arithm prepares what it expands).
 func (cfg *Config) oneValue(w *syntax.Word) (s string, ok bool, err error) {
-	if len(w.Parts) != 1 {
+	if cfg == nil || cfg.Env == nil || len(w.Parts) != 1 {
 		return "", false, nil
 	}
 	part := w.Parts[0]

@@ -584,10 +584,10 @@ func Assign(cfg *Config, word *syntax.Word) (string, error) {
 	if s, ok := plainLit(cfg, word, false); ok {
 		return s, nil
 	}
-	cfg = prepareConfig(cfg)
 	if s, ok, err := cfg.oneValue(word); ok || err != nil {
 		return s, err
 	}
+	cfg = prepareConfig(cfg)
 	parts, err := cfg.wordParts(word.Parts, partsCtx{tilde: true, assign: true})
 	if err != nil {
 		return "", err

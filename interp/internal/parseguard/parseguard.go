@@ -79,7 +79,9 @@ func (g *Reader) Read(p []byte) (int, error) {
 // and independent of how deep the runner itself is when it parses, say,
 // an eval string deep in a recursion.
 func parserTooDeep() bool {
-	var small [64]uintptr
+	// Unwinding costs per frame: a parse near its caller (the common
+	// case, about 30 frames) needs only the first batch.
+	var small [32]uintptr
 	pcs := small[:]
 	skip := 3 // runtime.Callers, parserTooDeep, Read
 	depth := 0
