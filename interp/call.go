@@ -329,6 +329,9 @@ func arithText(printed string) string {
 // not inherited by functions without functrace and does not run inside
 // itself. It reports false when the trap ended the shell (exit, set -e).
 func (r *Runner) debugTrap(ctx context.Context) bool {
+	if len(r.traps) == 0 {
+		return true // runs before every command: no look-up without traps
+	}
 	cmd, ok := r.traps["DEBUG"]
 	if !ok || cmd == "" || r.trapRunning("DEBUG") {
 		return true
