@@ -196,13 +196,17 @@ func (cfg *Config) paramValue(pe *syntax.ParamExp) (_ string, set bool, _ error)
 			return "", false, err
 		}
 	}
-	if !indexAllElements {
+	if !indexAllElements && (pe.Repl != nil || pe.Exp != nil) {
+		// sandsh: only the operators below work on a list of one.
 		elems = []string{str}
 	}
 
 	switch {
 	case pe.Length:
 		n := len(elems)
+		if !indexAllElements {
+			n = 1
+		}
 		switch nodeLit(index) {
 		case "@", "*":
 		default:
