@@ -437,12 +437,9 @@ func (r *Runner) biMapfile(ctx context.Context, args []string) int {
 		if ctx.Err() != nil {
 			return 1
 		}
-		line, err := readLine(src, delim, maxLine)
+		line, err := readLine(src, delim, maxLine, !trim)
 		if err != nil && line == "" {
 			break
-		}
-		if err == nil && !trim {
-			line += string(delim)
 		}
 		if skip > 0 {
 			skip--

@@ -181,16 +181,40 @@ func (of *openFile) seeker() io.Seeker {
 	return nil
 }
 
-// readLine reads up to delim (not included) from s, at most max bytes
-// when max >= 0.
-func readLine(s *readSource, delim byte, max int) (string, error) {
+// readLine reads up to delim from s, at most max bytes when max >= 0;
+// the delimiter ends the line, included when keep is set.
+func readLine(s *readSource, delim byte, max int, keep bool) (string, error) {
 	var sb []byte
 	for max < 0 || len(sb) < max {
+		// Take what the block read ahead holds at once.
+		s.readAhead() // an error is readByte's below
+		if seg := s.buffered(); len(seg) > 0 {
+			if max >= 0 && len(seg) > max-len(sb) {
+				seg = seg[:max-len(sb)]
+			}
+			i := bytes.IndexByte(seg, delim)
+			if i < 0 {
+				sb = append(sb, seg...)
+				s.skip(len(seg))
+				continue
+			}
+			s.skip(i + 1)
+			if keep {
+				i++
+			}
+			if sb == nil {
+				return string(seg[:i]), nil
+			}
+			return string(append(sb, seg[:i]...)), nil
+		}
 		c, err := s.readByte()
 		if err != nil {
 			return string(sb), err
 		}
 		if c == delim {
+			if keep {
+				sb = append(sb, c)
+			}
 			return string(sb), nil
 		}
 		sb = append(sb, c)

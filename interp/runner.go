@@ -780,7 +780,7 @@ func (r *Runner) selectLoop(ctx context.Context, name string, items []string, bo
 			fmt.Fprint(r.fds.writer(2), "#? ")
 		}
 		src := r.readSource(0)
-		line, err := readLine(src, '\n', -1)
+		line, err := readLine(src, '\n', -1, false)
 		src.done()
 		if err != nil && line == "" {
 			r.lastStatus = 1

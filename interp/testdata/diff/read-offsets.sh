@@ -66,3 +66,9 @@ printf '1\n2\n3\n4\n5\n' > f; { grep -m1 -A1 1; echo --; cat; } < f; { grep -m1 
 printf '1\n2\n3\n' > f; { grep -q 1; echo --; cat; } < f; { grep -l -m1 1; echo --; cat; } < f
 ### head from a pipe keeps what it read, like GNU
 printf '1\n2\n3\n' | { head -n1; echo --; cat; }
+### mapfile keeps delimiters without -t, skips with -s, on a file
+printf 'a\nb\nc\nd\ne' > f; { mapfile -s 1 -n 2 m; declare -p m; cat; } < f; mapfile m < f; declare -p m
+### mapfile of lines longer than the read-ahead blocks
+{ head -c 70000 /dev/zero | tr '\0' x; printf '\nshort\n'; head -c 5000 /dev/zero | tr '\0' y; } > f; mapfile -t m < f; echo ${#m[@]} ${#m[0]} ${m[1]} ${#m[2]}
+### mapfile -d '' on a file, and -n from a pipe leaves the rest
+printf 'a\0b\0c' > f; mapfile -t -d '' m < f; declare -p m; printf '1\n2\n3\n' | { mapfile -n 1 a; echo ${a[@]}; cat; }
