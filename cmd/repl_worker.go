@@ -188,9 +188,7 @@ func (rs *remoteShell) startTry(retry int) (replReply, error) {
 		}
 	}
 	var err error
-	if p.Options, err = encodeOptions(o); err != nil {
-		return replReply{}, err
-	}
+	p.Options = *o
 	reqR, reqW, err := os.Pipe()
 	if err != nil {
 		return replReply{}, err
@@ -231,7 +229,7 @@ func (rs *remoteShell) startTry(retry int) (replReply, error) {
 		broker, err = o.startNetBroker(&spec.Extra, &p)
 	}
 	if err == nil {
-		spec.Payload, err = json.Marshal(p)
+		spec.Payload, err = encodeWire(&p)
 	}
 	if err != nil {
 		if stopJail != nil {

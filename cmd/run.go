@@ -26,7 +26,7 @@ import (
 
 // Options is everything one sandsh run is configured with.
 type Options struct {
-	IO IO
+	IO IO `wire:"-"` // the worker has its own (wire.go)
 
 	Command *string  // -c text
 	Args    []string // script path (or $0 with -c) and arguments

@@ -26,7 +26,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"reflect"
 	"sync"
 	"syscall"
 	"time"
@@ -47,31 +46,33 @@ type workerState struct {
 	net       builtins.Net // the network broker to the parent's gate (net.go), or nil
 }
 
-// workerPayload is the run, as the parent sends it to the worker.
+// workerPayload is the run, as the parent sends it to the worker, in the
+// wire format (wire.go).
 type workerPayload struct {
-	// Options are the exported fields of Options but IO, by name.
-	Options map[string]json.RawMessage `json:"options"`
+	// Options are the run's options: the exported fields but IO.
+	Options Options
 	// HostEnv holds the host variables the run may read (--env NAME,
 	// HOME); the worker's own environment is minimal.
-	HostEnv map[string]string `json:"hostEnv,omitempty"`
+	HostEnv map[string]string
 	// Script is the script file's content when the script is a file.
-	HasScript bool   `json:"hasScript,omitempty"`
-	Script    []byte `json:"script,omitempty"`
+	HasScript bool
+	Script    []byte
 	// REPL makes the worker the interactive shell's (repl_worker.go),
 	// started from the session snapshot ReplState when it is set.
-	REPL      bool   `json:"repl,omitempty"`
-	ReplState []byte `json:"replState,omitempty"`
-	// Inputs and WantResult carry the session flags (results.go).
-	Inputs     *runInputs `json:"inputs,omitempty"`
-	WantResult bool       `json:"wantResult,omitempty"`
+	REPL      bool
+	ReplState []byte
+	// Inputs (a *runInputs in JSON, which carries a vfs.Snapshot) and
+	// WantResult carry the session flags (results.go).
+	Inputs     []byte
+	WantResult bool
 	// AuditFD is the worker's descriptor for its audit events, or 0.
-	AuditFD int `json:"auditFD,omitempty"`
+	AuditFD int
 	// JailFD is the worker's socket to the parent's jail runner, or 0.
-	JailFD int `json:"jailFD,omitempty"`
+	JailFD int
 	// NetFDs are the worker's ends of the network broker (requests out,
 	// responses in), zero without --allow-net (net.go).
-	NetFDs      [2]int `json:"netFDs,omitzero"`
-	NetMaxBytes int64  `json:"netMaxBytes,omitempty"`
+	NetFDs      [2]int
+	NetMaxBytes int64
 }
 
 // workerTestHook, set only by tests, runs in the worker once it is
@@ -153,7 +154,10 @@ func runSupervised(o *Options) int {
 			fmt.Fprintf(h.errw, "sandsh: %v\n", err)
 			return h.finish(status, "", nil)
 		}
-		p.Inputs, p.WantResult = in, true
+		if p.Inputs, err = json.Marshal(in); err != nil {
+			return finalStatus(stdio.Err, 0, &interp.InternalError{Value: "encode inputs: " + err.Error()})
+		}
+		p.WantResult = true
 	}
 	if stdio.Getenv != nil {
 		names := []string{"HOME"}
@@ -168,11 +172,8 @@ func runSupervised(o *Options) int {
 			}
 		}
 	}
-	p.Options, err = encodeOptions(o)
-	if err != nil {
-		return finalStatus(stdio.Err, 0, &interp.InternalError{Value: "encode options: " + err.Error()})
-	}
-	payload, err := json.Marshal(p)
+	p.Options = *o
+	payload, err := encodeWire(&p)
 	if err != nil {
 		return finalStatus(stdio.Err, 0, &interp.InternalError{Value: "encode options: " + err.Error()})
 	}
@@ -223,7 +224,7 @@ func runSupervised(o *Options) int {
 		defer wait()
 		spec.Extra = append(spec.Extra, w)
 		p.AuditFD = restrict.WorkerExtraFD + len(spec.Extra) - 1
-		if spec.Payload, err = json.Marshal(p); err != nil {
+		if spec.Payload, err = encodeWire(&p); err != nil {
 			return finalStatus(stdio.Err, 0, &interp.InternalError{Value: "encode options: " + err.Error()})
 		}
 	}
@@ -238,7 +239,7 @@ func runSupervised(o *Options) int {
 	}
 	defer broker.stop()
 	if p.JailFD > 0 || broker != nil {
-		if spec.Payload, err = json.Marshal(p); err != nil {
+		if spec.Payload, err = encodeWire(&p); err != nil {
 			return finalStatus(stdio.Err, 0, &interp.InternalError{Value: "encode options: " + err.Error()})
 		}
 	}
@@ -329,40 +330,6 @@ func splitEnv(e string) (name, val string, ok bool) {
 	return e, "", false
 }
 
-// encodeOptions serializes every exported field of Options but IO.
-func encodeOptions(o *Options) (map[string]json.RawMessage, error) {
-	v := reflect.ValueOf(o).Elem()
-	t := v.Type()
-	m := make(map[string]json.RawMessage, t.NumField())
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		if !f.IsExported() || f.Name == "IO" {
-			continue
-		}
-		b, err := json.Marshal(v.Field(i).Interface())
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", f.Name, err)
-		}
-		m[f.Name] = b
-	}
-	return m, nil
-}
-
-// decodeOptions is the inverse of encodeOptions.
-func decodeOptions(o *Options, m map[string]json.RawMessage) error {
-	v := reflect.ValueOf(o).Elem()
-	for name, raw := range m {
-		f := v.FieldByName(name)
-		if !f.IsValid() || !f.CanSet() || name == "IO" {
-			return fmt.Errorf("unknown option %q", name)
-		}
-		if err := json.Unmarshal(raw, f.Addr().Interface()); err != nil {
-			return fmt.Errorf("%s: %w", name, err)
-		}
-	}
-	return nil
-}
-
 // epipeWriter makes a broken pipe on the worker's stdout/stderr (fds 3
 // and 4) end the worker, as Go does for fds 1 and 2 (and bash's SIGPIPE):
 // `sandsh -c 'yes' | head -1` must end.
@@ -400,8 +367,15 @@ func workerMain() int {
 		return fail("read the run: %v", err)
 	}
 	var p workerPayload
-	if err := json.Unmarshal(data, &p); err != nil {
+	if err := decodeWire(data, &p); err != nil {
 		return fail("decode the run: %v", err)
+	}
+	var inputs *runInputs
+	if p.Inputs != nil {
+		inputs = &runInputs{}
+		if err := json.Unmarshal(p.Inputs, inputs); err != nil {
+			return fail("decode the run: %v", err)
+		}
 	}
 	if p.REPL {
 		// Like bash at a prompt, the interactive shell ignores Ctrl-\
@@ -411,10 +385,7 @@ func workerMain() int {
 		// this), a Ctrl-C for a line that just died must not end it.
 		signal.Ignore(syscall.SIGINT)
 	}
-	o := &Options{}
-	if err := decodeOptions(o, p.Options); err != nil {
-		return fail("decode the run: %v", err)
-	}
+	o := &p.Options
 	hostEnv := p.HostEnv
 	o.IO = IO{
 		In:     os.Stdin,
@@ -435,7 +406,7 @@ func workerMain() int {
 	}
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
-	o.worker = &workerState{ctx: ctx, hasScript: p.HasScript, script: p.Script, inputs: p.Inputs, jail: workerJail(p.JailFD), net: workerNet(&p)}
+	o.worker = &workerState{ctx: ctx, hasScript: p.HasScript, script: p.Script, inputs: inputs, jail: workerJail(p.JailFD), net: workerNet(&p)}
 	if p.AuditFD > 0 {
 		redact, err := o.auditRedact()
 		if err != nil {
