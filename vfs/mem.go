@@ -991,6 +991,48 @@ func (m *MemFS) LinkIfPossible(oldname, newname string) error {
 	return linkErr("link", oldname, newname, m.link(oldname, newname))
 }
 
+// linkCommands links each name of names (those commandName accepts) in
+// dir to dir's entry first, as LinkIfPossible(dir/first, dir/name) would
+// but under one lock and with dir resolved once; a name already in dir is
+// left alone. It stops at the first name it cannot link this way (too
+// long, or anything unusual about dir or first) and returns its index,
+// len(names) when it linked them all.
+func (m *MemFS) linkCommands(dir, first string, names []string) int {
+	t := m.t
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	ld, err := m.resolve(dir, true)
+	if err != nil || ld.node == nil || !ld.node.isDir() || !m.can(ld.node, permW|permX) {
+		return 0
+	}
+	d := ld.node
+	kids, err := t.children(d)
+	if err != nil {
+		return 0
+	}
+	n := kids[first]
+	if n == nil || n.isDir() || n.isSymlink() || (m.cred.UID != 0 && m.cred.UID != n.uid && !(n.isRegular() && m.can(n, permR|permW))) {
+		return 0
+	}
+	for i, name := range names {
+		if !commandName(name) {
+			continue
+		}
+		if len(name) > maxNameLen {
+			return i
+		}
+		if kids[name] != nil {
+			continue
+		}
+		now := t.cfg.now()
+		kids[name] = n
+		n.nlink++
+		n.ctime = now
+		d.mtime, d.ctime = now, now
+	}
+	return len(names)
+}
+
 func (m *MemFS) link(oldname, newname string) error {
 	t := m.t
 	// "link/" follows the link (and then must be a directory: EPERM).

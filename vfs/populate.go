@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"strconv"
 	"strings"
 	"syscall"
@@ -182,6 +183,11 @@ const CommandStub = "#!/bin/sh\n# sandsh: an in-process command, run by its file
 // IsCommandStub reports whether a file starting with head is the stub.
 func IsCommandStub(head []byte) bool { return strings.HasPrefix(string(head), CommandStub) }
 
+// commandName reports whether InstallCommands installs name.
+func commandName(name string) bool {
+	return name != "" && !strings.ContainsAny(name, "/\x00") && name != "." && name != ".."
+}
+
 // InstallCommands puts the command stub into CommandDir (root's, mode
 // 0755) under each name, so that ls, type -a, hash, command -v and which
 // see the commands where bash would find programs. The names share one
@@ -193,9 +199,21 @@ func InstallCommands(fsys FS, names []string) error {
 		admin = m.As(Cred{UID: 0, GID: 0, Umask: 0o022})
 	}
 	first := ""
-	for _, name := range names {
-		if name == "" || strings.ContainsAny(name, "/\x00") || name == "." || name == ".." {
+	for i := 0; i < len(names); i++ {
+		name := names[i]
+		if !commandName(name) {
 			continue
+		}
+		if m, ok := admin.(*MemFS); ok && first != "" {
+			// The other names become links to the first stub, made
+			// under one lock with CommandDir resolved once (this runs at
+			// the start of every worker); a name it cannot take is left
+			// to the general path below.
+			i += m.linkCommands(CommandDir, path.Base(first), names[i:])
+			if i >= len(names) {
+				break
+			}
+			name = names[i]
 		}
 		p := CommandDir + "/" + name
 		if _, _, err := admin.LstatIfPossible(p); err == nil {
