@@ -34,6 +34,9 @@ func Arithm(cfg *Config, expr syntax.ArithmExpr) (n int, err error) {
 		}
 	}()
 	if arithHasExpansion(expr) {
+		if n, ok, err := cfg.arithDirect(expr); ok {
+			return n, err
+		}
 		s, err := cfg.arithSource(expr, true)
 		if err != nil {
 			return 0, err
@@ -90,9 +93,105 @@ func arithHasExpansion(expr syntax.ArithmExpr) bool {
 	return false
 }
 
+// arithVal is the number an expansion in an expression was found to
+// hold before the expression is evaluated (see arithDirect).
+type arithVal struct {
+	w *syntax.Word
+	n int
+}
+
+// arithDirect evaluates an expression whose expansions are all plain
+// parameters ($x, ${x}, ${#x}, $1) holding plain decimal numbers, such as
+// $(( $1 - 1 )) or $(( n + ${#s} )), without building its text and parsing
+// that (sandsh): each such value is one number token in bash's text, which
+// evaluates as the tree with the number in the expansion's place. ok is
+// false, with nothing changed, for any other expression: reading such a
+// parameter has no effect, so the text path may read it again.
+func (cfg *Config) arithDirect(expr syntax.ArithmExpr) (n int, ok bool, err error) {
+	if cfg == nil || cfg.Env == nil {
+		return 0, false, nil
+	}
+	var pes [maxDirectExps]*syntax.Word
+	k := 0
+	if !arithDirectShape(expr, &pes, &k) || k == 0 {
+		return 0, false, nil
+	}
+	base := len(cfg.arithVals)
+	defer func() { cfg.arithVals = cfg.arithVals[:base] }()
+	for _, w := range pes[:k] {
+		str, _, err := cfg.paramValue(w.Parts[0].(*syntax.ParamExp))
+		if err != nil {
+			return 0, false, nil // the text path reports it
+		}
+		v, plain := plainDecimal(str)
+		if !plain {
+			return 0, false, nil
+		}
+		cfg.arithVals = append(cfg.arithVals, arithVal{w: w, n: int(v)})
+	}
+	n, err = arithm(cfg, expr)
+	return n, true, err
+}
+
+// maxDirectExps bounds the expansions arithDirect takes on.
+const maxDirectExps = 8
+
+// arithDirectShape reports whether arithDirect can take expr on: no
+// assignment, ++ or --, and every word either plain (a number or name)
+// or one parameter expansion with no operator, index or side effect
+// (RANDOM changes on every read); it lists those words in pes.
+func arithDirectShape(expr syntax.ArithmExpr, pes *[maxDirectExps]*syntax.Word, k *int) bool {
+	switch x := expr.(type) {
+	case *syntax.Word:
+		if !arithHasExpansion(x) {
+			return true
+		}
+		if len(x.Parts) != 1 || *k >= maxDirectExps {
+			return false
+		}
+		pe, ok := x.Parts[0].(*syntax.ParamExp)
+		if !ok || !pe.Dollar.IsValid() || pe.Param == nil || pe.Bad != "" || pe.Flags != nil ||
+			pe.Excl || pe.Width || pe.IsSet || pe.Split != syntax.OptUnset ||
+			pe.GlobSubst != syntax.OptUnset || pe.RcExpand != syntax.OptUnset ||
+			pe.NestedParam != nil || pe.Index != nil || len(pe.Modifiers) > 0 ||
+			pe.Slice != nil || pe.Repl != nil || pe.Names != 0 || pe.Exp != nil {
+			return false
+		}
+		switch pe.Param.Value {
+		case "@", "*", "RANDOM", "SRANDOM":
+			return false
+		}
+		pes[*k] = x
+		*k++
+		return true
+	case *syntax.BinaryArithm:
+		switch x.Op {
+		case syntax.Assgn, syntax.AddAssgn, syntax.SubAssgn,
+			syntax.MulAssgn, syntax.QuoAssgn, syntax.RemAssgn,
+			syntax.AndAssgn, syntax.OrAssgn, syntax.XorAssgn,
+			syntax.ShlAssgn, syntax.ShrAssgn:
+			return false
+		}
+		return arithDirectShape(x.X, pes, k) && arithDirectShape(x.Y, pes, k)
+	case *syntax.UnaryArithm:
+		if x.Op == syntax.Inc || x.Op == syntax.Dec {
+			return false
+		}
+		return arithDirectShape(x.X, pes, k)
+	case *syntax.ParenArithm:
+		return arithDirectShape(x.X, pes, k)
+	}
+	return false
+}
+
 func arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
 	switch expr := expr.(type) {
 	case *syntax.Word:
+		for _, v := range cfg.arithVals {
+			if v.w == expr {
+				return v.n, nil
+			}
+		}
 		str, err := Literal(cfg, expr)
 		if err != nil {
 			return 0, err

@@ -125,6 +125,9 @@ type Config struct {
 	ifs string
 
 	arithDepth int // sandsh: nesting of expressions found in values
+	// arithVals are the values arithDirect found for the expansions of
+	// the expressions it is evaluating (sandsh).
+	arithVals []arithVal
 	// A pointer to a parameter expansion node, if we're inside one.
 	// Necessary for ${LINENO}.
 	curParam *syntax.ParamExp

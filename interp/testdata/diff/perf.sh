@@ -40,3 +40,12 @@ x=abcdef; echo ${x:4:-3}; echo after
 ### PIPESTATUS after simple commands and pipelines
 true | false | true; echo ${PIPESTATUS[@]}; false; echo ${PIPESTATUS[@]}; p=(${PIPESTATUS[@]}); echo ${p[@]}
 (exit 3); echo ${PIPESTATUS[@]}; true | (exit 4); s=("${PIPESTATUS[@]}"); true; echo ${s[@]} ${PIPESTATUS[@]}
+### arithmetic on expansions that hold plain numbers, and on others
+set -- 15 07; x=5 y=-3 z=010 e='2+3' s=hello; echo $(( $1 - 1 )) $(( $2 + 1 )) $(( 2*$x+1 )) $(( -$x )) $(( - $y )) $(( $z + 0 ))
+echo $(( $e * 2 )) $(( ${#s} + $x )) $(( $x > 3 ? $x : $y )) $(( ($x , $1) )) $(( !$x )) $(( ~$x )) $(( $x ** 2 ))
+n=1 w='n+2'; echo $(( w + $x )) $(( $nosuch + 1 )) $(( ${x} % 3 )) $(( $# + $x )) $(( $x && 0 || $1 ))
+a=(4 5); i=1; echo $(( a[$i] + $x )) $(( ${a[1]} * $x )) $(( $x$x + 1 ))
+echo $(( $x / 0 )); echo after
+### arithmetic on expansions under set -u and with RANDOM
+RANDOM=7; a=$(( $RANDOM % 10 + $RANDOM % 10 )); RANDOM=7; b=$(( RANDOM % 10 + RANDOM % 10 )); [ "$a" = "$b" ] && echo same
+set -u; x=2; echo $(( $x + 1 )); (echo $(( $nosuch + 1 ))); echo st=$?
