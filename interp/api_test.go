@@ -128,6 +128,36 @@ func TestInteractiveErrorsKeepSession(t *testing.T) {
 	}
 }
 
+// TestReadTimeoutRefused: read -t reads on its own goroutine; when
+// max-jobs refuses that goroutine, the file it would have buffered must
+// be let go, or the next line's read of it waits forever.
+func TestReadTimeoutRefused(t *testing.T) {
+	lim := interp.DefaultLimits()
+	lim.MaxJobs = 2
+	r, out, _ := newTestRunner(t, lim, interp.Interactive(true))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for _, line := range []string{"printf 'a\\nb\\n' > f; exec 3< f", "sleep 10 & sleep 10 & read -t 5 -u 3 x", "read -u 3 y; echo y=$y"} {
+			f, err := parseLine(line)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			r.RunLine(context.Background(), f)
+			r.Reset()
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(8 * time.Second):
+		t.Fatal("the read after a refused read -t hangs")
+	}
+	if !strings.Contains(out.String(), "y=a\n") {
+		t.Errorf("output %q, want y=a", out.String())
+	}
+}
+
 // TestExpansionBlowUp checks that one expansion step cannot allocate
 // without bound: ${x// /$x} grows quadratically.
 func TestExpansionBlowUp(t *testing.T) {

@@ -164,7 +164,9 @@ func (r *Runner) biRead(ctx context.Context, args []string) int {
 	var res result
 	if timeout > 0 {
 		ch := make(chan result, 1)
-		r.goSafe(func() { ch <- readIt() })
+		if !r.goSafe(func() { ch <- readIt() }) {
+			src.done() // the run is ending (max-jobs): let go of the file
+		}
 		select {
 		case res = <-ch:
 		case <-time.After(timeout):
