@@ -48,6 +48,11 @@ func (r *Runner) readSource(fd int) *readSource {
 	if of == nil || of.r == nil {
 		return &readSource{rd: badFD{}}
 	}
+	if df, ok := of.r.(*devFile); ok && df.held != nil {
+		// < /dev/stdin, /dev/fd/N: the descriptor's own open file, whose
+		// reader the device reads through.
+		of = df.held
+	}
 	s := &readSource{rd: of.r}
 	if sk := of.seeker(); sk != nil {
 		of.rdMu.Lock()

@@ -72,3 +72,5 @@ printf 'a\nb\nc\nd\ne' > f; { mapfile -s 1 -n 2 m; declare -p m; cat; } < f; map
 { head -c 70000 /dev/zero | tr '\0' x; printf '\nshort\n'; head -c 5000 /dev/zero | tr '\0' y; } > f; mapfile -t m < f; echo ${#m[@]} ${#m[0]} ${m[1]} ${#m[2]}
 ### mapfile -d '' on a file, and -n from a pipe leaves the rest
 printf 'a\0b\0c' > f; mapfile -t -d '' m < f; declare -p m; printf '1\n2\n3\n' | { mapfile -n 1 a; echo ${a[@]}; cat; }
+### while read from /dev/stdin and /dev/fd/3 on regular files
+printf '1\n2\n3\n' > f; { while read l; do echo "l=$l"; done < /dev/stdin; } < f; { read -r x < /dev/fd/3; echo "x=$x"; } 3< f
