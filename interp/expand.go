@@ -55,9 +55,11 @@ func (r *Runner) ecfg(ctx context.Context) *expand.Config {
 // putCfg gives back a config from ecfg that nothing holds any more, for
 // the next expansion to reuse: an expansion can run commands ($( )) and
 // so nest, but each level takes its own config.
+//
+// It is not cleared here: ecfg overwrites all of it when it is taken
+// again, which for a free one is at the next expansion.
 func (r *Runner) putCfg(cfg *expand.Config) {
 	if len(r.cfgFree) < 8 {
-		*cfg = expand.Config{} // drop what it points to
 		r.cfgFree = append(r.cfgFree, cfg)
 	}
 }

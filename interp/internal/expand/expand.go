@@ -716,7 +716,12 @@ func plainLit(cfg *Config, w *syntax.Word, field bool) (string, bool) {
 		return "", false
 	}
 	if !field {
-		return s, !strings.ContainsAny(s, `\~`)
+		for i := 0; i < len(s); i++ {
+			if s[i] == '\\' || s[i] == '~' {
+				return "", false
+			}
+		}
+		return s, true
 	}
 	open, closed := false, false
 	for i := 0; i < len(s); i++ {
