@@ -743,11 +743,57 @@ func (cfg *Config) arithText(s string) (int, error) {
 		if err != nil || x == nil || !ArithConsumed(x, s) { // nil: only a comment, as in a[#]
 			return 0, fmt.Errorf("%s: syntax error in expression", s)
 		}
+		if err := expandedTextErr(x, s); err != nil {
+			return 0, err
+		}
 		cfg.Arith.put(s, x)
 	}
 	cfg.arithDepth++
 	defer func() { cfg.arithDepth-- }()
 	return arithm(cfg, x)
+}
+
+// expandedTextErr refuses an expansion or a quote in arithmetic text that
+// was itself expanded (a variable's value, or an expression after its
+// expansions), as bash does: it expands only once, so "$y" or "$(cmd)"
+// there is no operand, and no command runs. An element reference's
+// subscript is the exception: a[$i] is expanded when it is read.
+func expandedTextErr(x syntax.ArithmExpr, s string) error {
+	w := firstExpandingWord(x)
+	if w == nil {
+		return nil
+	}
+	off := min(int(w.Pos().Offset()), len(s))
+	return fmt.Errorf("%s: syntax error: operand expected (error token is \"%s\")", s, s[off:])
+}
+
+// firstExpandingWord is the leftmost word of x with more than a literal
+// or a name (with a subscript or not), or nil.
+func firstExpandingWord(x syntax.ArithmExpr) *syntax.Word {
+	switch x := x.(type) {
+	case *syntax.Word:
+		for _, wp := range x.Parts {
+			switch wp := wp.(type) {
+			case *syntax.Lit:
+			case *syntax.ParamExp:
+				if wp.Dollar.IsValid() {
+					return x
+				}
+			default:
+				return x
+			}
+		}
+	case *syntax.BinaryArithm:
+		if w := firstExpandingWord(x.X); w != nil {
+			return w
+		}
+		return firstExpandingWord(x.Y)
+	case *syntax.UnaryArithm:
+		return firstExpandingWord(x.X)
+	case *syntax.ParenArithm:
+		return firstExpandingWord(x.X)
+	}
+	return nil
 }
 
 // shorten keeps error messages one readable line.

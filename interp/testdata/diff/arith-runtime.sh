@@ -109,3 +109,10 @@ echo ${a[]}
 echo status=$?
 ### empty subscript in a branch that does not run
 if false; then a[]=1; echo ${a[]}; fi; echo ok
+### arith an expansion in a value is no operand, a command in it does not run
+y=3; x='$y'; echo $(( x + 1 )); echo after
+x='$(echo RAN >&2; echo 1)'; echo $(( x + 1 )); echo after
+x='1+$y'; (( z = x )); echo st=$? z=$z; x='"1"'; echo $(( x )); echo after
+e='$y'; echo $(( $e + 1 )); echo after
+### arith an element reference in a value expands its subscript
+a=(5 6) i=1; x='a[$i]'; echo $(( x + 1 )); x='a[$(echo 0)]'; echo $(( x + 1 )); e='a[$i]'; echo $(( $e * 2 ))
