@@ -218,7 +218,9 @@ func (r *Runner) popScope() {
 
 // reindexVars rebuilds varIdx from the scopes.
 func (r *Runner) reindexVars() {
-	r.varIdx = map[string]varSlot{}
+	// Sized like the index it replaces (a subshell's is its parent's):
+	// growing the map step by step costs more than the entries.
+	r.varIdx = make(map[string]varSlot, len(r.varIdx))
 	for i, sc := range r.scopes {
 		for name, v := range sc.vars {
 			s, ok := r.varIdx[name]
