@@ -162,7 +162,9 @@ func (r *Runner) biRead(ctx context.Context, args []string) int {
 		return result{string(sb), false}
 	}
 	var res result
-	if timeout > 0 {
+	// A regular file or a document never makes read wait: -t needs no
+	// goroutine there.
+	if timeout > 0 && !src.readsAhead() {
 		ch := make(chan result, 1)
 		if !r.goSafe(func() { ch <- readIt() }) {
 			src.done() // the run is ending (max-jobs): let go of the file

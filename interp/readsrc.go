@@ -75,6 +75,10 @@ func (s *readSource) readByte() (byte, error) {
 	return s.fill()
 }
 
+// readsAhead reports whether s reads blocks (a regular file or a
+// document), which never wait.
+func (s *readSource) readsAhead() bool { return s.sk != nil }
+
 // buffered returns the bytes read ahead and not handed out yet.
 func (s *readSource) buffered() []byte { return s.buf[s.i:s.n] }
 
