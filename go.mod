@@ -41,3 +41,5 @@ replace mvdan.cc/sh/v3 => ./third_party/mvdan-sh
 replace github.com/itchyny/gojq => ./third_party/gojq
 
 replace github.com/google/jsonschema-go => ./third_party/jsonschema-go
+
+replace github.com/landlock-lsm/go-landlock => ./third_party/go-landlock

@@ -97,10 +97,14 @@ func Confine(spec ConfineSpec) (Report, error) {
 	}
 	rep.NoNewPrivs = true
 
-	if err := confineLandlock(spec, &rep); err != nil {
+	// seccomp first: its TSYNC sets no_new_privs on every thread (the
+	// kernel does it for a caller that has it), so Landlock then goes
+	// up in one broadcast to all threads instead of two (each a round
+	// of signals and sched_yield waits over every thread).
+	if err := confineSeccomp(&rep); err != nil {
 		return rep, err
 	}
-	if err := confineSeccomp(&rep); err != nil {
+	if err := confineLandlock(spec, &rep); err != nil {
 		return rep, err
 	}
 	return rep, nil
@@ -144,7 +148,11 @@ func confineLandlock(spec ConfineSpec, rep *Report) error {
 	// to what this kernel supports. Every handled right not granted
 	// above is denied: other files, exec, TCP (ABI 4+), signals and
 	// abstract sockets outside the sandbox (ABI 6+).
-	if err := landlock.V11.BestEffort().Restrict(rules...); err != nil {
+	cfg := landlock.V11.BestEffort()
+	if rep.Seccomp {
+		cfg = cfg.ThreadsHaveNoNewPrivs()
+	}
+	if err := cfg.Restrict(rules...); err != nil {
 		return fmt.Errorf("landlock: %w", err)
 	}
 	rep.Landlock = what + ", no exec, no network"

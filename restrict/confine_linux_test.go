@@ -3,6 +3,7 @@
 package restrict
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -50,6 +51,15 @@ func TestConfineMem(t *testing.T) {
 		"open /etc/passwd: permission denied",
 		"exec /bin/true: operation not permitted",
 		"gateway host: 126 sandsh: true: Permission denied")
+	// Every thread, those that existed before Confine included, ends
+	// behind all three walls (Landlock goes up in one broadcast once
+	// seccomp's TSYNC has set no_new_privs everywhere).
+	for i := range 4 {
+		wantLines(t, out, fmt.Sprintf("thread %d: NoNewPrivs 1 Seccomp 2 open permission denied", i))
+	}
+	if !strings.Contains(out, "all threads: ") || !strings.Contains(out, " confined\n") {
+		t.Errorf("not every thread is confined:\n%s", out)
+	}
 }
 
 // TestConfineSeccompOnly: the seccomp filter alone refuses exec (EPERM),

@@ -120,6 +120,10 @@ func testWorker(action string) int {
 		} else if arg == "unrestricted" {
 			spec.Restricted = false
 		}
+		// Threads that exist before Confine (each locked to its
+		// goroutine) must end up behind every wall too.
+		threads := startThreads(4)
+		tasks := openTaskStatuses()
 		rep, err := Confine(spec)
 		if err != nil {
 			say("confine: %v", err)
@@ -127,6 +131,12 @@ func testWorker(action string) int {
 		}
 		say("landlock %d seccomp %v", rep.LandlockABI, rep.Seccomp)
 		probe()
+		if spec.Restricted {
+			for i, line := range threads.check() {
+				say("thread %d: %s", i, line)
+			}
+			say("all threads: %s", tasks.check())
+		}
 		if kind, dir, ok := strings.Cut(arg, ":"); ok {
 			_, err := os.ReadFile(filepath.Join(dir, "in.txt"))
 			say("read in.txt: %v", errText(err))

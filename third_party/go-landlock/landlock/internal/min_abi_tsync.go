@@ -1,0 +1,5 @@
+//go:build landlocktsync
+
+package internal
+
+func minimumRequiredABIVersion() int { return 8 }
