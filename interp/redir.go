@@ -51,27 +51,34 @@ func (r *Runner) redirects(ctx context.Context, rds []*syntax.Redirect, permanen
 	if len(rds) == 0 {
 		return func() {}, true
 	}
-	saved := map[int]*openFile{}
-	savedSet := map[int]bool{}
+	// The descriptors replaced and what they held, in a list: a command
+	// has a redirection or two, which maps would cost allocations for.
+	type savedFD struct {
+		n  int
+		of *openFile
+	}
+	var saved []savedFD
 	save := func(n int) {
-		if savedSet[n] {
-			if of := r.fds.fds[n]; of != nil {
-				of.release()
+		for _, sv := range saved {
+			if sv.n == n {
+				if of := r.fds.fds[n]; of != nil {
+					of.release()
+				}
+				delete(r.fds.fds, n)
+				return
 			}
-			delete(r.fds.fds, n)
-			return
 		}
-		savedSet[n] = true
-		saved[n] = r.fds.fds[n]
+		saved = append(saved, savedFD{n, r.fds.fds[n]})
 		delete(r.fds.fds, n)
 		if !permanent {
 			r.ownFDs = append(r.ownFDs, n)
 		}
 	}
 	restore := func() {
-		for n := range savedSet {
+		for _, sv := range saved {
+			n, old := sv.n, sv.of
 			if permanent {
-				if old := saved[n]; old != nil {
+				if old != nil {
 					old.release()
 				}
 				continue
@@ -79,7 +86,7 @@ func (r *Runner) redirects(ctx context.Context, rds []*syntax.Redirect, permanen
 			if cur := r.fds.fds[n]; cur != nil {
 				cur.release()
 			}
-			if old := saved[n]; old != nil {
+			if old != nil {
 				r.fds.fds[n] = old
 			} else {
 				delete(r.fds.fds, n)
