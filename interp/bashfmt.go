@@ -373,6 +373,13 @@ func (f *bashFmt) command(c syntax.Command) {
 			f.stmt(c.Stmt)
 		}
 	case *syntax.FuncDecl:
+		if c.Name == nil {
+			// "() cmd", a zsh anonymous function to the parser: it is a
+			// syntax error when it runs, but a function body holding it
+			// can still be printed.
+			f.str(f.node(c))
+			return
+		}
 		f.str("function " + c.Name.Value + " () \n")
 		f.doIndent()
 		f.funcBody(c.Body)

@@ -841,7 +841,7 @@ func (r *Runner) importFunc(name, val string) bool {
 	}
 	st := f.Stmts[0]
 	fd, ok := st.Cmd.(*syntax.FuncDecl)
-	if !ok || st.Negated || st.Background || st.Coprocess || len(st.Redirs) > 0 || fd.Name.Value != name {
+	if !ok || st.Negated || st.Background || st.Coprocess || len(st.Redirs) > 0 || fd.Name == nil || fd.Name.Value != name {
 		return false
 	}
 	r.funcs[name] = fd.Body
