@@ -703,19 +703,14 @@ func (r *Runner) assocKey(ctx context.Context, idx syntax.ArithmExpr) (key strin
 // assignArray assigns a=(...) or a+=(...); kind forces the array kind
 // (from declare -a/-A) when the variable does not have one yet.
 func (r *Runner) assignArray(ctx context.Context, name string, arr *syntax.ArrayExpr, appendVal bool, kind *expand.ValueKind) error {
-	// As in setString, only a nameref needs resolving.
-	v, _ := r.lookup(name)
-	if v != nil && v.Kind == expand.NameRef {
-		var err error
-		if name, err = r.writeRef(name); name == "" {
-			return err
-		}
-		v, _ = r.lookup(name)
+	name, v, err := r.lookupForWrite(name)
+	if name == "" {
+		return err
 	}
 	if strings.IndexByte(name, '[') > 0 {
 		return &notIdentError{name}
 	}
-	v, err := r.varForWriteOf(name, v)
+	v, err = r.varForWriteOf(name, v)
 	if err != nil {
 		return err
 	}

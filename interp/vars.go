@@ -587,18 +587,30 @@ func (r *Runner) checkSize(n int) error {
 	return nil
 }
 
+// lookupForWrite finds the variable an assignment to name writes: the
+// name itself, or a nameref's target (an empty name, with writeRef's
+// error, when there is none to write). Only a nameref has a target to
+// resolve, so for any other variable (or none) this is one look-up,
+// which then serves varForWrite too.
+func (r *Runner) lookupForWrite(name string) (string, *variable, error) {
+	v, _ := r.lookup(name)
+	if v == nil || v.Kind != expand.NameRef {
+		return name, v, nil
+	}
+	name, err := r.writeRef(name)
+	if name == "" {
+		return "", nil, err
+	}
+	v, _ = r.lookup(name)
+	return name, v, nil
+}
+
 // setString assigns a scalar (or element 0 of an array), appending when
 // appendVal is set, like `x+=v`.
 func (r *Runner) setString(name, val string, appendVal bool) error {
-	// Only a nameref has a target to resolve: for any other variable
-	// (or none) the one look-up here serves varForWrite too.
-	v, _ := r.lookup(name)
-	if v != nil && v.Kind == expand.NameRef {
-		var err error
-		if name, err = r.writeRef(name); name == "" {
-			return err
-		}
-		v, _ = r.lookup(name)
+	name, v, err := r.lookupForWrite(name)
+	if name == "" {
+		return err
 	}
 	if i := strings.IndexByte(name, '['); i > 0 && strings.HasSuffix(name, "]") {
 		if idx := name[i+1 : len(name)-1]; idx == "@" || idx == "*" {
@@ -609,7 +621,7 @@ func (r *Runner) setString(name, val string, appendVal bool) error {
 	if r.specialAssign(name, val) {
 		return nil
 	}
-	v, err := r.varForWriteOf(name, v)
+	v, err = r.varForWriteOf(name, v)
 	if err != nil {
 		return err
 	}

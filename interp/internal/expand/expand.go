@@ -925,17 +925,6 @@ func (cfg *Config) sliceList(pe *syntax.ParamExp, elems []string, indexes []int,
 	if positional {
 		elems = append([]string{cfg.Env.Get("0").Str}, elems...)
 	}
-	slicePos := func(n int) int {
-		if n < 0 {
-			n = len(elems) + n
-			if n < 0 {
-				n = len(elems)
-			}
-		} else if n > len(elems) {
-			n = len(elems)
-		}
-		return n
-	}
 	if pe.Slice.Offset != nil {
 		offset, err := Arithm(cfg, pe.Slice.Offset)
 		if err != nil {
@@ -966,7 +955,7 @@ func (cfg *Config) sliceList(pe *syntax.ParamExp, elems []string, indexes []int,
 			pos, _ := slices.BinarySearch(indexes, offset)
 			elems = elems[pos:]
 		} else {
-			elems = elems[slicePos(offset):]
+			elems = elems[slicePos(offset, len(elems)):]
 		}
 	}
 	if pe.Slice.Length != nil {
@@ -974,7 +963,7 @@ func (cfg *Config) sliceList(pe *syntax.ParamExp, elems []string, indexes []int,
 		if err != nil {
 			return elems
 		}
-		elems = elems[:slicePos(length)]
+		elems = elems[:slicePos(length, len(elems))]
 	}
 	return elems
 }

@@ -241,50 +241,28 @@ func (cfg *Config) paramValue(pe *syntax.ParamExp) (_ string, set bool, _ error)
 		if callVarInd && isASCII(str) {
 			// sandsh: characters are bytes; slice without copying.
 			bs := str
-			slicePos := func(n int) int {
-				if n < 0 {
-					n = len(bs) + n
-					if n < 0 {
-						n = len(bs)
-					}
-				} else if n > len(bs) {
-					n = len(bs)
-				}
-				return n
-			}
 			if pe.Slice.Offset != nil {
-				bs = bs[slicePos(sliceOffset):]
+				bs = bs[slicePos(sliceOffset, len(bs)):]
 			}
 			if pe.Slice.Length != nil {
 				if sliceLen < 0 && len(bs)+sliceLen < 0 {
 					return "", false, &ArithmError{Err: fmt.Errorf("%d: substring expression < 0", sliceLen)}
 				}
-				bs = bs[:slicePos(sliceLen)]
+				bs = bs[:slicePos(sliceLen, len(bs))]
 			}
 			str = bs
 		} else if callVarInd {
 			// The offset and length are in characters, not bytes.
 			rs := []rune(str)
-			slicePos := func(n int) int {
-				if n < 0 {
-					n = len(rs) + n
-					if n < 0 {
-						n = len(rs)
-					}
-				} else if n > len(rs) {
-					n = len(rs)
-				}
-				return n
-			}
 			if pe.Slice.Offset != nil {
-				rs = rs[slicePos(sliceOffset):]
+				rs = rs[slicePos(sliceOffset, len(rs)):]
 			}
 			if pe.Slice.Length != nil {
 				if sliceLen < 0 && len(rs)+sliceLen < 0 {
 					// bash: the end falls before the offset.
 					return "", false, &ArithmError{Err: fmt.Errorf("%d: substring expression < 0", sliceLen)}
 				}
-				rs = rs[:slicePos(sliceLen)]
+				rs = rs[:slicePos(sliceLen, len(rs))]
 			}
 			str = string(rs)
 		} // else, elems are already sliced
@@ -890,3 +868,18 @@ func ANSIC(s string) string {
 // ErrTooBig is returned when one expansion would build a string larger
 // than Config.MaxBytes.
 var ErrTooBig = fmt.Errorf("expansion result too large")
+
+// slicePos turns a ${x:offset:length} bound into an index into size
+// items (bytes, characters or elements): a negative one counts from the
+// end, and one past either end clamps to an empty result.
+func slicePos(n, size int) int {
+	if n < 0 {
+		n = size + n
+		if n < 0 {
+			n = size
+		}
+	} else if n > size {
+		n = size
+	}
+	return n
+}
