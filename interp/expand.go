@@ -295,8 +295,18 @@ func (r *Runner) arithString(s string) (int, error) {
 	if err != nil || x == nil || !expand.ArithConsumed(x, s) { // nil: only a comment, as in a[#]
 		return 0, fmt.Errorf("%s: syntax error in expression", s)
 	}
+	if r.arithNest >= maxArithNest {
+		return 0, fmt.Errorf("%s: expression recursion level exceeded", s)
+	}
+	r.arithNest++
+	defer func() { r.arithNest-- }()
 	return r.arith(context.Background(), x)
 }
+
+// maxArithNest bounds arithString inside itself, as the expander bounds
+// expressions found in values (bash: "expression recursion level
+// exceeded" at 1024).
+const maxArithNest = 1024
 
 // matchPattern matches a shell pattern against s (case, [[ == ]]).
 func (r *Runner) matchPattern(pat, s string) bool {

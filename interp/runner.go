@@ -61,6 +61,11 @@ type Runner struct {
 
 	lastStatus  int
 	substStatus int // status of the last $( ) in the current command, or -1
+	// arithNest counts subscripts and declare -i values being evaluated
+	// inside one another (x='a[x]'; ((x)) reads a[x], whose subscript
+	// reads x, ...): each starts a fresh evaluation, so the expander's
+	// own depth bound does not see the chain.
+	arithNest int
 	pipeStatus  []int
 	lastBgPID   int
 	lastArg     string
