@@ -65,14 +65,14 @@ type Runner struct {
 	// inside one another (x='a[x]'; ((x)) reads a[x], whose subscript
 	// reads x, ...): each starts a fresh evaluation, so the expander's
 	// own depth bound does not see the chain.
-	arithNest int
-	pipeStatus  []int
-	lastBgPID   int
-	lastArg     string
-	pid         int // $BASHPID
-	shellPID    int // $$
-	ppid        int
-	dirStack    []string
+	arithNest  int
+	pipeStatus []int
+	lastBgPID  int
+	lastArg    string
+	pid        int // $BASHPID
+	shellPID   int // $$
+	ppid       int
+	dirStack   []string
 
 	interactive bool
 	exiting     bool
