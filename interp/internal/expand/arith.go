@@ -165,11 +165,7 @@ func arithDirectShape(expr syntax.ArithmExpr, pes *[maxDirectExps]*syntax.Word, 
 		*k++
 		return true
 	case *syntax.BinaryArithm:
-		switch x.Op {
-		case syntax.Assgn, syntax.AddAssgn, syntax.SubAssgn,
-			syntax.MulAssgn, syntax.QuoAssgn, syntax.RemAssgn,
-			syntax.AndAssgn, syntax.OrAssgn, syntax.XorAssgn,
-			syntax.ShlAssgn, syntax.ShrAssgn:
+		if assignOp(x.Op) {
 			return false
 		}
 		return arithDirectShape(x.X, pes, k) && arithDirectShape(x.Y, pes, k)
@@ -264,12 +260,10 @@ func arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
 			return 0, fmt.Errorf("unsupported unary arithmetic operator: %q", expr.Op)
 		}
 	case *syntax.BinaryArithm:
-		switch expr.Op {
-		case syntax.Assgn, syntax.AddAssgn, syntax.SubAssgn,
-			syntax.MulAssgn, syntax.QuoAssgn, syntax.RemAssgn,
-			syntax.AndAssgn, syntax.OrAssgn, syntax.XorAssgn,
-			syntax.ShlAssgn, syntax.ShrAssgn:
+		if assignOp(expr.Op) {
 			return cfg.assgnArit(expr)
+		}
+		switch expr.Op {
 		case syntax.TernQuest: // TernColon can't happen here
 			cond, err := arithm(cfg, expr.X)
 			if err != nil {
@@ -321,14 +315,22 @@ func arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
 // left first.
 func plainBinary(op syntax.BinAritOperator) bool {
 	switch op {
+	case syntax.TernQuest, syntax.TernColon, syntax.AndArit, syntax.OrArit:
+		return false
+	}
+	return !assignOp(op)
+}
+
+// assignOp reports whether op assigns to its left operand (=, +=, ...).
+func assignOp(op syntax.BinAritOperator) bool {
+	switch op {
 	case syntax.Assgn, syntax.AddAssgn, syntax.SubAssgn,
 		syntax.MulAssgn, syntax.QuoAssgn, syntax.RemAssgn,
 		syntax.AndAssgn, syntax.OrAssgn, syntax.XorAssgn,
-		syntax.ShlAssgn, syntax.ShrAssgn,
-		syntax.TernQuest, syntax.TernColon, syntax.AndArit, syntax.OrArit:
-		return false
+		syntax.ShlAssgn, syntax.ShrAssgn:
+		return true
 	}
-	return true
+	return false
 }
 
 // binChain evaluates a left-nested chain such as 1+2+3+... (sandsh): the
