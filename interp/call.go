@@ -856,18 +856,8 @@ func (r *Runner) assignArray(ctx context.Context, name string, arr *syntax.Array
 
 // assocValue expands the value of [k]=v in an associative array literal:
 // bash 5.2 does no tilde expansion there.
-func (r *Runner) assocValue(ctx context.Context, w *syntax.Word) (s string, err error) {
-	if w == nil {
-		return "", nil
-	}
-	defer guard(&err)
-	cfg := r.ecfg(ctx)
-	defer r.putCfg(cfg)
-	s, err = expand.NoTilde(cfg, w)
-	if err == nil && r.s.fatalErr() != nil {
-		err = r.s.fatalErr()
-	}
-	return s, r.tooBig(err)
+func (r *Runner) assocValue(ctx context.Context, w *syntax.Word) (string, error) {
+	return r.expandWord(ctx, w, expand.NoTilde)
 }
 
 // assocElemText is an element of a=(k1 v1 ...) as one string; a [k]=v

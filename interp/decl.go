@@ -648,8 +648,8 @@ func validNamerefTarget(s string) bool {
 // setNameref gives the nameref v (called name) its target; an invalid one
 // is an error, and a nameref this declaration created is dropped again.
 func (r *Runner) setNameref(variant, name string, v *variable, target string) bool {
-	if (target == name || strings.HasPrefix(target, name+"[")) && r.depth() == 0 {
-		r.builtinErr(variant, "%s: nameref variable self references not allowed", name)
+	refuse := func(format, arg string) bool {
+		r.builtinErr(variant, format, arg)
 		r.lastStatus = 1
 		if !v.Set {
 			if cur, i := r.lookup(name); cur == v && i >= 0 {
@@ -658,15 +658,11 @@ func (r *Runner) setNameref(variant, name string, v *variable, target string) bo
 		}
 		return false
 	}
+	if (target == name || strings.HasPrefix(target, name+"[")) && r.depth() == 0 {
+		return refuse("%s: nameref variable self references not allowed", name)
+	}
 	if !validNamerefTarget(target) {
-		r.builtinErr(variant, "`%s': invalid variable name for name reference", target)
-		r.lastStatus = 1
-		if !v.Set {
-			if cur, i := r.lookup(name); cur == v && i >= 0 {
-				r.unsetScoped(i, name)
-			}
-		}
-		return false
+		return refuse("`%s': invalid variable name for name reference", target)
 	}
 	v.Str, v.Set = target, true
 	return true

@@ -208,29 +208,26 @@ func hasGlob(w *syntax.Word) bool {
 }
 
 // literal expands a word to one string without splitting or globbing.
-func (r *Runner) literal(ctx context.Context, w *syntax.Word) (s string, err error) {
-	if w == nil {
-		return "", nil
-	}
-	defer guard(&err)
-	cfg := r.ecfg(ctx)
-	defer r.putCfg(cfg)
-	s, err = expand.Literal(cfg, w)
-	if err == nil && r.s.fatalErr() != nil {
-		err = r.s.fatalErr()
-	}
-	return s, r.tooBig(err)
+func (r *Runner) literal(ctx context.Context, w *syntax.Word) (string, error) {
+	return r.expandWord(ctx, w, expand.Literal)
 }
 
 // assignValue expands the value of an assignment (x=word).
-func (r *Runner) assignValue(ctx context.Context, w *syntax.Word) (s string, err error) {
+func (r *Runner) assignValue(ctx context.Context, w *syntax.Word) (string, error) {
+	return r.expandWord(ctx, w, expand.Assign)
+}
+
+// expandWord runs one of the expander's one-string expansions of w on a
+// pooled config (a nil word is the empty string): a fatal error raised on
+// the way (a limit) wins over the result, and one too big says so.
+func (r *Runner) expandWord(ctx context.Context, w *syntax.Word, expandFn func(*expand.Config, *syntax.Word) (string, error)) (s string, err error) {
 	if w == nil {
 		return "", nil
 	}
 	defer guard(&err)
 	cfg := r.ecfg(ctx)
 	defer r.putCfg(cfg)
-	s, err = expand.Assign(cfg, w)
+	s, err = expandFn(cfg, w)
 	if err == nil && r.s.fatalErr() != nil {
 		err = r.s.fatalErr()
 	}
@@ -258,15 +255,10 @@ func (r *Runner) pattern(ctx context.Context, w *syntax.Word) (s string, err err
 
 // regex expands the right side of [[ =~ ]]: quoted parts match
 // literally, as in bash.
-func (r *Runner) regex(ctx context.Context, w *syntax.Word) (s string, err error) {
-	defer guard(&err)
-	cfg := r.ecfg(ctx)
-	defer r.putCfg(cfg)
-	s, err = expand.Regex(cfg, w, regexp.QuoteMeta)
-	if err == nil && r.s.fatalErr() != nil {
-		err = r.s.fatalErr()
-	}
-	return s, r.tooBig(err)
+func (r *Runner) regex(ctx context.Context, w *syntax.Word) (string, error) {
+	return r.expandWord(ctx, w, func(cfg *expand.Config, w *syntax.Word) (string, error) {
+		return expand.Regex(cfg, w, regexp.QuoteMeta)
+	})
 }
 
 // arith evaluates an arithmetic expression.

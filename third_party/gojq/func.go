@@ -23,12 +23,13 @@ import (
 	"github.com/itchyny/timefmt-go"
 )
 
-//go:generate go run -modfile=go.dev.mod _tools/gen_builtin.go -i builtin.jq -o builtin.go
 // sandsh: the builtin tables are built on first use, not by package
 // inits: every sandsh process links gojq and most never run jq (the
 // inits cost 0.35 ms and 219 KB at the start of each process). A
 // sync.Once (not sync.OnceValue) because the tables refer to functions
 // that read them, which would be an initialization cycle.
+//
+//go:generate go run -modfile=go.dev.mod _tools/gen_builtin.go -i builtin.jq -o builtin.go
 var (
 	builtinFuncDefsOnce sync.Once
 	builtinFuncDefsMap  map[string][]*FuncDef
