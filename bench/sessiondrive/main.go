@@ -1,0 +1,226 @@
+// Command sessiondrive drives a sandsh binary the way a client does, for
+// bench/session.sh: an MCP client on `sandsh mcp` (the official SDK's
+// client over stdio) or a person at the interactive shell (a pty). It
+// fills a session with MB megabytes of random files, then times CALLS
+// `echo` calls in that session and prints the median and the minimum in
+// milliseconds, and the RSS of the session's processes when idle.
+//
+//	go run ./bench/sessiondrive -sandsh ./sandsh -mode mcp -mb 100
+//	go run ./bench/sessiondrive -sandsh ./sandsh -mode repl -mb 100
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/creack/pty"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+func main() {
+	bin := flag.String("sandsh", "./sandsh", "the sandsh binary")
+	mode := flag.String("mode", "mcp", "mcp or repl")
+	mb := flag.Int("mb", 0, "megabytes of random files the session holds before the timed calls")
+	calls := flag.Int("calls", 9, "timed calls")
+	extra := flag.String("flags", "", "extra sandsh flags, space-separated")
+	flag.Parse()
+	var args []string
+	if *extra != "" {
+		args = strings.Fields(*extra)
+	}
+	var err error
+	switch *mode {
+	case "mcp":
+		err = driveMCP(*bin, args, *mb, *calls)
+	case "repl":
+		err = driveREPL(*bin, args, *mb, *calls)
+	default:
+		err = fmt.Errorf("unknown -mode %q", *mode)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "sessiondrive:", err)
+		os.Exit(1)
+	}
+}
+
+// fill is the script that gives a session mb megabytes of random files.
+func fill(mb int) string {
+	return fmt.Sprintf("mkdir -p data && for i in $(seq %d); do head -c 1000000 /dev/urandom > data/f$i; done; du -sk data | cut -f1", mb)
+}
+
+func report(times []time.Duration, rss int64) {
+	slices.Sort(times)
+	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+	fmt.Printf("median_ms=%.2f min_ms=%.2f rss_kb=%d\n", ms(times[len(times)/2]), ms(times[0]), rss)
+}
+
+func driveMCP(bin string, flags []string, mb, calls int) error {
+	ctx := context.Background()
+	cmd := exec.Command(bin, append([]string{"mcp"}, flags...)...)
+	cmd.Stderr = os.Stderr
+	client := mcp.NewClient(&mcp.Implementation{Name: "sessiondrive", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		return fmt.Errorf("connecting to %s mcp: %w", bin, err)
+	}
+	defer cs.Close()
+	run := func(script string) (string, error) {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "run",
+			Arguments: map[string]any{"script": script, "session": "bench"}})
+		if err != nil {
+			return "", err
+		}
+		if res.IsError {
+			return "", fmt.Errorf("run %q: %v", script, text(res))
+		}
+		m, _ := res.StructuredContent.(map[string]any)
+		if st, _ := m["status"].(float64); st != 0 {
+			return "", fmt.Errorf("run %q: status %v: %v", script, st, m["stderr"])
+		}
+		out, _ := m["stdout"].(string)
+		return out, nil
+	}
+	if _, err := run(fill(mb)); err != nil {
+		return err
+	}
+	var times []time.Duration
+	for i := 0; i < calls; i++ {
+		start := time.Now()
+		out, err := run("echo hi")
+		if err != nil {
+			return err
+		}
+		times = append(times, time.Since(start))
+		if out != "hi\n" {
+			return fmt.Errorf("echo hi printed %q", out)
+		}
+	}
+	time.Sleep(200 * time.Millisecond)
+	report(times, treeRSS(cmd.Process.Pid))
+	return nil
+}
+
+func text(res *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if t, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(t.Text)
+		}
+	}
+	return b.String()
+}
+
+// driveREPL types lines at the interactive shell on a pty and times each
+// from the keystroke to the next prompt.
+func driveREPL(bin string, flags []string, mb, calls int) error {
+	cmd := exec.Command(bin, flags...)
+	cmd.Env = append(os.Environ(), "NO_COLOR=1", "TERM=dumb")
+	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 50, Cols: 200})
+	if err != nil {
+		return fmt.Errorf("starting %s on a pty: %w", bin, err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait(); tty.Close() }()
+	out := make(chan []byte, 1024)
+	go func() {
+		for {
+			b := make([]byte, 4096)
+			n, err := tty.Read(b)
+			if n > 0 {
+				out <- b[:n]
+			}
+			if err != nil {
+				close(out)
+				return
+			}
+		}
+	}()
+	var seen bytes.Buffer
+	// waitFor reads until want has appeared and then a prompt after it.
+	waitFor := func(want string, limit time.Duration) error {
+		deadline := time.After(limit)
+		for {
+			if i := bytes.Index(seen.Bytes(), []byte(want)); i >= 0 {
+				if j := bytes.Index(seen.Bytes()[i+len(want):], []byte(" $ ")); j >= 0 {
+					seen.Reset()
+					return nil
+				}
+			}
+			select {
+			case b, ok := <-out:
+				if !ok {
+					return fmt.Errorf("the shell ended; it printed %q", seen.String())
+				}
+				seen.Write(b)
+			case <-deadline:
+				return fmt.Errorf("no %q after %v; the shell printed %q", want, limit, seen.String())
+			}
+		}
+	}
+	if err := waitFor("", 10*time.Second); err != nil {
+		return err
+	}
+	if _, err := io.WriteString(tty, fill(mb)+"; echo FILLED$((1+1))\r"); err != nil {
+		return err
+	}
+	if err := waitFor("FILLED2\r\n", 5*time.Minute); err != nil {
+		return err
+	}
+	var times []time.Duration
+	for i := 0; i < calls; i++ {
+		k := 1000 + i
+		start := time.Now()
+		if _, err := io.WriteString(tty, "echo X$(("+strconv.Itoa(k)+"))\r"); err != nil {
+			return err
+		}
+		if err := waitFor("X"+strconv.Itoa(k)+"\r\n", time.Minute); err != nil {
+			return err
+		}
+		times = append(times, time.Since(start))
+	}
+	time.Sleep(200 * time.Millisecond)
+	report(times, treeRSS(cmd.Process.Pid))
+	return nil
+}
+
+// treeRSS is the resident memory of pid and its descendants, in KiB.
+func treeRSS(pid int) int64 {
+	var total int64
+	total += rssOf(pid)
+	kids, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", pid))
+	for _, k := range kids {
+		b, err := os.ReadFile(k)
+		if err != nil {
+			continue
+		}
+		for _, f := range strings.Fields(string(b)) {
+			if c, err := strconv.Atoi(f); err == nil {
+				total += treeRSS(c)
+			}
+		}
+	}
+	return total
+}
+
+func rssOf(pid int) int64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			n, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			return n
+		}
+	}
+	return 0
+}
