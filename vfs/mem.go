@@ -82,6 +82,12 @@ type memTree struct {
 	bytes   int64 // file bytes charged against cfg.maxBytes
 	files   int   // inodes below the root charged against cfg.maxFiles
 	lower   *lowerLayer
+
+	// gen is the change generation (delta.go): 0 until the first Mark,
+	// then every change is stamped with it. named lists the directories
+	// whose names map holds entries, for Forget.
+	gen   uint64
+	named []*inode
 }
 
 // inode is one file, directory or symlink. Directory entries map names to
@@ -108,6 +114,17 @@ type inode struct {
 	// lower is set while the contents (file) or the entries (directory)
 	// still live in the overlay's read-only host base.
 	lower *lowerRef
+
+	// Change tracking (delta.go). gen: the generation of the last change
+	// of the inode itself (metadata or contents); dgen: of its contents;
+	// subGen (directories): of the last change anywhere below, itself
+	// included; names (directories): the generation at which each name
+	// was last bound or unbound; dirs (non-directories): the directory of
+	// each of its links, so that a write through an open handle can
+	// flag the directories above it.
+	gen, dgen, subGen uint64
+	names             map[string]uint64
+	dirs              []*inode
 }
 
 func (n *inode) isDir() bool     { return n.mode.IsDir() }
@@ -362,8 +379,12 @@ func (m *MemFS) newChild(dir *inode, name string, mode fs.FileMode, target strin
 		}
 	}
 	kids[name] = n
+	if !n.isDir() {
+		n.dirs = []*inode{dir}
+	}
 	dir.mtime, dir.ctime = now, now
 	t.files++
+	t.bound(dir, name)
 	return n, nil
 }
 
@@ -398,7 +419,9 @@ func (t *memTree) detach(dir *inode, name string, n *inode) {
 	} else {
 		n.nlink--
 		n.ctime = now
+		n.dirs = dropDir(n.dirs, dir)
 	}
+	t.bound(dir, name)
 	t.release(n)
 }
 
@@ -475,6 +498,7 @@ func (t *memTree) truncate(n *inode, size int64) error {
 	t.setSize(n, size)
 	now := t.cfg.now()
 	n.mtime, n.ctime = now, now
+	t.touchData(n)
 	return nil
 }
 
@@ -505,6 +529,7 @@ func (t *memTree) writeAt(n *inode, p []byte, off int64, appending bool) (int, i
 	n.data.writeAt(p[:w], off)
 	now := t.cfg.now()
 	n.mtime, n.ctime = now, now
+	t.touchData(n)
 	if got < end {
 		return w, off + int64(w), err
 	}
@@ -887,6 +912,11 @@ func (m *MemFS) rename(oldname, newname string) error {
 		ln.dir.nlink++
 		src.parent = ln.dir
 	}
+	if !src.isDir() && lo.dir != ln.dir {
+		src.dirs = append(dropDir(src.dirs, lo.dir), ln.dir)
+	}
+	t.bound(lo.dir, lo.name)
+	t.bound(ln.dir, ln.name)
 	return nil
 }
 
@@ -1027,8 +1057,10 @@ func (m *MemFS) linkCommands(dir, first string, names []string) int {
 		now := t.cfg.now()
 		kids[name] = n
 		n.nlink++
+		n.dirs = append(n.dirs, d)
 		n.ctime = now
 		d.mtime, d.ctime = now, now
+		t.bound(d, name)
 	}
 	return len(names)
 }
@@ -1076,8 +1108,10 @@ func (m *MemFS) link(oldname, newname string) error {
 	now := t.cfg.now()
 	kids[ln.name] = n
 	n.nlink++
+	n.dirs = append(n.dirs, ln.dir)
 	n.ctime = now
 	ln.dir.mtime, ln.dir.ctime = now, now
+	t.bound(ln.dir, ln.name)
 	return nil
 }
 
@@ -1095,6 +1129,7 @@ func (m *MemFS) Chmod(name string, mode fs.FileMode) error {
 	}
 	n.mode = n.mode.Type() | normPerm(mode)
 	n.ctime = m.t.cfg.now()
+	m.t.touch(n)
 	return nil
 }
 
@@ -1119,6 +1154,7 @@ func (m *MemFS) Chown(name string, uid, gid int) error {
 	}
 	n.uid, n.gid = uid, gid
 	n.ctime = m.t.cfg.now()
+	m.t.touch(n)
 	return nil
 }
 
@@ -1142,6 +1178,7 @@ func (m *MemFS) Chtimes(name string, atime, mtime time.Time) error {
 		n.mtime = mtime
 	}
 	n.ctime = m.t.cfg.now()
+	m.t.touch(n)
 	return nil
 }
 
@@ -1168,6 +1205,7 @@ func (m *MemFS) LchtimesIfPossible(name string, atime, mtime time.Time) error {
 		n.mtime = mtime
 	}
 	n.ctime = m.t.cfg.now()
+	m.t.touch(n)
 	return nil
 }
 

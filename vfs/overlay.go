@@ -143,6 +143,8 @@ func (t *memTree) loadDir(d *inode) error {
 		if child.isDir() {
 			child.parent = d
 			subdirs++
+		} else {
+			child.dirs = []*inode{d}
 		}
 		kids[e.Name()] = child
 	}

@@ -35,6 +35,9 @@ type SnapEntry struct {
 	Atime  time.Time `json:"atime"`
 	Data   []byte    `json:"data,omitempty"`
 	Target string    `json:"target,omitempty"`
+	// Replace and Keep are only used in a Delta (see there).
+	Replace bool `json:"replace,omitempty"`
+	Keep    bool `json:"keep,omitempty"`
 }
 
 // SnapLimits bound what a snapshot may hold, so that a state file can
@@ -198,6 +201,9 @@ func (s *Snapshot) Check(lim SnapLimits) error {
 		if e.Type != "file" && len(e.Data) > 0 {
 			return fmt.Errorf("snapshot: %s: data on a %s", e.Path, e.Type)
 		}
+		if e.Replace || e.Keep {
+			return fmt.Errorf("snapshot: %s: a delta's flags in a snapshot", e.Path)
+		}
 		types[e.Path] = e.Type
 	}
 	if lim.MaxBytes > 0 && bytes > lim.MaxBytes {
@@ -298,10 +304,15 @@ func apply(ctx context.Context, fsys FS, prefix string, s *Snapshot, lim SnapLim
 			return fmt.Errorf("restore: %w", err)
 		}
 	}
-	// Modes and times last, deepest first, so creating the entries of a
-	// directory does not change its mtime afterwards.
-	for i := len(s.Entries) - 1; i >= first; i-- {
-		e := &s.Entries[i]
+	return setModesTimes(root, s.Entries[first:], real)
+}
+
+// setModesTimes sets the modes and times of entries last, deepest first,
+// so that creating the entries of a directory does not change its mtime
+// afterwards.
+func setModesTimes(root *MemFS, entries []SnapEntry, real func(string) string) error {
+	for i := len(entries) - 1; i >= 0; i-- {
+		e := &entries[i]
 		p := real(e.Path)
 		switch e.Type {
 		case "dir", "file":
@@ -397,6 +408,7 @@ func (m *MemFS) lchown(name string, uid, gid int) error {
 		return pathErr("lchown", name, fs.ErrNotExist)
 	}
 	lk.node.uid, lk.node.gid = uid, gid
+	m.t.touch(lk.node)
 	return nil
 }
 

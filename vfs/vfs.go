@@ -16,6 +16,10 @@
 //     os.Root), or with "" the unconfined host filesystem.
 //   - ReadOnly and Limit wrap any FS.
 //
+// A MemFS tracks its changes once marked: Mark, ChangesSince and
+// ApplyDelta (delta.go) give what changed since a point, in proportion
+// to the change, and apply it to a copy.
+//
 // Populate lays out the standard sandbox tree (/etc, /home/sandbox, /tmp,
 // /workspace, ...). Errors are *fs.PathError or *os.LinkError around a
 // syscall.Errno, as package os returns them.
