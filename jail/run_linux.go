@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -341,6 +342,11 @@ func (c *Config) runWith(ctx context.Context, backend string, ic *initConfig, st
 		return nil, &setupError{msg}
 	}
 	res := &restrict.JailResult{Backend: backend, Status: status(ws)}
+	if ws.Signaled() && ctx.Err() == nil {
+		if m := killMessage(ws.Signal(), jp.CPUTime(), c.limits()); m != "" {
+			fmt.Fprintf(stderr, "sandsh: %s: %s\n", ic.Argv[0], m)
+		}
+	}
 	res.Notes = append(res.Notes, fmt.Sprintf("%s: %s ran in the %s jail, status %d", ic.Argv[0], ic.Program, backend, res.Status),
 		"limits: rlimits "+c.limits().describe()+" (cgroup v2 is not used)")
 	if ctx.Err() != nil {
@@ -398,9 +404,50 @@ func status(ws syscall.WaitStatus) int {
 
 func describe(ws syscall.WaitStatus) string {
 	if ws.Signaled() {
-		return "killed by " + ws.Signal().String()
+		return "killed by " + unix.SignalName(ws.Signal())
 	}
 	return "status " + strconv.Itoa(ws.ExitStatus())
+}
+
+// killMessage says what ended a program a signal killed, naming the
+// limit when one did: "killed by SIGKILL (CPU time limit 3s)". It is
+// "" for the signals bash reports nothing for (SIGINT, SIGPIPE). cpu is
+// the processor time the program used.
+func killMessage(sig syscall.Signal, cpu time.Duration, l Limits) string {
+	if sig == syscall.SIGINT || sig == syscall.SIGPIPE {
+		return ""
+	}
+	name := unix.SignalName(sig)
+	if name == "" {
+		name = "signal " + strconv.Itoa(int(sig))
+	}
+	why := ""
+	cpuLimit := time.Duration(cpuSeconds(l.Timeout)) * time.Second
+	switch {
+	case sig == syscall.SIGXCPU, sig == syscall.SIGKILL && l.Timeout > 0 && cpu >= cpuLimit-50*time.Millisecond:
+		why = fmt.Sprintf("CPU time limit %ds", cpuSeconds(l.Timeout))
+	case sig == syscall.SIGXFSZ && l.MaxFileSize > 0:
+		why = "file size limit " + sizeText(l.MaxFileSize)
+	case sig == syscall.SIGSYS:
+		why = "a system call the jail refuses"
+	}
+	if why == "" {
+		return "killed by " + name
+	}
+	return "killed by " + name + " (" + why + ")"
+}
+
+// sizeText spells a byte count the way the flags take it.
+func sizeText(n int64) string {
+	for _, u := range []struct {
+		shift uint
+		name  string
+	}{{30, "GiB"}, {20, "MiB"}, {10, "KiB"}} {
+		if n >= 1<<u.shift && n%(1<<u.shift) == 0 {
+			return strconv.FormatInt(n>>u.shift, 10) + u.name
+		}
+	}
+	return strconv.FormatInt(n, 10) + "B"
 }
 
 // bwrapArgs builds the same jail with bubblewrap; the sandsh init inside

@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"sync"
 	"syscall"
+	"time"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -40,6 +41,7 @@ type JailProc struct {
 	p      *os.Process
 	exited chan struct{}
 	ws     syscall.WaitStatus
+	usage  syscall.Rusage
 	err    error
 }
 
@@ -85,6 +87,9 @@ func StartJailProc(spec JailProcSpec) (*JailProc, error) {
 		st, err := p.Wait()
 		if st != nil {
 			jp.ws, _ = st.Sys().(syscall.WaitStatus)
+			if ru, ok := st.SysUsage().(*syscall.Rusage); ok && ru != nil {
+				jp.usage = *ru
+			}
 		}
 		jp.err = err
 		close(jp.exited)
@@ -103,6 +108,14 @@ func (j *JailProc) Kill() { j.p.Kill() }
 func (j *JailProc) Wait() (syscall.WaitStatus, error) {
 	<-j.exited
 	return j.ws, j.err
+}
+
+// CPUTime is the processor time the process and the children it
+// waited for used (valid once Wait returned): it tells a kill for
+// RLIMIT_CPU from another SIGKILL.
+func (j *JailProc) CPUTime() time.Duration {
+	<-j.exited
+	return time.Duration(j.usage.Utime.Nano() + j.usage.Stime.Nano())
 }
 
 // ExecJailed replaces the jail init with the program, once the init

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"syscall"
+	"time"
 )
 
 var errNoJail = errors.New("jails need Linux")
@@ -33,6 +34,9 @@ func (j *JailProc) Kill() {}
 
 // Wait returns at once.
 func (j *JailProc) Wait() (syscall.WaitStatus, error) { return 0, errNoJail }
+
+// CPUTime is 0.
+func (j *JailProc) CPUTime() time.Duration { return 0 }
 
 // ExecJailed fails: jails need Linux.
 func ExecJailed(string, []string, []string, uint64) error { return errNoJail }

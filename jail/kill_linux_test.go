@@ -1,0 +1,41 @@
+package jail
+
+import (
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestKillMessage: a program a signal ended is reported with the
+// signal's name and, when a limit sent it, which limit (it read "killed
+// by killed").
+func TestKillMessage(t *testing.T) {
+	l := Limits{Timeout: 2 * time.Second, MaxFileSize: 1 << 20}
+	for _, tc := range []struct {
+		sig  syscall.Signal
+		cpu  time.Duration
+		want string
+	}{
+		{syscall.SIGKILL, 3 * time.Second, "killed by SIGKILL (CPU time limit 3s)"},
+		{syscall.SIGXCPU, 3 * time.Second, "killed by SIGXCPU (CPU time limit 3s)"},
+		{syscall.SIGKILL, 100 * time.Millisecond, "killed by SIGKILL"},
+		{syscall.SIGXFSZ, 0, "killed by SIGXFSZ (file size limit 1MiB)"},
+		{syscall.SIGSEGV, 0, "killed by SIGSEGV"},
+		{syscall.SIGSYS, 0, "killed by SIGSYS (a system call the jail refuses)"},
+		{syscall.SIGPIPE, 0, ""},
+		{syscall.SIGINT, 0, ""},
+		{syscall.Signal(40), 0, "killed by signal 40"},
+	} {
+		if got := killMessage(tc.sig, tc.cpu, l); got != tc.want {
+			t.Errorf("killMessage(%v, %v) = %q, want %q", tc.sig, tc.cpu, got, tc.want)
+		}
+	}
+	if got := describe(syscall.WaitStatus(syscall.SIGKILL)); got != "killed by SIGKILL" {
+		t.Errorf("describe = %q", got)
+	}
+	for n, want := range map[int64]string{1 << 20: "1MiB", 256 << 20: "256MiB", 1 << 30: "1GiB", 1500: "1500B", 4096: "4KiB"} {
+		if got := sizeText(n); got != want {
+			t.Errorf("sizeText(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
