@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"runtime/debug"
 	"slices"
@@ -471,7 +472,10 @@ type hitsHolder struct{ hits *atomic.Int64 }
 
 // netServer is the network tests' server: /hello, /echo (method, the
 // X-Test header, the body), /status/404, /redirect?to=URL, /big (1 MiB).
-// Every request counts in hits.
+// Like most servers it normalises a path before it routes (decodes it,
+// takes a backslash for a slash, drops path parameters, resolves dot
+// segments): /secret answers SECRET and anything under /v1/ "v1 PATH",
+// for the path-prefix tests. Every request counts in hits.
 func netServer() (*httptest.Server, *atomic.Int64) {
 	hits := new(atomic.Int64)
 	mux := http.NewServeMux()
@@ -487,6 +491,18 @@ func netServer() (*httptest.Server, *atomic.Int64) {
 	mux.HandleFunc("/big", func(w http.ResponseWriter, r *http.Request) { w.Write(make([]byte, 1<<20)) })
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hits.Add(1)
+		segs := strings.Split(strings.ReplaceAll(r.URL.Path, `\`, "/"), "/")
+		for i, s := range segs {
+			segs[i], _, _ = strings.Cut(s, ";")
+		}
+		switch p := path.Clean("/" + strings.Join(segs, "/")); {
+		case p == "/secret":
+			io.WriteString(w, "SECRET\n")
+			return
+		case strings.HasPrefix(p, "/v1/"):
+			io.WriteString(w, "v1 "+p+"\n")
+			return
+		}
 		mux.ServeHTTP(w, r)
 	}))
 	return srv, hits

@@ -259,8 +259,32 @@ func parseTarget(u *url.URL) (target, *builtins.NetError) {
 	return t, nil
 }
 
-// check refuses a URL no allow entry covers.
+// cleanPath puts u's path in the one form the allow list compares and
+// the server receives (policy.CleanURLPath), or refuses it. Checking one
+// form and sending another would let /v1/../secret pass a /v1/ prefix.
+func cleanPath(u *url.URL) *builtins.NetError {
+	if u.Opaque != "" {
+		return &builtins.NetError{Kind: builtins.NetURL, Msg: "URL rejected: Malformed input to a URL function"}
+	}
+	clean, err := policy.CleanURLPath(u.EscapedPath())
+	if err != nil {
+		host := strings.ToLower(u.Hostname())
+		return &builtins.NetError{Kind: builtins.NetRestricted, Host: host, URL: redacted(u),
+			Msg: fmt.Sprintf("%s: restricted: %v", host, err)}
+	}
+	plain, err := url.PathUnescape(clean)
+	if err != nil {
+		return &builtins.NetError{Kind: builtins.NetURL, Msg: "URL rejected: Malformed input to a URL function"}
+	}
+	u.Path, u.RawPath = plain, clean
+	return nil
+}
+
+// check cleans u's path and refuses a URL no allow entry covers.
 func (g *Gate) check(u *url.URL) *builtins.NetError {
+	if ne := cleanPath(u); ne != nil {
+		return ne
+	}
 	t, ne := parseTarget(u)
 	if ne != nil {
 		return ne

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/netip"
 	"net/url"
+	"path"
 	"strconv"
 	"strings"
 	"time"
@@ -56,7 +57,10 @@ func ParseNetAllow(s string) (NetAllow, error) {
 		if u.User != nil || u.RawQuery != "" || u.Fragment != "" {
 			return a, fmt.Errorf("%q: want scheme://host[:port]/path-prefix, without user, query or fragment", s)
 		}
-		a.Scheme, hostport, a.Path = u.Scheme, u.Host, u.EscapedPath()
+		a.Scheme, hostport = u.Scheme, u.Host
+		if a.Path, err = CleanURLPath(u.EscapedPath()); err != nil {
+			return a, fmt.Errorf("%q: %v", s, err)
+		}
 		if a.Path == "/" {
 			a.Path = ""
 		}
@@ -137,8 +141,9 @@ func DefaultPort(scheme string) int {
 }
 
 // Allows reports whether the entry covers a request to scheme://host:port
-// with the given escaped path. host is lower case without a trailing dot
-// (an IP address in its canonical form).
+// with the given escaped path, which CleanURLPath has cleaned. host is
+// lower case without a trailing dot (an IP address in its canonical
+// form).
 func (a NetAllow) Allows(scheme, host string, port int, path string) bool {
 	if a.Scheme != "" && a.Scheme != scheme {
 		return false
@@ -198,4 +203,106 @@ func (n *Network) validate(line func(string) int, allowLine func(int) int, fail 
 		}
 	}
 	return nil
+}
+
+// CleanURLPath is the one form of a URL path the allow list compares and
+// the gate sends. Servers normalise paths (dot segments, doubled
+// slashes, percent-decoding) before they route, so a path compared as
+// written could name one resource to the check and another to the
+// server: /v1/../secret is inside the prefix /v1/ as a string and is
+// /secret to the server. So the path is brought to the form no server
+// normalises further, and the forms whose meaning differs from server to
+// server are refused:
+//
+//   - an encoded slash or backslash (%2F, %5C) or a literal backslash,
+//     which some servers take for a separator and others do not;
+//   - a dot segment spelled with an encoded dot (%2e%2e, .%2E), which
+//     some servers decode before they resolve dot segments;
+//   - a dot segment carrying a path parameter (..;x), which some servers
+//     resolve as a dot segment;
+//   - an encoded NUL.
+//
+// What remains is normalised as RFC 3986 says (an encoded unreserved
+// character is decoded, the hex digits of the others are upper case),
+// its dot segments are resolved and its empty segments dropped, as
+// path.Clean does; a trailing slash stays. escaped is the path as
+// url.URL.EscapedPath gives it; "" stays "".
+func CleanURLPath(escaped string) (string, error) {
+	if escaped == "" {
+		return "", nil
+	}
+	segs := strings.Split(escaped, "/")
+	for i, raw := range segs {
+		seg, err := normSegment(raw)
+		if err != nil {
+			return "", err
+		}
+		name, _, param := strings.Cut(seg, ";")
+		if plain := strings.ReplaceAll(name, "%2E", "."); plain == "." || plain == ".." {
+			if name != plain {
+				return "", fmt.Errorf("a dot segment spelled with an encoded dot (%s) in a URL path is refused", raw)
+			}
+			if param {
+				return "", fmt.Errorf("a dot segment with a parameter (%s) in a URL path is refused", raw)
+			}
+		}
+		segs[i] = strings.ReplaceAll(seg, "%2E", ".")
+	}
+	clean := path.Clean("/" + strings.Join(segs, "/"))
+	if last := segs[len(segs)-1]; clean != "/" && (last == "" || last == "." || last == "..") {
+		clean += "/"
+	}
+	return clean, nil
+}
+
+// normSegment normalises one path segment's percent-encoding: an encoded
+// unreserved character is decoded, the others' hex digits are upper
+// case. An encoded dot stays encoded (as %2E) for the dot-segment check.
+func normSegment(raw string) (string, error) {
+	var b strings.Builder
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		switch {
+		case c == '\\':
+			return "", fmt.Errorf("a backslash in a URL path is refused (servers differ on whether it separates segments)")
+		case c != '%':
+			b.WriteByte(c)
+			continue
+		case i+2 >= len(raw) || !isHex(raw[i+1]) || !isHex(raw[i+2]):
+			return "", fmt.Errorf("malformed percent-encoding in the URL path (%s)", raw)
+		}
+		v := unhex(raw[i+1])<<4 | unhex(raw[i+2])
+		switch {
+		case v == '/' || v == '\\':
+			return "", fmt.Errorf("an encoded slash or backslash (%s) in a URL path is refused (servers differ on whether it separates segments)", raw[i:i+3])
+		case v == 0:
+			return "", fmt.Errorf("an encoded NUL (%%00) in a URL path is refused")
+		case v == '.':
+			b.WriteString("%2E")
+		case isUnreserved(v):
+			b.WriteByte(v)
+		default:
+			fmt.Fprintf(&b, "%%%02X", v)
+		}
+		i += 2
+	}
+	return b.String(), nil
+}
+
+func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
+
+func unhex(c byte) byte {
+	switch {
+	case c >= 'a':
+		return c - 'a' + 10
+	case c >= 'A':
+		return c - 'A' + 10
+	}
+	return c - '0'
+}
+
+// isUnreserved is RFC 3986's unreserved set: its encoded and plain forms
+// are the same URL.
+func isUnreserved(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~'
 }
