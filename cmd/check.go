@@ -10,6 +10,7 @@ import (
 
 	"github.com/sandsh/sandsh/check"
 	"github.com/sandsh/sandsh/policy"
+	"github.com/sandsh/sandsh/worker"
 )
 
 // Exit statuses of sandsh check, like a linter's.
@@ -58,10 +59,10 @@ Exit status: 0 clean, 1 findings at or above --severity, 2 a syntax error.`,
 func runCheck(ctx context.Context, o *CheckOptions) int {
 	min, err := check.ParseSeverity(o.Severity)
 	if err != nil {
-		return reportSetupError(o.IO.Err, usagef("--severity: %v", err))
+		return worker.ReportSetupError(o.IO.Err, worker.Usagef("--severity: %v", err))
 	}
 	if o.Format != "text" && o.Format != "json" && o.Format != "sarif" {
-		return reportSetupError(o.IO.Err, usagef("--format: unknown format %q (want text, json or sarif)", o.Format))
+		return worker.ReportSetupError(o.IO.Err, worker.Usagef("--format: unknown format %q (want text, json or sarif)", o.Format))
 	}
 	var opts check.Options
 	if o.Policy != "" {
@@ -113,7 +114,7 @@ func checkOne(ctx context.Context, name string, opts check.Options, list bool, s
 		data, err = io.ReadAll(io.LimitReader(stdio.In, check.MaxScript+1))
 	} else {
 		var st int
-		data, st, err = readScriptFile(name)
+		data, st, err = worker.ReadScriptFile(name)
 		if err != nil {
 			fmt.Fprintf(errw, "sandsh: %v\n", err)
 			return nil, st
@@ -146,7 +147,7 @@ func checkSource(ctx context.Context, name string, data []byte, opts check.Optio
 // readCheckPolicy reads and validates a policy file for check, as a run
 // would (policy_load.go).
 func readCheckPolicy(name string) (*policy.Policy, error) {
-	data, err := readPolicyFile(name)
+	data, err := worker.ReadPolicyFile(name)
 	if err != nil {
 		return nil, err
 	}
@@ -158,7 +159,7 @@ func readCheckPolicy(name string) (*policy.Policy, error) {
 // finding (or a syntax error) is refused. Its error findings go to
 // stderr. The script must be a file or -c text: a script on standard
 // input could not be read twice.
-func (o *Options) preCheck(p *policy.Policy) (int, bool) {
+func preCheck(o *Options, p *policy.Policy) (int, bool) {
 	var name string
 	var data []byte
 	switch {
@@ -168,12 +169,12 @@ func (o *Options) preCheck(p *policy.Policy) (int, bool) {
 		var status int
 		var err error
 		name = o.Args[0]
-		if data, status, err = readScriptFile(name); err != nil {
+		if data, status, err = worker.ReadScriptFile(name); err != nil {
 			fmt.Fprintf(o.IO.Err, "sandsh: %s\n", err)
 			return status, true
 		}
 	default:
-		return reportSetupError(o.IO.Err, usagef("--check needs a script file or -c")), true
+		return worker.ReportSetupError(o.IO.Err, worker.Usagef("--check needs a script file or -c")), true
 	}
 	fs, status := checkSource(context.Background(), name, data, check.Options{Policy: p}, false, o.IO.Err)
 	if status != 0 {

@@ -31,6 +31,7 @@ import (
 	"github.com/sandsh/sandsh/sandbox"
 	"github.com/sandsh/sandsh/statefile"
 	"github.com/sandsh/sandsh/vfs"
+	"github.com/sandsh/sandsh/worker"
 )
 
 // mcpOptions are the flags of `sandsh mcp` besides the run flags.
@@ -62,7 +63,7 @@ the server was started with, e.g. sandsh mcp --timeout 10s --fs overlay --base .
 func runMCP(o *Options, mo *mcpOptions) int {
 	srv, err := newMCPServer(o, mo)
 	if err != nil {
-		return reportSetupError(o.IO.Err, err)
+		return worker.ReportSetupError(o.IO.Err, err)
 	}
 	defer srv.close()
 	t := &mcp.IOTransport{Reader: io.NopCloser(o.IO.In), Writer: nopWriteCloser{o.IO.Out}}
@@ -115,14 +116,14 @@ func validSessionName(name string) bool {
 
 func newMCPServer(o *Options, mo *mcpOptions) (*mcpServer, error) {
 	if mo.MaxSessions < 1 || mo.MaxSessions > 10000 {
-		return nil, usagef("--max-sessions: want 1 to 10000")
+		return nil, worker.Usagef("--max-sessions: want 1 to 10000")
 	}
 	if mo.IdleTimeout <= 0 {
-		return nil, usagef("--session-idle must be positive")
+		return nil, worker.Usagef("--session-idle must be positive")
 	}
 	// Refuse bad run flags now rather than on every call: build one
 	// sandbox and throw it away.
-	cfg, err := o.sandboxConfig()
+	cfg, err := o.SandboxConfig()
 	if err != nil {
 		return nil, err
 	}
@@ -130,13 +131,13 @@ func newMCPServer(o *Options, mo *mcpOptions) (*mcpServer, error) {
 	if err != nil {
 		var ce *sandbox.ConfigError
 		if errors.As(err, &ce) {
-			return nil, usagef("%s", ce.Msg)
+			return nil, worker.Usagef("%s", ce.Msg)
 		}
 		return nil, err
 	}
 	sb.Close()
-	if o.sessionFlags() || o.Command != nil {
-		return nil, usagef("sandsh mcp takes the run flags (filesystem, limits, environment), not --state, --var, --json, --import, --export or --changes")
+	if o.SessionFlags() || o.Command != nil {
+		return nil, worker.Usagef("sandsh mcp takes the run flags (filesystem, limits, environment), not --state, --var, --json, --import, --export or --changes")
 	}
 	dir, err := os.MkdirTemp("", "sandsh-mcp-*")
 	if err != nil {
@@ -146,7 +147,7 @@ func newMCPServer(o *Options, mo *mcpOptions) (*mcpServer, error) {
 		expired: map[string]time.Time{}, stop: make(chan struct{})}
 	s.server = mcp.NewServer(&mcp.Implementation{Name: "sandsh", Version: Version}, &mcp.ServerOptions{
 		Instructions: "sandsh is a bash 5.2 sandbox: scripts run with real bash semantics on an in-memory " +
-			"filesystem with in-process coreutils (" + o.reachSummary() + "), under time and resource limits. " +
+			"filesystem with in-process coreutils (" + reachSummary(o) + "), under time and resource limits. " +
 			"Use a session name to keep files, variables, functions and the working directory between calls.",
 	})
 	s.addTools()
@@ -288,7 +289,7 @@ func (s *mcpServer) addTools() {
 		Name: "run",
 		Description: "Run a bash script in the sandbox and return its exit status, stdout, stderr, duration, the files it " +
 			"changed, and which limit ended it (null if none). Real bash 5.2 semantics; commands such as ls, cat, grep, " +
-			"sed, awk, sort, jq, find, tar, curl run in-process; " + s.base.reachSummary() + ". Pass a session name to keep files and shell state between calls. Output past 1 MiB is cut " +
+			"sed, awk, sort, jq, find, tar, curl run in-process; " + reachSummary(&s.base) + ". Pass a session name to keep files and shell state between calls. Output past 1 MiB is cut " +
 			"(stdout_truncated/stderr_truncated). Exit status 124 means the time limit ended the run, 125 another limit.",
 	}, s.runTool)
 	mcp.AddTool(s.server, &mcp.Tool{
@@ -306,20 +307,20 @@ func (s *mcpServer) addTools() {
 	}, s.listTool)
 }
 
-func (s *mcpServer) runTool(_ context.Context, _ *mcp.CallToolRequest, in runArgs) (*mcp.CallToolResult, jsonResult, error) {
+func (s *mcpServer) runTool(_ context.Context, _ *mcp.CallToolRequest, in runArgs) (*mcp.CallToolResult, worker.JSONResult, error) {
 	if in.Script == "" {
-		return nil, jsonResult{}, errors.New("script is empty")
+		return nil, worker.JSONResult{}, errors.New("script is empty")
 	}
 	if len(in.Args) > 10000 {
-		return nil, jsonResult{}, errors.New("too many args")
+		return nil, worker.JSONResult{}, errors.New("too many args")
 	}
 	ss, err := s.session(in.Session)
 	if err != nil {
-		return nil, jsonResult{}, err
+		return nil, worker.JSONResult{}, err
 	}
 	defer ss.release()
 	o := s.base
-	o.gate = nil // each run has its own network gate, so its own request count
+	o.ResetNet() // each run has its own network gate, so its own request count
 	script := in.Script
 	o.Command = &script
 	o.Args = append([]string{"sandsh"}, in.Args...)
@@ -330,9 +331,9 @@ func (s *mcpServer) runTool(_ context.Context, _ *mcp.CallToolRequest, in runArg
 	var out, errb strings.Builder
 	o.IO = IO{In: strings.NewReader(in.Stdin), Out: &out, Err: &errb, Getenv: s.base.IO.Getenv, Getwd: s.base.IO.Getwd}
 	runMain(&o)
-	var res jsonResult
+	var res worker.JSONResult
 	if err := json.Unmarshal([]byte(out.String()), &res); err != nil {
-		return nil, jsonResult{}, fmt.Errorf("the run failed: %s", strings.TrimSpace(errb.String()))
+		return nil, worker.JSONResult{}, fmt.Errorf("the run failed: %s", strings.TrimSpace(errb.String()))
 	}
 	return nil, res, nil
 }
@@ -346,7 +347,7 @@ func (s *mcpServer) withSandbox(name string, save bool, f func(*sandbox.Sandbox)
 	}
 	defer ss.release()
 	o := s.base
-	cfg, err := o.sandboxConfig()
+	cfg, err := o.SandboxConfig()
 	if err != nil {
 		return err
 	}
@@ -357,7 +358,7 @@ func (s *mcpServer) withSandbox(name string, save bool, f func(*sandbox.Sandbox)
 		case err != nil:
 			return err
 		default:
-			st, err := statefile.Read(strings.NewReader(string(data)), stateFileMax(cfg.Limits))
+			st, err := statefile.Read(strings.NewReader(string(data)), worker.StateFileMax(cfg.Limits))
 			if err != nil {
 				return err
 			}
@@ -377,7 +378,7 @@ func (s *mcpServer) withSandbox(name string, save bool, f func(*sandbox.Sandbox)
 		if err != nil {
 			return err
 		}
-		return writeAtomic(ss.state, 0o600, func(w io.Writer) error { return statefile.Write(w, st) })
+		return worker.WriteAtomic(ss.state, 0o600, func(w io.Writer) error { return statefile.Write(w, st) })
 	}
 	return nil
 }
@@ -463,7 +464,7 @@ func abs(sb *sandbox.Sandbox, p string) string { return vfs.Clean(sb.Dir(), p) }
 // reachSummary tells an agent what lies beyond the sandbox for it: the
 // host programs and network hosts the operator allowed, or none, so the
 // tool descriptions never promise less or more than the run flags give.
-func (o *Options) reachSummary() string {
+func reachSummary(o *Options) string {
 	progs := "no host programs"
 	if len(o.AllowRun) > 0 {
 		progs = "host programs only " + strings.Join(o.AllowRun, ", ") + " (in an OS jail)"

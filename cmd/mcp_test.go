@@ -248,7 +248,7 @@ func TestReachSummary(t *testing.T) {
 		{Options{AllowNet: []string{"example.com"}}, "no host programs, network only to example.com"},
 		{Options{Policy: "p.yaml"}, "host programs only where the operator's policy says jail, no network"},
 	} {
-		if got := tc.o.reachSummary(); got != tc.want {
+		if got := reachSummary(&tc.o); got != tc.want {
 			t.Errorf("%+v: got %q, want %q", tc.o, got, tc.want)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sandsh/sandsh/policy"
+	"github.com/sandsh/sandsh/worker"
 )
 
 func newPolicyShowCmd(opts *Options) *cobra.Command {
@@ -27,9 +28,9 @@ func newPolicyShowCmd(opts *Options) *cobra.Command {
 // comments saying where each value comes from.
 func policyShow(o *Options) int {
 	w := o.IO.Out
-	p, err := o.loadPolicy()
+	p, err := o.LoadPolicy()
 	if err != nil {
-		return reportSetupError(o.IO.Err, err)
+		return worker.ReportSetupError(o.IO.Err, err)
 	}
 	if p == nil {
 		fmt.Fprintln(w, "# no policy: every command may run (restricted mode still applies); no dangerous-pattern checks")
@@ -104,14 +105,14 @@ func policyShow(o *Options) int {
 	} {
 		from := "default"
 		switch {
-		case o.changed != nil && o.changed(l.flag):
+		case o.Changed != nil && o.Changed(l.flag):
 			from = "flag --" + l.flag
 		case l.inFile:
 			from = "policy file"
 		}
 		fmt.Fprintf(w, "  %s: %s # %s\n", l.flag, l.value, from)
 	}
-	o.showNetwork(w, p)
+	showNetwork(o, w, p)
 	return 0
 }
 
@@ -128,3 +129,32 @@ func writeList(w io.Writer, key string, dirs []string) {
 
 // yq quotes a YAML scalar so that it reads back as the same string.
 func yq(s string) string { return strconv.Quote(s) }
+
+// showNetwork prints the effective network section for `policy show`.
+func showNetwork(o *Options, w io.Writer, p *policy.Policy) {
+	var pn policy.Network
+	if p != nil {
+		pn = p.Network
+	}
+	from := func(flag string, inFile bool) string {
+		switch {
+		case o.Changed != nil && o.Changed(flag):
+			return "flag --" + flag
+		case inFile:
+			return "policy file"
+		}
+		return "default"
+	}
+	fmt.Fprintln(w, "network:")
+	if len(o.AllowNet) == 0 {
+		fmt.Fprintln(w, "  allow: [] # no network: curl and wget refuse every request")
+	} else {
+		fmt.Fprintf(w, "  allow: # %s\n", from("allow-net", len(pn.Allow) > 0))
+		for _, a := range o.AllowNet {
+			fmt.Fprintf(w, "    - %s\n", yq(a))
+		}
+	}
+	fmt.Fprintf(w, "  max-requests: %d # %s\n", o.MaxNetRequests, from("max-net-requests", pn.MaxRequests != nil))
+	fmt.Fprintf(w, "  max-bytes: %s # %s\n", yq(o.MaxNetBytes), from("max-net-bytes", pn.MaxBytes != nil))
+	fmt.Fprintf(w, "  timeout: %s # %s\n", yq(o.NetTimeout.String()), from("net-timeout", pn.Timeout != nil))
+}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/sandsh/sandsh/interp"
 	"github.com/sandsh/sandsh/policy"
+	"github.com/sandsh/sandsh/worker"
 )
 
 // Exit statuses of `sandsh policy test`: what the policy does with the
@@ -34,9 +35,9 @@ func newPolicyTestCmd(opts *Options) *cobra.Command {
 // dangerous pattern, or the default) and the matching rules it overrode.
 func policyTest(o *Options, argv []string) int {
 	w := o.IO.Out
-	p, err := o.loadPolicy()
+	p, err := o.LoadPolicy()
 	if err != nil {
-		return reportSetupError(o.IO.Err, err)
+		return worker.ReportSetupError(o.IO.Err, err)
 	}
 	line := strings.Join(argv, " ")
 	var d policy.Decision

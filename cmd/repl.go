@@ -39,21 +39,19 @@ import (
 
 	"github.com/sandsh/sandsh/interp"
 	"github.com/sandsh/sandsh/vfs"
+	"github.com/sandsh/sandsh/worker"
 )
-
-// Status of the shell after Ctrl-C, like bash (128 + SIGINT).
-const statusInterrupted = 130
 
 // repl is one interactive session.
 type repl struct {
 	o          *Options
-	r          *interp.Runner // the in-process shell (--no-worker), or nil
-	remote     *remoteShell   // the worker running the lines, or nil
-	in         *os.File       // the terminal (standard input)
-	stdin      *ttyInput      // the commands' standard input; nil in unrestricted mode
-	fd         int            // in's descriptor, for raw mode and the window size
-	tw         io.Writer      // where the line editor writes: the terminal
-	errw       io.Writer      // the shell's standard error
+	r          *interp.Runner      // the in-process shell (--no-worker), or nil
+	remote     *worker.RemoteShell // the worker running the lines, or nil
+	in         *os.File            // the terminal (standard input)
+	stdin      *worker.TTYInput    // the commands' standard input; nil in unrestricted mode
+	fd         int                 // in's descriptor, for raw mode and the window size
+	tw         io.Writer           // where the line editor writes: the terminal
+	errw       io.Writer           // the shell's standard error
 	keys       *keyReader
 	t          *term.Terminal
 	editor     atomic.Pointer[term.Terminal] // t, for the SIGWINCH handler
@@ -103,33 +101,33 @@ func runREPL(o *Options) int {
 		restricted: restricted,
 	}
 	var desc string
-	if o.NoWorker || o.worker != nil {
+	if o.NoWorker {
 		// Commands read the terminal through ttyInput, so Ctrl-C can end
 		// a read. Host programs (unrestricted mode) need the terminal
 		// itself: os/exec passes only an *os.File through unchanged.
-		var tty *ttyInput
+		var tty *worker.TTYInput
 		var stdin io.Reader = in
 		if restricted {
-			tty = newTTYInput(in)
-			defer tty.close()
+			tty = worker.NewTTYInput(in)
+			defer tty.Close()
 			stdin = tty
 		}
-		o.ask = terminalAsker(stdin, stdio.Err) // the policy's ask rules ask here
-		sess, err := newSession(o, stdio.Out, stdio.Err, stdin, "sandsh", nil, interp.Interactive(true))
+		o.Ask = worker.TerminalAsker(stdin, stdio.Err) // the policy's ask rules ask here
+		sess, err := worker.NewSandbox(o, stdio.Out, stdio.Err, stdin, "sandsh", nil, interp.Interactive(true))
 		if err != nil {
-			return reportSetupError(stdio.Err, err)
+			return worker.ReportSetupError(stdio.Err, err)
 		}
-		rp.r, rp.stdin, desc = sess.runner, tty, sess.desc
+		rp.r, rp.stdin, desc = sess.Runner(), tty, sess.Description()
 	} else {
-		remote, err := startRemote(o, in)
+		remote, err := worker.StartRemote(o, in)
 		if err != nil {
 			var ee *exitError
 			if errors.As(err, &ee) {
 				return ee.status // the worker said why
 			}
-			return reportSetupError(stdio.Err, err)
+			return worker.ReportSetupError(stdio.Err, err)
 		}
-		rp.remote, desc = remote, remote.desc
+		rp.remote, desc = remote, remote.Desc()
 	}
 	// Like bash, the prompt and the line being edited go to standard
 	// error, so `sandsh > file` keeps them on the terminal.
@@ -161,7 +159,7 @@ func isTerminalWriter(w io.Writer) bool {
 }
 
 // replHome is the home directory as the sandbox sees it (the same choice
-// newSession makes), or "" when unknown.
+// worker.NewSandbox makes), or "" when unknown.
 func replHome(o *Options, cwd string, getenv func(string) string) string {
 	switch {
 	case o.FS != "disk":
@@ -210,7 +208,7 @@ func (rp *repl) loop() int {
 		switch ev {
 		case evInterrupt:
 			buf.Reset()
-			rp.setStatus(statusInterrupted)
+			rp.setStatus(worker.StatusInterrupted)
 			continue
 		case evEOF:
 			if buf.Len() == 0 {
@@ -231,7 +229,7 @@ func (rp *repl) loop() int {
 			}
 		}
 		src := buf.String()
-		f, perr := parseLine(src)
+		f, perr := worker.ParseLine(src)
 		if perr != nil && syntax.IsIncomplete(perr) && !atEOF {
 			continue
 		}
@@ -296,31 +294,6 @@ func (rp *repl) readLine(prompt string) (string, lineEvent) {
 	return "", evClosed
 }
 
-// maxNesting is how deeply a line may nest brackets: the parser recurses
-// once per level, and a Go stack overflow cannot be recovered. (The same
-// bound as the runner's for eval and source text.)
-const maxNesting = 2000
-
-// parseLine parses the text typed so far.
-func parseLine(src string) (*syntax.File, error) {
-	depth := 0
-	for i := 0; i < len(src); i++ {
-		switch src[i] {
-		case '(', '{', '[':
-			if depth++; depth > maxNesting {
-				return nil, fmt.Errorf("line nests deeper than %d levels", maxNesting)
-			}
-		case ')', '}', ']':
-			if depth > 0 {
-				depth--
-			}
-		}
-	}
-	// The runner's parse, guarded against the parser's other recursions
-	// (keywords, [[ a && b ... ]], ?:) and over-long chains.
-	return interp.ParseText(src, "")
-}
-
 // continuesLine reports whether line ends in an unquoted backslash, which
 // asks for a continuation line (the parser takes a backslash before the
 // end of input as complete).
@@ -359,7 +332,7 @@ func (rp *repl) runLine(src string, stmts []*syntax.Stmt) (done bool, status int
 	case interrupted:
 		// The terminal echoed ^C; end that line like bash does.
 		fmt.Fprintln(rp.tw)
-		rp.status = statusInterrupted
+		rp.status = worker.StatusInterrupted
 		rp.r.Reset()
 		return false, 0
 	case rp.r.Exited():
@@ -374,7 +347,7 @@ func (rp *repl) runLine(src string, stmts []*syntax.Stmt) (done bool, status int
 // exit's status when the shell is exiting, else $?.
 func (rp *repl) finish(exiting bool) int {
 	if rp.remote != nil {
-		status, _ := rp.remote.finish(rp.status)
+		status, _ := rp.remote.Finish(rp.status)
 		return status
 	}
 	status, _, _, panicked := rp.interruptible(func(ctx context.Context) int {
@@ -407,7 +380,7 @@ func (rp *repl) interruptible(fn func(context.Context) int) (status int, interru
 		rp.mu.Unlock()
 		cancel()
 		if interrupted || killSig != 0 {
-			rp.stdin.rearm()
+			rp.stdin.Rearm()
 		}
 	}()
 	return fn(ctx), false, 0, false
@@ -417,7 +390,7 @@ func (rp *repl) interruptible(fn func(context.Context) int) (status int, interru
 // prompt the terminal is in raw mode, so Ctrl-C arrives as a key instead.
 func (rp *repl) onInterrupt() {
 	if rp.remote != nil {
-		rp.remote.interrupt()
+		rp.remote.Interrupt()
 		return
 	}
 	rp.mu.Lock()
@@ -425,7 +398,7 @@ func (rp *repl) onInterrupt() {
 	if rp.cancel != nil {
 		rp.intr = true
 		rp.cancel()
-		rp.stdin.interrupt()
+		rp.stdin.Interrupt()
 	}
 }
 
@@ -435,13 +408,13 @@ func (rp *repl) onInterrupt() {
 func (rp *repl) onTerminate(sig int) {
 	rp.mu.Lock()
 	defer rp.mu.Unlock()
-	if rp.remote != nil && rp.remote.terminate(syscall.Signal(sig)) {
+	if rp.remote != nil && rp.remote.Terminate(syscall.Signal(sig)) {
 		return // the worker ends the line, runs the EXIT trap and says so
 	}
 	if rp.remote == nil && rp.cancel != nil {
 		rp.killSig = sig
 		rp.cancel()
-		rp.stdin.interrupt()
+		rp.stdin.Interrupt()
 		return
 	}
 	if rp.raw != nil {
@@ -462,7 +435,7 @@ func (rp *repl) promptText(continuation bool) string {
 // dir is the shell's working directory.
 func (rp *repl) dir() string {
 	if rp.remote != nil {
-		return rp.remote.dir
+		return rp.remote.Dir()
 	}
 	return rp.r.Dir()
 }
@@ -479,24 +452,24 @@ func (rp *repl) setStatus(n int) {
 // commandCompletions and pathCompletions ask the shell for completions.
 func (rp *repl) commandCompletions(prefix string) []string {
 	if rp.remote != nil {
-		return rp.remote.complete("commands", prefix, false)
+		return rp.remote.Complete("commands", prefix, false)
 	}
 	return rp.r.CommandCompletions(prefix)
 }
 
 func (rp *repl) pathCompletions(word string, dirsOnly bool) []string {
 	if rp.remote != nil {
-		return rp.remote.complete("paths", word, dirsOnly)
+		return rp.remote.Complete("paths", word, dirsOnly)
 	}
 	return rp.r.CompletePath(word, dirsOnly)
 }
 
 // runRemote runs a line in the worker; see runLine.
 func (rp *repl) runRemote(src string) (done bool, status int) {
-	if !rp.remote.alive(rp.errw) {
+	if !rp.remote.Alive(rp.errw) {
 		return true, ExitInternal
 	}
-	rep, ok := rp.remote.runLine(rp.errw, src, rp.status)
+	rep, ok := rp.remote.RunLine(rp.errw, src, rp.status)
 	switch {
 	case !ok && rep.Status < 0:
 		return true, ExitInternal // no worker could be started again

@@ -18,6 +18,7 @@ import (
 	"github.com/creack/pty"
 
 	"github.com/sandsh/sandsh/restrict"
+	"github.com/sandsh/sandsh/worker"
 )
 
 // The REPL tests run sandsh on a pseudo-terminal, as a user would: the
@@ -607,7 +608,7 @@ func TestKeyReader(t *testing.T) {
 
 func TestHistoryEntry(t *testing.T) {
 	src := "for i in 1 2\ndo\n  echo $i # note\ndone\n"
-	f, err := parseLine(src)
+	f, err := worker.ParseLine(src)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,59 +7,41 @@ package cmd
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 
 	"github.com/spf13/cobra"
 
 	"github.com/sandsh/sandsh/jail"
+	"github.com/sandsh/sandsh/worker"
 )
 
-// Exit statuses of sandsh itself. A script's own status passes through
-// unchanged; these are what sandsh returns when the script could not run
-// to its end.
+// Exit statuses of sandsh itself (package worker's). A script's own
+// status passes through unchanged; these are what sandsh returns when the
+// script could not run to its end.
 const (
-	ExitSyntax   = 2   // the script has a syntax error (like bash)
-	ExitUsage    = 64  // bad flag, bad --fs, missing --base/--root directory
-	ExitInternal = 70  // a bug in sandsh: a recovered panic
-	ExitTimeout  = 124 // --timeout expired (like timeout(1))
-	ExitLimit    = 125 // any other limit was exceeded
-	ExitNotExec  = 126 // the script is a directory or unreadable
-	ExitNotFound = 127 // the script file does not exist
+	ExitSyntax   = worker.ExitSyntax
+	ExitUsage    = worker.ExitUsage
+	ExitInternal = worker.ExitInternal
+	ExitTimeout  = worker.ExitTimeout
+	ExitLimit    = worker.ExitLimit
+	ExitNotExec  = worker.ExitNotExec
+	ExitNotFound = worker.ExitNotFound
+	ExitState    = worker.ExitState
+	ExitConfig   = worker.ExitConfig
 )
-
-// usageError is a bad invocation: one line and ExitUsage.
-type usageError struct{ msg string }
-
-func (e *usageError) Error() string { return e.msg }
-
-func usagef(format string, a ...any) error { return &usageError{fmt.Sprintf(format, a...)} }
 
 // exitError carries a status out of a cobra command.
 type exitError struct{ status int }
 
 func (e *exitError) Error() string { return fmt.Sprintf("exit status %d", e.status) }
 
-// IO is the process's standard streams, injected for tests.
-type IO struct {
-	In       io.Reader
-	Out, Err io.Writer
-	// InTerminal reports whether In is an interactive terminal.
-	InTerminal bool
-	// Getenv reads the host environment (only for --env NAME and
-	// NO_COLOR/TERM).
-	Getenv func(string) string
-	// Getwd is the host working directory (for --fs disk).
-	Getwd func() (string, error)
-}
-
 // Main runs sandsh with args and returns its exit status.
 func Main(args []string) int {
 	if jail.IsInit() {
 		return jail.InitMain() // a jail's first process (package jail)
 	}
-	if isWorker() {
-		return workerMain() // the run comes from the parent sandsh (worker.go)
+	if worker.IsWorker() {
+		return worker.Main(nil) // the run comes from the parent sandsh (package worker)
 	}
 	return Run(args, IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr,
 		InTerminal: isTerminal(os.Stdin), Getenv: os.Getenv, Getwd: os.Getwd})
@@ -109,7 +91,7 @@ sandsh's in-process commands unless --fs disk is chosen without -r.`,
 	root.Flags().StringP("command", "c", "", "run `COMMANDS` instead of a script file")
 	addRunFlags(root.PersistentFlags(), opts)
 	root.AddCommand(newRunCmd(opts), newVersionCmd(stdio), newCommandsCmd(stdio), newMCPCmd(opts), newPolicyCmd(opts), newCheckCmd(stdio))
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usagef("%v", err) })
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return worker.Usagef("%v", err) })
 	root.CompletionOptions.DisableDefaultCmd = true
 	return root
 }

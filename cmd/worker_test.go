@@ -17,6 +17,7 @@ import (
 
 	"github.com/sandsh/sandsh/jail"
 	"github.com/sandsh/sandsh/restrict"
+	"github.com/sandsh/sandsh/worker"
 )
 
 // TestMain lets this test binary serve as sandsh's worker: the runs below
@@ -28,16 +29,15 @@ func TestMain(m *testing.M) {
 	if os.Getenv("SANDSH_TEST_MAIN") == "1" {
 		os.Exit(Main(os.Args[1:])) // this binary as the sandsh command (jail_test.go)
 	}
-	if isWorker() {
-		workerTestHook = testHook
-		os.Exit(Main(nil))
+	if worker.IsWorker() {
+		os.Exit(worker.Main(&worker.Hooks{Confined: testHook}))
 	}
 	os.Exit(m.Run())
 }
 
 // testHook runs in a confined worker, before the script, when the run
 // has --env SANDSH_TEST_HOOK=ACTION: what a bug in sandsh could do.
-func testHook(o *Options) {
+func testHook(o *Options, h *worker.Hooks) {
 	var action string
 	for _, e := range o.Env {
 		if v, ok := strings.CutPrefix(e, "SANDSH_TEST_HOOK="); ok {
@@ -56,7 +56,7 @@ func testHook(o *Options) {
 	case action == "repl-hang":
 		// A line "hang" ignores Ctrl-C and every limit, as a command
 		// with an unchecked loop would.
-		replTestLineHook = func(src string) {
+		h.Line = func(src string) {
 			if strings.TrimSpace(src) == "hang" {
 				for {
 					time.Sleep(time.Hour)

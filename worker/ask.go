@@ -1,4 +1,4 @@
-package cmd
+package worker
 
 import (
 	"context"
@@ -13,11 +13,11 @@ import (
 // maxAnswer bounds what is read for one y/N answer.
 const maxAnswer = 256
 
-// terminalAsker asks on the interactive shell's terminal whether a
+// TerminalAsker asks on the interactive shell's terminal whether a
 // command an `ask` rule matches may run: y or yes allows, anything else
 // (an empty line, end of input, Ctrl-C) refuses. Only the REPL, which
 // has a terminal, gets one; everywhere else ask means deny.
-func terminalAsker(in io.Reader, out io.Writer) sandbox.Asker {
+func TerminalAsker(in io.Reader, out io.Writer) sandbox.Asker {
 	return func(ctx context.Context, argv []string, d policy.Decision) bool {
 		fmt.Fprintf(out, "sandsh: policy: run %q? (%s) [y/N] ", strings.Join(argv, " "), d)
 		var line []byte

@@ -1,4 +1,4 @@
-package cmd
+package worker
 
 // The session flags of `sandsh run`: --state, --var, --var-json,
 // --print-var, --json, --import, --export, --export-tar, --changes.
@@ -31,11 +31,6 @@ import (
 	"github.com/sandsh/sandsh/vfs"
 )
 
-// ExitState is sandsh's status when the --state file cannot be used: it
-// is damaged, truncated, not a state file, from a newer sandsh, over the
-// limits, or cannot be saved (sysexits' EX_DATAERR).
-const ExitState = 65
-
 // jsonStreamMax is how much of each of stdout and stderr --json keeps;
 // past it the stream is cut and its *_truncated flag set.
 const jsonStreamMax = 1 << 20
@@ -58,8 +53,8 @@ type runOutcome struct {
 	Export   *vfs.Snapshot  `json:"export,omitempty"`
 }
 
-// sessionFlags reports whether any flag needs the host/sandbox exchange.
-func (o *Options) sessionFlags() bool {
+// SessionFlags reports whether any flag needs the host/sandbox exchange.
+func (o *Options) SessionFlags() bool {
 	return o.State != "" || len(o.Vars) > 0 || len(o.VarJSON) > 0 || len(o.PrintVars) > 0 || o.JSON || o.Import != "" || o.Export != "" || o.ExportTar != "" || o.Changes
 }
 
@@ -236,7 +231,7 @@ func (o *Options) readInputs() (*runInputs, int, error) {
 		default:
 			// A state holds at most the filesystem's bytes, compressed,
 			// plus the shell: anything much bigger is refused unread.
-			max := stateFileMax(lim)
+			max := StateFileMax(lim)
 			data, err := io.ReadAll(io.LimitReader(f, max+1))
 			f.Close()
 			if err != nil {
@@ -259,7 +254,7 @@ func (o *Options) readInputs() (*runInputs, int, error) {
 	return in, 0, nil
 }
 
-func stateFileMax(lim sandbox.Limits) int64 {
+func StateFileMax(lim sandbox.Limits) int64 {
 	max := int64(1 << 30)
 	if lim.MaxFSBytes > 0 {
 		max = 2*lim.MaxFSBytes + 64<<20
@@ -272,12 +267,12 @@ func stateFileMax(lim sandbox.Limits) int64 {
 func (o *Options) runSandboxed(ctx context.Context, in *runInputs, sc sandbox.Script) (int, *runOutcome) {
 	oc := &runOutcome{}
 	errw := sc.Stderr
-	cfg, err := o.sandboxConfig()
+	cfg, err := o.SandboxConfig()
 	if err != nil {
-		return reportSetupError(errw, err), oc
+		return ReportSetupError(errw, err), oc
 	}
 	if in != nil && in.HasState {
-		f, err := statefile.Read(bytes.NewReader(in.State), stateFileMax(cfg.Limits))
+		f, err := statefile.Read(bytes.NewReader(in.State), StateFileMax(cfg.Limits))
 		if err != nil {
 			fmt.Fprintf(errw, "sandsh: --state %s: %v\n", o.State, err)
 			return ExitState, oc
@@ -293,9 +288,9 @@ func (o *Options) runSandboxed(ctx context.Context, in *runInputs, sc sandbox.Sc
 			fmt.Fprintf(errw, "sandsh: --state %s: %v\n", o.State, err)
 			return ExitState, oc
 		case errors.As(err, &ce):
-			return reportSetupError(errw, usagef("%s", ce.Msg)), oc
+			return ReportSetupError(errw, usagef("%s", ce.Msg)), oc
 		}
-		return reportSetupError(errw, err), oc
+		return ReportSetupError(errw, err), oc
 	}
 	defer sb.Close()
 	if o.Verbose {
@@ -306,13 +301,13 @@ func (o *Options) runSandboxed(ctx context.Context, in *runInputs, sc sandbox.Sc
 	snapLim := vfs.SnapLimits{MaxBytes: lim.MaxFSBytes, MaxFiles: lim.MaxFiles, MaxFileSize: lim.MaxFileSize}
 	if in != nil && in.Import != nil {
 		if err := vfs.Graft(ctx, sb.FS(), workDir, in.Import, snapLim); err != nil {
-			return reportSetupError(errw, usagef("--import: %v", err)), oc
+			return ReportSetupError(errw, usagef("--import: %v", err)), oc
 		}
 	}
 	for _, v := range o.Vars {
 		name, val, _ := strings.Cut(v, "=")
 		if err := sb.SetVar(name, val); err != nil {
-			return reportSetupError(errw, usagef("--var %s: %v", name, err)), oc
+			return ReportSetupError(errw, usagef("--var %s: %v", name, err)), oc
 		}
 	}
 	for _, v := range o.VarJSON {
@@ -327,7 +322,7 @@ func (o *Options) runSandboxed(ctx context.Context, in *runInputs, sc sandbox.Sc
 			err = sb.SetAssoc(name, x)
 		}
 		if err != nil {
-			return reportSetupError(errw, usagef("--var-json %s: %v", name, err)), oc
+			return ReportSetupError(errw, usagef("--var-json %s: %v", name, err)), oc
 		}
 	}
 	var before vfs.Manifest
@@ -429,8 +424,8 @@ func (c *capBuffer) text() string {
 	return strings.ToValidUTF8(string(b), "\uFFFD")
 }
 
-// jsonResult is what --json prints (documented in the README).
-type jsonResult struct {
+// JSONResult is what --json prints (documented in the README).
+type JSONResult struct {
 	Status          int            `json:"status"`
 	Limit           *string        `json:"limit"`
 	DurationMS      float64        `json:"duration_ms"`
@@ -476,7 +471,7 @@ func (h *hostSide) finish(status int, limit string, oc *runOutcome) int {
 		ok := false
 		saved = &ok
 		if oc.Finished && oc.State != nil {
-			if err := writeAtomic(o.State, 0o600, func(w io.Writer) error { _, err := w.Write(oc.State); return err }); err != nil {
+			if err := WriteAtomic(o.State, 0o600, func(w io.Writer) error { _, err := w.Write(oc.State); return err }); err != nil {
 				fmt.Fprintf(h.errw, "sandsh: --state %s: cannot save: %v\n", o.State, err)
 				status = ExitState
 			} else {
@@ -501,14 +496,14 @@ func (h *hostSide) finish(status int, limit string, oc *runOutcome) int {
 		}
 		if o.ExportTar != "" {
 			gz := !strings.HasSuffix(o.ExportTar, ".tar")
-			if err := writeAtomic(o.ExportTar, 0o644, func(w io.Writer) error { return vfs.WriteTar(w, oc.Export, gz) }); err != nil {
+			if err := WriteAtomic(o.ExportTar, 0o644, func(w io.Writer) error { return vfs.WriteTar(w, oc.Export, gz) }); err != nil {
 				fmt.Fprintf(h.errw, "sandsh: --export-tar %s: %v\n", o.ExportTar, err)
 				status = ExitInternal
 			}
 		}
 	}
 	if o.JSON {
-		r := jsonResult{Status: status, DurationMS: float64(time.Since(h.start).Microseconds()) / 1000,
+		r := JSONResult{Status: status, DurationMS: float64(time.Since(h.start).Microseconds()) / 1000,
 			Stdout: h.outCap.text(), StdoutTruncated: h.outCap.truncated,
 			Stderr: h.errCap.text(), StderrTruncated: h.errCap.truncated,
 			Vars: oc.Vars, StateSaved: saved}
@@ -548,10 +543,10 @@ func (h *hostSide) finish(status int, limit string, oc *runOutcome) int {
 	return status
 }
 
-// writeAtomic writes a host file through a temporary file in the same
+// WriteAtomic writes a host file through a temporary file in the same
 // directory and a rename, so the file is either the old one or the
 // whole new one, never a torn mix.
-func writeAtomic(name string, perm os.FileMode, write func(io.Writer) error) error {
+func WriteAtomic(name string, perm os.FileMode, write func(io.Writer) error) error {
 	dir := filepath.Dir(name)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(name)+".tmp-*")
 	if err != nil {

@@ -1,4 +1,4 @@
-package cmd
+package worker
 
 // Network access for curl and wget: off unless --allow-net or the
 // policy's `network:` section names hosts. The gate (package netgate)
@@ -10,11 +10,8 @@ package cmd
 import (
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"time"
-
-	"github.com/spf13/pflag"
 
 	"github.com/sandsh/sandsh/builtins"
 	"github.com/sandsh/sandsh/netgate"
@@ -22,19 +19,12 @@ import (
 	"github.com/sandsh/sandsh/restrict"
 )
 
-func addNetFlags(fl *pflag.FlagSet, o *Options) {
-	fl.StringArrayVar(&o.AllowNet, "allow-net", nil, "let curl and wget reach `HOST[:PORT]` or a URL prefix https://HOST/PATH (repeatable)")
-	fl.Int64Var(&o.MaxNetRequests, "max-net-requests", netgate.DefaultMaxRequests, "limit on network requests of the run, redirects included (0 = none)")
-	fl.StringVar(&o.MaxNetBytes, "max-net-bytes", "64MiB", "limit on the size of one network response or request body")
-	fl.DurationVar(&o.NetTimeout, "net-timeout", netgate.DefaultTimeout, "limit on the time of one network request (0 = none)")
-}
-
 // applyPolicyNetwork copies the policy's network section into the
 // options; a flag on the command line wins over the file (--allow-net
 // replaces the file's list rather than adding to it).
 func (o *Options) applyPolicyNetwork(p *policy.Policy) error {
 	n := p.Network
-	set := func(flag string) bool { return o.changed == nil || !o.changed(flag) }
+	set := func(flag string) bool { return o.Changed == nil || !o.Changed(flag) }
 	if len(n.Allow) > 0 && set("allow-net") {
 		o.AllowNet = append([]string(nil), n.Allow...)
 	}
@@ -60,7 +50,7 @@ func (o *Options) netConfig() (cfg netgate.Config, ok bool, err error) {
 	if o.MaxNetRequests < 0 || o.NetTimeout < 0 {
 		return cfg, false, usagef("limits must not be negative")
 	}
-	maxBytes, err := parseBytes(o.MaxNetBytes)
+	maxBytes, err := ParseBytes(o.MaxNetBytes)
 	if err != nil {
 		return cfg, false, usagef("--max-net-bytes: %v", err)
 	}
@@ -177,31 +167,6 @@ func workerNet(p *workerPayload) builtins.Net {
 	return netgate.NewRemote(r, w, p.NetMaxBytes)
 }
 
-// showNetwork prints the effective network section for `policy show`.
-func (o *Options) showNetwork(w io.Writer, p *policy.Policy) {
-	var pn policy.Network
-	if p != nil {
-		pn = p.Network
-	}
-	from := func(flag string, inFile bool) string {
-		switch {
-		case o.changed != nil && o.changed(flag):
-			return "flag --" + flag
-		case inFile:
-			return "policy file"
-		}
-		return "default"
-	}
-	fmt.Fprintln(w, "network:")
-	if len(o.AllowNet) == 0 {
-		fmt.Fprintln(w, "  allow: [] # no network: curl and wget refuse every request")
-	} else {
-		fmt.Fprintf(w, "  allow: # %s\n", from("allow-net", len(pn.Allow) > 0))
-		for _, a := range o.AllowNet {
-			fmt.Fprintf(w, "    - %s\n", yq(a))
-		}
-	}
-	fmt.Fprintf(w, "  max-requests: %d # %s\n", o.MaxNetRequests, from("max-net-requests", pn.MaxRequests != nil))
-	fmt.Fprintf(w, "  max-bytes: %s # %s\n", yq(o.MaxNetBytes), from("max-net-bytes", pn.MaxBytes != nil))
-	fmt.Fprintf(w, "  timeout: %s # %s\n", yq(o.NetTimeout.String()), from("net-timeout", pn.Timeout != nil))
-}
+// ResetNet drops the network gate built so far, so the next run gets its
+// own (and its own request count).
+func (o *Options) ResetNet() { o.gate = nil }

@@ -1,4 +1,4 @@
-package cmd
+package worker
 
 // The interactive shell's worker. The terminal, line editing, history and
 // Ctrl-C stay in the parent (repl.go); every line runs in a supervised,
@@ -9,7 +9,7 @@ package cmd
 //
 // Protocol: two pipes beside the worker's usual descriptors, one JSON
 // message a line. The parent sends replRequest (run a line, finish,
-// complete a word); the worker answers every request with one replReply.
+// Complete a word); the worker answers every request with one ReplReply.
 // After setting up and after every line that leaves the session going,
 // the reply carries a snapshot of the session (interp.State and, for the
 // memory and overlay filesystems, vfs.Snapshot), which the parent keeps.
@@ -44,21 +44,17 @@ import (
 	"github.com/sandsh/sandsh/vfs"
 )
 
-// replTestLineHook, set only by tests, runs in the interactive worker
-// before each line: a stand-in for a command that ignores cancellation.
-var replTestLineHook func(src string)
-
 // replRequest is one request from the parent.
 type replRequest struct {
 	Op       string `json:"op"`             // "run", "finish", "commands", "paths"
 	Src      string `json:"src,omitempty"`  // the line, for run
 	Status   int    `json:"status"`         // $? before the request
 	Word     string `json:"word,omitempty"` // the word to complete
-	DirsOnly bool   `json:"dirs,omitempty"` // complete directories only
+	DirsOnly bool   `json:"dirs,omitempty"` // Complete directories only
 }
 
-// replReply answers one request (or says the worker is ready).
-type replReply struct {
+// ReplReply answers one request (or says the worker is ready).
+type ReplReply struct {
 	Status      int      `json:"status"`
 	Interrupted bool     `json:"interrupted,omitempty"` // Ctrl-C ended the line
 	Exited      bool     `json:"exited,omitempty"`      // the session is over
@@ -95,7 +91,7 @@ const (
 // replMsgMax bounds one message from the worker: the parent is not under
 // the memory limit, and a worker is not trusted to be sane.
 func replMsgMax(o *Options) int64 {
-	n, _ := parseBytes(o.MaxFSBytes)
+	n, _ := ParseBytes(o.MaxFSBytes)
 	if n <= 0 || n > 4<<30 {
 		n = 4 << 30
 	}
@@ -120,8 +116,8 @@ func readMsg(br *bufio.Reader, max int64) ([]byte, error) {
 	}
 }
 
-// remoteShell is the parent's handle on the interactive worker.
-type remoteShell struct {
+// RemoteShell is the parent's handle on the interactive worker.
+type RemoteShell struct {
 	o      *Options
 	stdin  io.Reader
 	maxMem int64
@@ -133,7 +129,7 @@ type remoteShell struct {
 	mu       sync.Mutex
 	proc     *os.Process
 	req      *os.File
-	replies  chan replReply // closed when the worker's reply pipe ends
+	replies  chan ReplReply // closed when the worker's reply pipe ends
 	dead     chan restrict.WorkerResult
 	gone     *restrict.WorkerResult // how the worker ended, once it has
 	killed   string                 // why the parent killed it, if it did
@@ -142,9 +138,9 @@ type remoteShell struct {
 	intrTime *time.Timer
 }
 
-// startRemote starts the interactive worker and waits until it is ready.
-func startRemote(o *Options, stdin io.Reader) (*remoteShell, error) {
-	maxMem, err := parseBytes(o.MaxMemory)
+// StartRemote starts the interactive worker and waits until it is ready.
+func StartRemote(o *Options, stdin io.Reader) (*RemoteShell, error) {
+	maxMem, err := ParseBytes(o.MaxMemory)
 	if err != nil {
 		return nil, usagef("--max-memory: %v", err)
 	}
@@ -158,7 +154,7 @@ func startRemote(o *Options, stdin io.Reader) (*remoteShell, error) {
 			return nil, err
 		}
 	}
-	rs := &remoteShell{o: o, stdin: stdin, maxMem: maxMem}
+	rs := &RemoteShell{o: o, stdin: stdin, maxMem: maxMem}
 	rep, err := rs.start()
 	if err != nil {
 		return nil, err
@@ -169,9 +165,9 @@ func startRemote(o *Options, stdin io.Reader) (*remoteShell, error) {
 
 // start starts a worker from rs.state (a fresh session when nil) and
 // returns its ready message.
-func (rs *remoteShell) start() (replReply, error) { return rs.startTry(3) }
+func (rs *RemoteShell) start() (ReplReply, error) { return rs.startTry(3) }
 
-func (rs *remoteShell) startTry(retry int) (replReply, error) {
+func (rs *RemoteShell) startTry(retry int) (ReplReply, error) {
 	o := rs.o
 	p := workerPayload{HostEnv: map[string]string{}, REPL: true, ReplState: rs.state}
 	if o.IO.Getenv != nil {
@@ -191,13 +187,13 @@ func (rs *remoteShell) startTry(retry int) (replReply, error) {
 	p.Options = *o
 	reqR, reqW, err := os.Pipe()
 	if err != nil {
-		return replReply{}, err
+		return ReplReply{}, err
 	}
 	respR, respW, err := os.Pipe()
 	if err != nil {
 		reqR.Close()
 		reqW.Close()
-		return replReply{}, err
+		return ReplReply{}, err
 	}
 	traceback := "none"
 	if o.Verbose {
@@ -240,7 +236,7 @@ func (rs *remoteShell) startTry(retry int) (replReply, error) {
 		reqW.Close()
 		respR.Close()
 		respW.Close()
-		return replReply{}, err
+		return ReplReply{}, err
 	}
 	go func() {
 		defer broker.stop()
@@ -260,11 +256,11 @@ func (rs *remoteShell) startTry(retry int) (replReply, error) {
 		respW.Close()
 		reqW.Close()
 		respR.Close()
-		return replReply{}, err
+		return ReplReply{}, err
 	}
 	reqR.Close()
 	respW.Close()
-	replies := make(chan replReply, 1)
+	replies := make(chan ReplReply, 1)
 	max := replMsgMax(o)
 	go func() {
 		defer close(replies)
@@ -275,7 +271,7 @@ func (rs *remoteShell) startTry(retry int) (replReply, error) {
 			if err != nil {
 				return
 			}
-			var rep replReply
+			var rep ReplReply
 			if json.Unmarshal(msg, &rep) != nil || rep.StateLen < 0 || rep.StateLen > max {
 				return
 			}
@@ -305,16 +301,22 @@ func (rs *remoteShell) startTry(retry int) (replReply, error) {
 		}
 		if res != nil && res.Death == restrict.Exited {
 			// The worker reported its own set-up error.
-			return replReply{}, &exitError{status: res.Status}
+			return ReplReply{}, &ExitError{Status: res.Status}
 		}
-		return replReply{}, errors.New("the interactive worker did not start")
+		return ReplReply{}, errors.New("the interactive worker did not start")
 	}
 	rs.keep(rep)
 	return rep, nil
 }
 
+// Desc describes the session's sandbox.
+func (rs *RemoteShell) Desc() string { return rs.desc }
+
+// Dir is the shell's directory after the last line.
+func (rs *RemoteShell) Dir() string { return rs.dir }
+
 // keep remembers what a reply says about the session.
-func (rs *remoteShell) keep(rep replReply) {
+func (rs *RemoteShell) keep(rep ReplReply) {
 	if rep.Dir != "" {
 		rs.dir = rep.Dir
 	}
@@ -327,7 +329,7 @@ func (rs *remoteShell) keep(rep replReply) {
 // await waits for the worker's reply; with a timeout > 0 the worker is
 // killed when none comes in time. ok is false when the worker died (rs.gone
 // says how).
-func (rs *remoteShell) await(timeout time.Duration) (replReply, bool) {
+func (rs *RemoteShell) await(timeout time.Duration) (ReplReply, bool) {
 	var tc <-chan time.Time
 	if timeout > 0 {
 		t := time.NewTimer(timeout)
@@ -341,7 +343,7 @@ func (rs *remoteShell) await(timeout time.Duration) (replReply, bool) {
 				return rep, true
 			}
 			rs.reap()
-			return replReply{}, false
+			return ReplReply{}, false
 		case <-tc:
 			rs.kill("timeout")
 			tc = nil
@@ -350,7 +352,7 @@ func (rs *remoteShell) await(timeout time.Duration) (replReply, bool) {
 }
 
 // reap waits for the dead worker's result.
-func (rs *remoteShell) reap() {
+func (rs *RemoteShell) reap() {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
 	if rs.gone != nil {
@@ -370,7 +372,7 @@ func (rs *remoteShell) reap() {
 }
 
 // kill ends the worker on the parent's initiative.
-func (rs *remoteShell) kill(why string) {
+func (rs *RemoteShell) kill(why string) {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
 	if rs.killed == "" {
@@ -380,7 +382,7 @@ func (rs *remoteShell) kill(why string) {
 }
 
 // send writes a request; false if the worker is gone.
-func (rs *remoteShell) send(req replRequest) bool {
+func (rs *RemoteShell) send(req replRequest) bool {
 	b, err := json.Marshal(req)
 	if err != nil {
 		return false
@@ -391,17 +393,17 @@ func (rs *remoteShell) send(req replRequest) bool {
 
 // lineTimeout is how long the parent waits for a line before killing the
 // worker: the worker ends the line itself at --timeout.
-func (rs *remoteShell) lineTimeout() time.Duration {
+func (rs *RemoteShell) lineTimeout() time.Duration {
 	if rs.o.Timeout <= 0 {
 		return 0
 	}
 	return rs.o.Timeout + time.Second
 }
 
-// runLine runs one line in the worker. When the worker died or was
+// RunLine runs one line in the worker. When the worker died or was
 // killed, the death is reported, a new worker starts from the state
 // before the line and the line's status is returned.
-func (rs *remoteShell) runLine(errw io.Writer, src string, status int) (rep replReply, ok bool) {
+func (rs *RemoteShell) RunLine(errw io.Writer, src string, status int) (rep ReplReply, ok bool) {
 	rs.mu.Lock()
 	rs.running = true
 	rs.mu.Unlock()
@@ -427,15 +429,15 @@ func (rs *remoteShell) runLine(errw io.Writer, src string, status int) (rep repl
 	rs.mu.Unlock()
 	if sig != 0 {
 		// The session was ending anyway: no restart.
-		return replReply{Status: 128 + int(sig), Exited: true, KillSig: int(sig)}, true
+		return ReplReply{Status: 128 + int(sig), Exited: true, KillSig: int(sig)}, true
 	}
-	return replReply{Status: rs.recover(errw, true)}, false
+	return ReplReply{Status: rs.recover(errw, true)}, false
 }
 
 // recover reports how the worker ended and starts a new one from the
 // last snapshot. inLine says the death happened while a line ran. It
 // returns the status the line gets.
-func (rs *remoteShell) recover(errw io.Writer, inLine bool) int {
+func (rs *RemoteShell) recover(errw io.Writer, inLine bool) int {
 	rs.mu.Lock()
 	res, killed := rs.gone, rs.killed
 	rs.mu.Unlock()
@@ -443,7 +445,7 @@ func (rs *remoteShell) recover(errw io.Writer, inLine bool) int {
 	var what string
 	switch {
 	case killed == "interrupt":
-		status, what = statusInterrupted, "the line did not stop on Ctrl-C"
+		status, what = StatusInterrupted, "the line did not stop on Ctrl-C"
 	case killed == "timeout":
 		status, what = ExitTimeout, (&interp.LimitError{Limit: "timeout", Value: rs.o.Timeout.String()}).Error()
 	case res == nil:
@@ -487,9 +489,9 @@ func (rs *remoteShell) recover(errw io.Writer, inLine bool) int {
 	return status
 }
 
-// alive makes sure a worker is there between lines, restarting one that
+// Alive makes sure a worker is there between lines, restarting one that
 // died at the prompt (a background job hit a limit).
-func (rs *remoteShell) alive(errw io.Writer) bool {
+func (rs *RemoteShell) Alive(errw io.Writer) bool {
 	select {
 	case res := <-rs.dead:
 		rs.mu.Lock()
@@ -502,8 +504,8 @@ func (rs *remoteShell) alive(errw io.Writer) bool {
 	}
 }
 
-// finish asks the worker to run the EXIT trap and end the session.
-func (rs *remoteShell) finish(status int) (int, bool) {
+// Finish asks the worker to run the EXIT trap and end the session.
+func (rs *RemoteShell) Finish(status int) (int, bool) {
 	// The EXIT trap is a line too: Ctrl-C ends it, or kills the worker.
 	rs.mu.Lock()
 	rs.running = true
@@ -526,8 +528,8 @@ func (rs *remoteShell) finish(status int) (int, bool) {
 	return rep.Status, true
 }
 
-// complete asks the worker for completions; nil when it cannot answer.
-func (rs *remoteShell) complete(op, word string, dirsOnly bool) []string {
+// Complete asks the worker for completions; nil when it cannot answer.
+func (rs *RemoteShell) Complete(op, word string, dirsOnly bool) []string {
 	if !rs.send(replRequest{Op: op, Word: word, DirsOnly: dirsOnly}) {
 		return nil
 	}
@@ -538,9 +540,9 @@ func (rs *remoteShell) complete(op, word string, dirsOnly bool) []string {
 	return rep.Cands
 }
 
-// interrupt forwards Ctrl-C to a running line, and kills the worker if
+// Interrupt forwards Ctrl-C to a running line, and kills the worker if
 // the line has not ended a second later.
-func (rs *remoteShell) interrupt() {
+func (rs *RemoteShell) Interrupt() {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
 	if !rs.running || rs.gone != nil {
@@ -552,9 +554,9 @@ func (rs *remoteShell) interrupt() {
 	}
 }
 
-// terminate forwards SIGTERM/SIGHUP to a running line; false at the
+// Terminate forwards SIGTERM/SIGHUP to a running line; false at the
 // prompt, where the session simply ends.
-func (rs *remoteShell) terminate(sig syscall.Signal) bool {
+func (rs *RemoteShell) Terminate(sig syscall.Signal) bool {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
 	if !rs.running || rs.gone != nil {
@@ -572,7 +574,7 @@ func (rs *remoteShell) terminate(sig syscall.Signal) bool {
 // replWorkerMain is the worker side: set up the session (from the
 // parent's snapshot, if any), then answer requests until the session
 // ends.
-func replWorkerMain(o *Options, p *workerPayload, tty *ttyInput, onLine func(context.CancelCauseFunc)) int {
+func replWorkerMain(o *Options, p *workerPayload, tty *TTYInput, h *Hooks, onLine func(context.CancelCauseFunc)) int {
 	restrict.CloseOnExec(replRequestFD)
 	restrict.CloseOnExec(replReplyFD)
 	reqF := os.NewFile(replRequestFD, "requests")
@@ -586,17 +588,17 @@ func replWorkerMain(o *Options, p *workerPayload, tty *ttyInput, onLine func(con
 		stdin = tty
 	}
 	if tty != nil {
-		o.ask = terminalAsker(stdin, o.IO.Err) // the policy's ask rules ask here
+		o.Ask = TerminalAsker(stdin, o.IO.Err) // the policy's ask rules ask here
 	}
-	sess, err := newSession(o, o.IO.Out, o.IO.Err, stdin, "sandsh", nil, interp.Interactive(true))
+	sess, err := NewSandbox(o, o.IO.Out, o.IO.Err, stdin, "sandsh", nil, interp.Interactive(true))
 	if err != nil {
-		return reportSetupError(o.IO.Err, err)
+		return ReportSetupError(o.IO.Err, err)
 	}
-	r := sess.runner
-	fsBytes, _ := parseBytes(o.MaxFSBytes)
-	fileSize, _ := parseBytes(o.MaxFileSize)
+	r := sess.Runner()
+	fsBytes, _ := ParseBytes(o.MaxFSBytes)
+	fileSize, _ := ParseBytes(o.MaxFileSize)
 	lim := vfs.SnapLimits{MaxBytes: fsBytes, MaxFiles: o.MaxFiles, MaxFileSize: fileSize}
-	_, memFS := sess.fs.(*vfs.MemFS)
+	_, memFS := sess.FS().(*vfs.MemFS)
 	ctx := o.runContext()
 	if len(p.ReplState) > 0 {
 		var snap replSnapshot
@@ -605,11 +607,11 @@ func replWorkerMain(o *Options, p *workerPayload, tty *ttyInput, onLine func(con
 			return ExitInternal
 		}
 		if snap.Files != nil && memFS {
-			if err := vfs.Restore(ctx, sess.fs, snap.Files, lim); err != nil {
+			if err := vfs.Restore(ctx, sess.FS(), snap.Files, lim); err != nil {
 				fmt.Fprintf(o.IO.Err, "sandsh: restore the session's files: %v\n", err)
 			}
 		}
-		vfs.SetUsage(sess.fs, snap.DiskBytes, snap.DiskFiles)
+		vfs.SetUsage(sess.FS(), snap.DiskBytes, snap.DiskFiles)
 		if snap.Shell != nil {
 			if err := r.ImportState(snap.Shell); err != nil {
 				fmt.Fprintf(o.IO.Err, "sandsh: restore the session: %v\n", err)
@@ -618,7 +620,7 @@ func replWorkerMain(o *Options, p *workerPayload, tty *ttyInput, onLine func(con
 		r.SetStatus(snap.Status)
 	}
 	out := bufio.NewWriterSize(repF, 64<<10)
-	reply := func(rep replReply) error {
+	reply := func(rep ReplReply) error {
 		rep.StateLen = int64(len(rep.State))
 		b, err := json.Marshal(rep)
 		if err != nil {
@@ -634,11 +636,11 @@ func replWorkerMain(o *Options, p *workerPayload, tty *ttyInput, onLine func(con
 	var lastSum uint64
 	snapshot := func(status int) []byte {
 		s := replSnapshot{Shell: r.ExportState(), Status: status}
-		if u, ok := sess.fs.(interface{ Usage() (int64, int) }); ok && !memFS {
+		if u, ok := sess.FS().(interface{ Usage() (int64, int) }); ok && !memFS {
 			s.DiskBytes, s.DiskFiles = u.Usage()
 		}
 		if memFS {
-			f, err := vfs.TakeSnapshot(ctx, sess.fs, lim)
+			f, err := vfs.TakeSnapshot(ctx, sess.FS(), lim)
 			if err != nil {
 				return nil
 			}
@@ -655,7 +657,7 @@ func replWorkerMain(o *Options, p *workerPayload, tty *ttyInput, onLine func(con
 		lastSum = sum
 		return buf.Bytes()
 	}
-	if reply(replReply{Dir: r.Dir(), Desc: sess.desc, Jobs: r.RunningJobs(), State: snapshot(r.Status())}) != nil {
+	if reply(ReplReply{Dir: r.Dir(), Desc: sess.Description(), Jobs: r.RunningJobs(), State: snapshot(r.Status())}) != nil {
 		return ExitInternal
 	}
 
@@ -675,7 +677,7 @@ func replWorkerMain(o *Options, p *workerPayload, tty *ttyInput, onLine func(con
 					killSig = int(s.(syscall.Signal))
 				}
 				cancel(nil)
-				tty.interrupt()
+				tty.Interrupt()
 			}
 			mu.Unlock()
 		}
@@ -700,7 +702,7 @@ func replWorkerMain(o *Options, p *workerPayload, tty *ttyInput, onLine func(con
 			mu.Unlock()
 			lcancel(nil)
 			if interrupted || sig != 0 {
-				tty.rearm()
+				tty.Rearm()
 			}
 		}()
 		return fn(lctx), false, 0, false
@@ -723,7 +725,7 @@ func replWorkerMain(o *Options, p *workerPayload, tty *ttyInput, onLine func(con
 			fmt.Fprintf(o.IO.Err, "sandsh: internal error: interactive worker: %v\n", err)
 			return ExitInternal
 		}
-		var rep replReply
+		var rep ReplReply
 		switch req.Op {
 		case "commands":
 			rep.Cands = r.CommandCompletions(req.Word)
@@ -735,36 +737,36 @@ func replWorkerMain(o *Options, p *workerPayload, tty *ttyInput, onLine func(con
 			if !r.Exited() { // `exit` in the EXIT trap sets the status
 				st = req.Status
 			}
-			reply(replReply{Status: st, Exited: true, Dir: r.Dir()})
+			reply(ReplReply{Status: st, Exited: true, Dir: r.Dir()})
 			return st
 		case "run":
 			r.SetStatus(req.Status)
-			f, perr := parseLine(req.Src)
+			f, perr := ParseLine(req.Src)
 			if perr != nil {
 				fmt.Fprintf(o.IO.Err, "sandsh: %v\n", perr)
 				rep.Status = ExitSyntax
 				break
 			}
 			status, interrupted, sig, panicked := guarded(func(c context.Context) int {
-				if replTestLineHook != nil {
-					replTestLineHook(req.Src)
+				if h.Line != nil {
+					h.Line(req.Src)
 				}
 				return r.RunLine(c, f.Stmts)
 			})
 			switch {
 			case panicked:
-				reply(replReply{Status: ExitInternal, Exited: true})
+				reply(ReplReply{Status: ExitInternal, Exited: true})
 				return ExitInternal
 			case sig != 0:
 				finish()
-				reply(replReply{Status: 128 + sig, Exited: true, KillSig: sig})
+				reply(ReplReply{Status: 128 + sig, Exited: true, KillSig: sig})
 				return 128 + sig
 			case r.Exited():
 				st := finish()
-				reply(replReply{Status: st, Exited: true})
+				reply(ReplReply{Status: st, Exited: true})
 				return st
 			case interrupted:
-				status = statusInterrupted
+				status = StatusInterrupted
 				rep.Interrupted = true
 			}
 			r.Reset()

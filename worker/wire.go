@@ -1,4 +1,4 @@
-package cmd
+package worker
 
 // The worker payload's wire format. The parent and the worker are the
 // same executable (/proc/self/exe), so the payload needs no field names,

@@ -1,4 +1,4 @@
-package cmd
+package worker
 
 // The worker: every script runs in a child sandsh process (the worker),
 // supervised by the sandsh the user started (the parent). The parent
@@ -75,12 +75,19 @@ type workerPayload struct {
 	NetMaxBytes int64
 }
 
-// workerTestHook, set only by tests, runs in the worker once it is
-// confined, before the script runs.
-var workerTestHook func(o *Options)
+// Hooks stand in for bugs in sandsh, for the tests of the walls: they
+// run inside a worker once it is confined. Production code passes nil.
+type Hooks struct {
+	// Confined runs before the script (or the first interactive line);
+	// it may set Line.
+	Confined func(o *Options, h *Hooks)
+	// Line runs in the interactive worker before each line.
+	Line func(src string)
+}
 
-// isWorker reports whether this process is a worker.
-func isWorker() bool { return os.Getenv(restrict.WorkerEnv) == "1" }
+// IsWorker reports whether this process is a worker: then the program's
+// main must call Main and exit with its status.
+func IsWorker() bool { return os.Getenv(restrict.WorkerEnv) == "1" }
 
 // superviseRun hands the whole run to a supervised worker. It reports
 // false when the run stays in this process: in the worker itself, with
@@ -101,7 +108,7 @@ func (o *Options) readScript(path string) ([]byte, int, error) {
 	if o.worker != nil && o.worker.hasScript {
 		return o.worker.script, 0, nil
 	}
-	return readScriptFile(path)
+	return ReadScriptFile(path)
 }
 
 // runContext is the context a run starts from.
@@ -115,20 +122,20 @@ func (o *Options) runContext() context.Context {
 // runSupervised is the parent side: start the worker, wait, report.
 func runSupervised(o *Options) int {
 	stdio := o.IO
-	maxMem, err := parseBytes(o.MaxMemory)
+	maxMem, err := ParseBytes(o.MaxMemory)
 	if err != nil {
-		return reportSetupError(stdio.Err, usagef("--max-memory: %v", err))
+		return ReportSetupError(stdio.Err, usagef("--max-memory: %v", err))
 	}
 	// Host directories are checked here so the usage errors are the
 	// same as in-process (the worker's Landlock rules need them).
 	if o.FS == "overlay" && o.Base != "" {
 		if err := checkDir(o.Base, "--base"); err != nil {
-			return reportSetupError(stdio.Err, err)
+			return ReportSetupError(stdio.Err, err)
 		}
 	}
 	if o.FS == "disk" && o.Root != "" {
 		if err := checkDir(o.Root, "--root"); err != nil {
-			return reportSetupError(stdio.Err, err)
+			return ReportSetupError(stdio.Err, err)
 		}
 	}
 	p := workerPayload{HostEnv: map[string]string{}}
@@ -140,10 +147,10 @@ func runSupervised(o *Options) int {
 		}
 		p.HasScript, p.Script = true, data
 	}
-	session := o.sessionFlags()
+	session := o.SessionFlags()
 	if session {
 		if err := o.checkSessionFlags(); err != nil {
-			return reportSetupError(stdio.Err, err)
+			return ReportSetupError(stdio.Err, err)
 		}
 	}
 	h := o.newHostSide()
@@ -230,12 +237,12 @@ func runSupervised(o *Options) int {
 	}
 	stopJail, err := o.serveJail(&spec, &p)
 	if err != nil {
-		return reportSetupError(h.errw, err)
+		return ReportSetupError(h.errw, err)
 	}
 	broker, err := o.startNetBroker(&spec.Extra, &p)
 	if err != nil {
 		stopJail()
-		return reportSetupError(h.errw, err)
+		return ReportSetupError(h.errw, err)
 	}
 	defer broker.stop()
 	if p.JailFD > 0 || broker != nil {
@@ -302,17 +309,17 @@ func workerStatus(o *Options, errw io.Writer, res restrict.WorkerResult, maxMem 
 // memory limit, and the worker reports the limit (`sandsh /dev/zero`
 // must not fill the parent's memory).
 func readScriptCapped(path, maxFlag string) ([]byte, int, error) {
-	limit, err := parseBytes(maxFlag)
+	limit, err := ParseBytes(maxFlag)
 	if err != nil || limit <= 0 {
-		return readScriptFile(path)
+		return ReadScriptFile(path)
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return readScriptFile(path) // the same messages as in-process
+		return ReadScriptFile(path) // the same messages as in-process
 	}
 	defer f.Close()
 	if fi, err := f.Stat(); err != nil || fi.IsDir() {
-		return readScriptFile(path)
+		return ReadScriptFile(path)
 	}
 	data, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
@@ -343,9 +350,12 @@ func (w epipeWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// workerMain is the worker side: read the run, confine, watch the heap,
-// run.
-func workerMain() int {
+// Main is the worker side: read the run, confine, watch the heap, run.
+// It returns the worker's exit status.
+func Main(h *Hooks) int {
+	if h == nil {
+		h = &Hooks{}
+	}
 	for _, fd := range []int{restrict.WorkerStdoutFD, restrict.WorkerStderrFD, restrict.WorkerPayloadFD} {
 		restrict.CloseOnExec(fd) // host programs (unrestricted mode) must not inherit them
 	}
@@ -394,14 +404,14 @@ func workerMain() int {
 		Getenv: func(name string) string { return hostEnv[name] },
 		Getwd:  os.Getwd,
 	}
-	maxMem, err := parseBytes(o.MaxMemory)
+	maxMem, err := ParseBytes(o.MaxMemory)
 	if err != nil {
-		return reportSetupError(errW, usagef("--max-memory: %v", err))
+		return ReportSetupError(errW, usagef("--max-memory: %v", err))
 	}
 	var maxFile int64
 	if o.FS == "disk" {
-		if maxFile, err = parseBytes(o.MaxFileSize); err != nil {
-			return reportSetupError(errW, usagef("--max-file-size: %v", err))
+		if maxFile, err = ParseBytes(o.MaxFileSize); err != nil {
+			return ReportSetupError(errW, usagef("--max-file-size: %v", err))
 		}
 	}
 	ctx, cancel := context.WithCancelCause(context.Background())
@@ -410,7 +420,7 @@ func workerMain() int {
 	if p.AuditFD > 0 {
 		redact, err := o.auditRedact()
 		if err != nil {
-			return reportSetupError(errW, err)
+			return ReportSetupError(errW, err)
 		}
 		o.audit = workerAudit(p.AuditFD, redact)
 	}
@@ -424,10 +434,10 @@ func workerMain() int {
 	// The interactive worker reads the terminal through a second,
 	// pollable open of it, so Ctrl-C can end a read; Landlock would
 	// refuse that open later.
-	var tty *ttyInput
+	var tty *TTYInput
 	if p.REPL && !(o.FS == "disk" && o.Root == "" && !o.Restricted) {
-		tty = newTTYInput(os.Stdin)
-		defer tty.close()
+		tty = NewTTYInput(os.Stdin)
+		defer tty.Close()
 	}
 
 	// Load what the Go runtime reads lazily from the host before the
@@ -491,11 +501,11 @@ func workerMain() int {
 			os.Exit(ExitLimit)
 		})
 	defer wd.Stop()
-	if workerTestHook != nil {
-		workerTestHook(o)
+	if h.Confined != nil {
+		h.Confined(o, h)
 	}
 	if p.REPL {
-		return replWorkerMain(o, &p, tty, func(c context.CancelCauseFunc) {
+		return replWorkerMain(o, &p, tty, h, func(c context.CancelCauseFunc) {
 			lineMu.Lock()
 			lineCancel = c
 			lineMu.Unlock()
@@ -504,7 +514,7 @@ func workerMain() int {
 			}
 		})
 	}
-	return runMain(o)
+	return runScriptInWorker(o)
 }
 
 // confineSpec says what the worker may still reach on the host: nothing

@@ -1,4 +1,4 @@
-package cmd
+package worker
 
 import (
 	"errors"
@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// ttyInput is the standard input of the commands the REPL runs. A command
+// TTYInput is the standard input of the commands the REPL runs. A command
 // blocked reading the terminal (`read x`, `cat`) must end on Ctrl-C like
 // in bash, but a read on the inherited descriptor 0 cannot be woken up:
 // Go reads it in blocking mode. So the REPL opens the terminal device a
@@ -17,14 +17,14 @@ import (
 // deadline that ends the read (seen by the command as end of input).
 // Where the device cannot be reopened (no /proc), reads use descriptor 0
 // and Ctrl-C takes effect once the read returns. The methods accept a nil
-// *ttyInput (unrestricted mode, where commands get descriptor 0 itself).
-type ttyInput struct {
+// *TTYInput (unrestricted mode, where commands get descriptor 0 itself).
+type TTYInput struct {
 	f  *os.File // the reopened, pollable terminal; nil if unavailable
 	in *os.File // descriptor 0
 }
 
-func newTTYInput(in *os.File) *ttyInput {
-	return &ttyInput{f: reopenTerminal(in), in: in}
+func NewTTYInput(in *os.File) *TTYInput {
+	return &TTYInput{f: reopenTerminal(in), in: in}
 }
 
 // reopenTerminal opens the device behind in anew (a new open file
@@ -48,7 +48,7 @@ func reopenTerminal(in *os.File) *os.File {
 	return f
 }
 
-func (t *ttyInput) Read(p []byte) (int, error) {
+func (t *TTYInput) Read(p []byte) (int, error) {
 	if t.f == nil {
 		return t.in.Read(p)
 	}
@@ -60,20 +60,20 @@ func (t *ttyInput) Read(p []byte) (int, error) {
 }
 
 // interrupt wakes up a command blocked reading the terminal.
-func (t *ttyInput) interrupt() {
+func (t *TTYInput) Interrupt() {
 	if t != nil && t.f != nil {
 		t.f.SetReadDeadline(time.Now())
 	}
 }
 
 // rearm lets reads block again after an interrupted line.
-func (t *ttyInput) rearm() {
+func (t *TTYInput) Rearm() {
 	if t != nil && t.f != nil {
 		t.f.SetReadDeadline(time.Time{})
 	}
 }
 
-func (t *ttyInput) close() {
+func (t *TTYInput) Close() {
 	if t != nil && t.f != nil {
 		t.f.Close()
 	}

@@ -1,4 +1,4 @@
-package cmd
+package worker
 
 import (
 	"errors"
@@ -7,38 +7,26 @@ import (
 	"os"
 	"time"
 
-	"github.com/spf13/cobra"
-
 	"github.com/sandsh/sandsh/builtins"
 	"github.com/sandsh/sandsh/policy"
 )
-
-// ExitConfig is sandsh's status when the policy file cannot be used
-// (sysexits' EX_CONFIG): nothing ran.
-const ExitConfig = 78
 
 // configError is a policy that cannot be used: "file:line: message".
 type configError struct{ err error }
 
 func (e *configError) Error() string { return e.err.Error() }
 
-// markChanged remembers which flags the command line set, so a policy
-// file's limits apply only where no flag overrides them.
-func markChanged(c *cobra.Command, o *Options) {
-	o.changed = func(name string) bool { return c.Flags().Changed(name) }
-}
-
-// loadPolicy reads and validates --policy once, in the process that
+// LoadPolicy reads and validates --policy once, in the process that
 // parsed the command line: the file's bytes travel to the worker in
 // PolicyData (the confined worker reads no host file), and the file's
 // limits are copied into the options for every flag not given.
-func (o *Options) loadPolicy() (*policy.Policy, error) {
+func (o *Options) LoadPolicy() (*policy.Policy, error) {
 	if o.Policy == "" {
 		return nil, nil
 	}
 	fresh := o.PolicyData == nil
 	if fresh {
-		data, err := readPolicyFile(o.Policy)
+		data, err := ReadPolicyFile(o.Policy)
 		if err != nil {
 			return nil, &configError{err}
 		}
@@ -59,7 +47,7 @@ func (o *Options) loadPolicy() (*policy.Policy, error) {
 	return p, nil
 }
 
-func readPolicyFile(name string) ([]byte, error) {
+func ReadPolicyFile(name string) ([]byte, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
@@ -82,7 +70,7 @@ func readPolicyFile(name string) ([]byte, error) {
 // on the command line wins over the file.
 func (o *Options) applyPolicyLimits(p *policy.Policy) error {
 	l := p.Limits
-	set := func(flag string) bool { return o.changed == nil || !o.changed(flag) }
+	set := func(flag string) bool { return o.Changed == nil || !o.Changed(flag) }
 	if l.Timeout != nil && set("timeout") {
 		d, err := time.ParseDuration(*l.Timeout)
 		if err != nil {

@@ -1,4 +1,4 @@
-package cmd
+package worker
 
 import (
 	"bufio"
@@ -42,7 +42,7 @@ func (o *Options) openAudit(argv []string) (*auditRun, error) {
 	a.log = sandbox.NewAudit(w, redact)
 	start := map[string]any{"argv": a.log.Argv(argv), "limits": o.auditLimits()}
 	if o.Policy != "" {
-		if p, err := o.loadPolicy(); err == nil && p != nil {
+		if p, err := o.LoadPolicy(); err == nil && p != nil {
 			start["policy"] = map[string]any{"file": p.File, "digest": p.Digest}
 		}
 	}

@@ -1,4 +1,4 @@
-package cmd
+package worker
 
 // Allowlisted host programs in an OS jail (--allow-run, a policy rule
 // saying jail): the flags, the predicate both sides apply, and the
@@ -87,7 +87,7 @@ func (o *Options) jailer(allowed func([]string) bool) (restrict.Jailer, error) {
 // serveJail starts answering the worker's jail requests; stop kills the
 // jails still running and waits for them.
 func (o *Options) serveJail(spec *restrict.WorkerSpec, p *workerPayload) (stop func(), err error) {
-	pol, err := o.loadPolicy()
+	pol, err := o.LoadPolicy()
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,184 @@
+package worker
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/sandsh/sandsh/builtins"
+	"github.com/sandsh/sandsh/interp"
+	"github.com/sandsh/sandsh/sandbox"
+)
+
+// Run runs what the options say: -c text, a script file or standard
+// input, in a supervised, confined worker (in this process with
+// NoWorker). With a terminal on standard input and no script, it calls
+// interactive (the caller's interactive shell) instead. argv is the
+// command line, for the audit log's run_start. The caller has loaded
+// the policy (Options.LoadPolicy) and run any --check first.
+func Run(o *Options, argv []string, interactive func(*Options) int) int {
+	if o.Audit != "" {
+		a, err := o.openAudit(argv)
+		if err != nil {
+			return ReportSetupError(o.IO.Err, err)
+		}
+		if o.NoWorker {
+			o.audit = a.log
+		} else {
+			o.auditRun = a
+		}
+		status := runAudited(o, interactive)
+		a.finish(status, o.limitHit)
+		return status
+	}
+	return runAudited(o, interactive)
+}
+
+// runScriptInWorker is the worker's side of a script run.
+func runScriptInWorker(o *Options) int {
+	if _, err := o.LoadPolicy(); err != nil {
+		return ReportSetupError(o.IO.Err, err)
+	}
+	return runAudited(o, nil)
+}
+
+// runAudited is Run once the audit log (if any) is open.
+func runAudited(o *Options, interactive func(*Options) int) int {
+	if status, done := o.superviseRun(); done {
+		return status // the run happened in a supervised worker (worker.go)
+	}
+	stdio := o.IO
+	var src io.Reader
+	var name, arg0 string
+	var params []string
+	switch {
+	case o.Command != nil:
+		src, name, arg0 = strings.NewReader(*o.Command), "-c", "sandsh"
+		if len(o.Args) > 0 {
+			arg0, params = o.Args[0], o.Args[1:]
+		}
+	case len(o.Args) > 0 && o.Args[0] != "-":
+		path := o.Args[0]
+		data, status, err := o.readScript(path)
+		if err != nil {
+			fmt.Fprintf(stdio.Err, "sandsh: %s\n", err)
+			return status
+		}
+		src, name, arg0, params = bytes.NewReader(data), path, path, o.Args[1:]
+	case len(o.Args) > 0:
+		src, name, arg0, params = stdio.In, "-", "sandsh", o.Args[1:]
+	case stdio.InTerminal && interactive != nil:
+		if o.SessionFlags() {
+			return ReportSetupError(stdio.Err, usagef("--state, --var, --json, --import, --export and --changes need a script"))
+		}
+		return interactive(o)
+	default:
+		src, name, arg0 = stdio.In, "-", "sandsh"
+	}
+	var scriptStdin io.Reader = stdio.In
+	if src == stdio.In {
+		// The script itself comes from stdin, so its commands read
+		// what follows it, as with `bash < script`.
+		scriptStdin = src
+	}
+	sc := sandbox.Script{Reader: src, Name: name, Args: append([]string{arg0}, params...),
+		File: o.Command == nil && name != "-", Command: o.Command != nil, Stdin: scriptStdin, Stdout: stdio.Out, Stderr: stdio.Err}
+	if o.worker != nil {
+		// The sandbox side of a supervised run (worker.go).
+		status, oc := o.runSandboxed(o.runContext(), o.worker.inputs, sc)
+		if o.worker.result != nil {
+			json.NewEncoder(o.worker.result).Encode(oc)
+		}
+		return status
+	}
+	if !o.SessionFlags() {
+		status, _ := o.runSandboxed(o.runContext(), nil, sc)
+		return status
+	}
+	// --no-worker: both sides of the run in this process.
+	if err := o.checkSessionFlags(); err != nil {
+		return ReportSetupError(stdio.Err, err)
+	}
+	h := o.newHostSide()
+	in, status, err := o.readInputs()
+	if err != nil {
+		fmt.Fprintf(h.errw, "sandsh: %v\n", err)
+		return h.finish(status, "", nil)
+	}
+	sc.Stdout, sc.Stderr = h.out, h.errw
+	status, oc := o.runSandboxed(o.runContext(), in, sc)
+	return h.finish(status, "", oc)
+}
+
+// maxScriptRead caps how much of a script file is read from the host.
+const maxScriptRead = 1<<30 + 1
+
+// ReadScriptFile reads a script named on the command line from the host.
+func ReadScriptFile(path string) ([]byte, int, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, ExitNotFound, fmt.Errorf("%s: No such file or directory", path)
+		}
+		return nil, ExitNotExec, fmt.Errorf("%s: %s", path, builtins.ErrText(err))
+	}
+	if fi.IsDir() {
+		return nil, ExitNotExec, fmt.Errorf("%s: Is a directory", path)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, ExitNotExec, fmt.Errorf("%s: %s", path, builtins.ErrText(err))
+	}
+	defer f.Close()
+	// Read at most one byte more than any script limit allows, so a huge
+	// (or endless, like /dev/zero) file cannot fill memory: the runner
+	// reports the max-script-bytes limit on what it got.
+	data, err := io.ReadAll(io.LimitReader(f, maxScriptRead))
+	if err != nil {
+		return nil, ExitNotExec, fmt.Errorf("%s: %s", path, builtins.ErrText(err))
+	}
+	return data, 0, nil
+}
+
+func ReportSetupError(w io.Writer, err error) int {
+	fmt.Fprintf(w, "sandsh: %v\n", err)
+	var ue *usageError
+	if errors.As(err, &ue) {
+		return ExitUsage
+	}
+	var ce *configError
+	if errors.As(err, &ce) {
+		return ExitConfig
+	}
+	return ExitInternal
+}
+
+// finalStatus maps a run's outcome to sandsh's exit status.
+func finalStatus(w io.Writer, status int, err error) int {
+	if err == nil {
+		return status
+	}
+	var le *interp.LimitError
+	var ie *interp.InternalError
+	switch {
+	case errors.As(err, &le):
+		fmt.Fprintf(w, "sandsh: %v\n", le)
+		if le.Limit == "timeout" {
+			return ExitTimeout
+		}
+		return ExitLimit
+	case errors.As(err, &ie):
+		fmt.Fprintf(w, "sandsh: %v (this is a bug in sandsh)\n", ie)
+		return ExitInternal
+	case errors.Is(err, context.DeadlineExceeded):
+		fmt.Fprintf(w, "sandsh: limit exceeded: timeout\n")
+		return ExitTimeout
+	}
+	fmt.Fprintf(w, "sandsh: %v\n", err)
+	return ExitInternal
+}

@@ -1,0 +1,50 @@
+package worker
+
+import (
+	"fmt"
+	"io"
+)
+
+// Exit statuses of sandsh itself. A script's own status passes through
+// unchanged; these are what sandsh returns when the script could not run
+// to its end.
+const (
+	ExitSyntax   = 2   // the script has a syntax error (like bash)
+	ExitState    = 65  // the --state file cannot be used (sysexits' EX_DATAERR)
+	ExitUsage    = 64  // bad flag, bad --fs, missing --base/--root directory
+	ExitInternal = 70  // a bug in sandsh: a recovered panic
+	ExitConfig   = 78  // the policy file cannot be used (sysexits' EX_CONFIG): nothing ran
+	ExitTimeout  = 124 // --timeout expired (like timeout(1))
+	ExitLimit    = 125 // any other limit was exceeded
+	ExitNotExec  = 126 // the script is a directory or unreadable
+	ExitNotFound = 127 // the script file does not exist
+)
+
+// usageError is a bad invocation: one line and ExitUsage.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+// Usagef is a bad invocation: reported as one line, with ExitUsage.
+func Usagef(format string, a ...any) error { return &usageError{fmt.Sprintf(format, a...)} }
+
+func usagef(format string, a ...any) error { return Usagef(format, a...) }
+
+// ExitError is a failure the worker has already reported: only its
+// status is left to return.
+type ExitError struct{ Status int }
+
+func (e *ExitError) Error() string { return fmt.Sprintf("exit status %d", e.Status) }
+
+// IO is the process's standard streams, injected for tests.
+type IO struct {
+	In       io.Reader
+	Out, Err io.Writer
+	// InTerminal reports whether In is an interactive terminal.
+	InTerminal bool
+	// Getenv reads the host environment (only for --env NAME and
+	// NO_COLOR/TERM).
+	Getenv func(string) string
+	// Getwd is the host working directory (for --fs disk).
+	Getwd func() (string, error)
+}
