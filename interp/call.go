@@ -259,6 +259,13 @@ func (r *Runner) callWithTempScope(ctx context.Context, ce *syntax.CallExpr, fie
 			}
 			continue
 		}
+		// The value is expanded before the binding exists, so X="$X-2" f
+		// reads the caller's X, as in bash.
+		val, err := r.assignValue(ctx, as.Value)
+		if err != nil {
+			r.assignError(expansionError{err})
+			return
+		}
 		nv := &variable{tempvar: true}
 		if as.Append && old != nil && old.Kind != expand.NameRef {
 			nv = old.clone()
@@ -266,7 +273,7 @@ func (r *Runner) callWithTempScope(ctx context.Context, ce *syntax.CallExpr, fie
 		}
 		nv.Exported = true
 		r.setScoped(base, name, nv)
-		if err := r.assign(ctx, as, false); err != nil {
+		if err := r.setString(name, val, as.Append); err != nil {
 			r.assignError(err)
 			return
 		}

@@ -58,11 +58,16 @@ func (r *Runner) declClause(ctx context.Context, dc *syntax.DeclClause) {
 				}
 				optsDone = true
 				name, val, hasVal := strings.Cut(f, "=")
+				if hasVal && !assignmentLHS(name) {
+					// Like bash's assignment(): "b.=" is a name
+					// (declare -f "b.="), not b. set to "".
+					name, hasVal = f, false
+				}
 				it := item{name: name}
 				if hasVal {
 					v := val
 					it.value = &v
-					if n, ok := strings.CutSuffix(name, "+"); ok && syntax.ValidName(n) {
+					if n, ok := strings.CutSuffix(name, "+"); ok && assignmentLHS(n) {
 						it.name, it.appendVal = n, true
 					}
 				}
@@ -93,6 +98,11 @@ func (r *Runner) declClause(ctx context.Context, dc *syntax.DeclClause) {
 		r.lastStatus = 0
 		names := make([]string, 0, len(items))
 		for _, it := range items {
+			if it.value != nil || it.as != nil && !it.as.Naked {
+				r.builtinErr(variant, "cannot use `-f' to make functions")
+				r.lastStatus = 1
+				return
+			}
 			names = append(names, it.name)
 		}
 		if len(names) == 0 {
@@ -153,7 +163,9 @@ func (r *Runner) declClause(ctx context.Context, dc *syntax.DeclClause) {
 		r.lastStatus = 0
 		return
 	}
-	r.lastStatus = 0
+	// $? in the arguments is still the status before the command
+	// (local rc=$?), so the status is set only once they are done.
+	failed := false
 	local := variant == "local" || (variant == "declare" || variant == "typeset") && !attrs.global && r.funcTop() > 0 && r.scopes[r.funcTop()].funcName != ""
 	for _, it := range items {
 		if attrs.print {
@@ -163,7 +175,7 @@ func (r *Runner) declClause(ctx context.Context, dc *syntax.DeclClause) {
 				r.printDecl(w, it.name, &variable{Variable: r.getVar(it.name)})
 			} else {
 				r.builtinErr(variant, "%s: not found", it.name)
-				r.lastStatus = 1
+				failed = true
 			}
 			continue
 		}
@@ -175,7 +187,7 @@ func (r *Runner) declClause(ctx context.Context, dc *syntax.DeclClause) {
 				shown = name + "[" + r.printNode(it.as.Index) + "]"
 			}
 			r.builtinErr(variant, "`%s': not a valid identifier", shown)
-			r.lastStatus = 1
+			failed = true
 			continue
 		}
 		if i := strings.IndexByte(name, '['); i > 0 {
@@ -183,13 +195,13 @@ func (r *Runner) declClause(ctx context.Context, dc *syntax.DeclClause) {
 		}
 		if !syntax.ValidName(name) {
 			r.builtinErr(variant, "`%s': not a valid identifier", it.name)
-			r.lastStatus = 1
+			failed = true
 			continue
 		}
 		v, err := r.declVar(name, local, &attrs)
 		if err != nil {
 			r.builtinErr(variant, "%v", err)
-			r.lastStatus = 1
+			failed = true
 			if !r.interactive && v == nil {
 				continue
 			}
@@ -215,6 +227,7 @@ func (r *Runner) declClause(ctx context.Context, dc *syntax.DeclClause) {
 					return
 				}
 				if !r.setNameref(variant, name, v, val) {
+					failed = true
 					continue
 				}
 				break
@@ -225,6 +238,7 @@ func (r *Runner) declClause(ctx context.Context, dc *syntax.DeclClause) {
 				aerr = r.assignArrayText(ctx, name, *it.value)
 			} else if v.Kind == expand.NameRef {
 				if !r.setNameref(variant, name, v, *it.value) {
+					failed = true
 					continue
 				}
 			} else {
@@ -234,13 +248,14 @@ func (r *Runner) declClause(ctx context.Context, dc *syntax.DeclClause) {
 		if aerr != nil {
 			if _, ok := aerr.(*readonlyError); ok && r.s.fatalErr() == nil {
 				r.builtinErr(variant, "%v", aerr)
-				r.lastStatus = 1
+				failed = true
 				continue
 			}
 			r.assignError(aerr)
 			if r.exiting || r.abortLine {
 				return
 			}
+			failed = true
 			continue
 		}
 		if strings.Contains(attrs.on, "r") {
@@ -249,6 +264,21 @@ func (r *Runner) declClause(ctx context.Context, dc *syntax.DeclClause) {
 			}
 		}
 	}
+	r.lastStatus = 0
+	if failed {
+		r.lastStatus = 1
+	}
+}
+
+// assignmentLHS reports whether s, the text before the first '=' of a
+// word given to declare, makes the word an assignment: a name, name+ or
+// name[subscript] (with an optional +).
+func assignmentLHS(s string) bool {
+	s = strings.TrimSuffix(s, "+")
+	if i := strings.IndexByte(s, '['); i > 0 && strings.HasSuffix(s, "]") {
+		s = s[:i]
+	}
+	return syntax.ValidName(s)
 }
 
 func (r *Runner) resolveRefIf(name string, v *variable) string {
@@ -302,8 +332,9 @@ func (r *Runner) declVar(name string, local bool, a *declAttrs) (*variable, erro
 			v = old
 		}
 		if v == nil {
-			if outer, _ := r.lookup(name); outer != nil && outer.ReadOnly {
-				// bash refuses to shadow a readonly variable.
+			if outer, _ := r.lookup(name); outer != nil && outer.ReadOnly && !outer.Local {
+				// bash refuses to shadow a readonly global, but a
+				// caller's readonly local may be shadowed.
 				return nil, &readonlyError{name}
 			}
 			v = &variable{Variable: expand.Variable{Local: true}}

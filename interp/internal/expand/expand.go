@@ -1097,6 +1097,10 @@ func (cfg *Config) glob1(base, pat string) ([]string, error) {
 			}
 			continue
 		case !pattern.HasMeta(part, metaMode):
+			// sandsh: a segment with no pattern in it names a file, so
+			// the escapes of its quoted characters ("v-n"/* is v\-n
+			// here) come off first.
+			part = unescapePattern(part)
 			var newMatches []string
 			for _, dir := range matches {
 				match := dir
@@ -1207,6 +1211,22 @@ func (cfg *Config) glob1(base, pat string) ([]string, error) {
 		matches = matches[1:]
 	}
 	return matches, nil
+}
+
+// unescapePattern is the literal text of a pattern with no unescaped
+// metacharacters: each backslash gives the character after it.
+func unescapePattern(s string) string {
+	if strings.IndexByte(s, '\\') < 0 {
+		return s
+	}
+	var sb strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			i++
+		}
+		sb.WriteByte(s[i])
+	}
+	return sb.String()
 }
 
 func (cfg *Config) globDir(base, dir string, matcher func(string) bool, wantDir bool, matches []string) ([]string, error) {

@@ -292,13 +292,17 @@ func regexpNext(sb *strings.Builder, sl *stringLexer, mode Mode) error {
 				return literalBracket()
 			}
 		}
+		// sandsh: a '-' first in the bracket is a literal, as in bash
+		// ([-+] matches either sign), not the end of a range.
+		atStart := true
 		if c == ']' {
 			bsb.WriteByte(']')
+			atStart = false
 			if c = sl.next(); c == '\x00' {
 				return literalBracket()
 			}
 		}
-		for {
+		for first := true; ; first = false {
 			switch c {
 			case '\x00':
 				// Bash is inconsistent about invalid character classes
@@ -329,6 +333,10 @@ func regexpNext(sb *strings.Builder, sl *stringLexer, mode Mode) error {
 					bsb.WriteString(regexp.QuoteMeta(string(c)))
 				}
 			case '-':
+				if first && atStart {
+					bsb.WriteString(`\-`)
+					break
+				}
 				bsb.WriteByte('-')
 				start := sl.last()
 				end := sl.peekNext()

@@ -2899,20 +2899,56 @@ func (p *Parser) testClause(s *Stmt) {
 	s.Cmd = tc
 }
 
+// sandsh: bash's grammar for [[ ]]: || binds loosest and && tighter, both
+// left-associative, and ! negates only its own operand (a term), so
+// "! a && b" is "(! a) && b" and "a && b || c" is "(a && b) || c".
+// Upstream parsed every chain right-associatively with no precedence.
 func (p *Parser) testExprBinary(pastAndOr bool) TestExpr {
-	p.got(_Newl)
-	var left TestExpr
 	if pastAndOr {
-		left = p.testExprUnary()
-	} else {
-		left = p.testExprBinary(true)
+		return p.testExprTerm()
 	}
+	return p.testExprOr()
+}
+
+func (p *Parser) testExprOr() TestExpr {
+	left := p.testExprAnd()
+	for left != nil && p.tok == orOr {
+		b := &BinaryTest{OpPos: p.pos, Op: OrTest, X: left}
+		p.next()
+		if b.Y = p.testExprAnd(); b.Y == nil {
+			p.followErrExp(b.OpPos, b.Op)
+		}
+		left = b
+	}
+	return left
+}
+
+func (p *Parser) testExprAnd() TestExpr {
+	left := p.testExprTerm()
+	for left != nil && p.tok == andAnd {
+		b := &BinaryTest{OpPos: p.pos, Op: AndTest, X: left}
+		p.next()
+		if b.Y = p.testExprTerm(); b.Y == nil {
+			p.followErrExp(b.OpPos, b.Op)
+		}
+		left = b
+	}
+	return left
+}
+
+// testExprTerm parses one operand of && and ||: a unary test, a
+// parenthesized expression, ! and a term, or a word with an optional
+// binary operator and second word.
+func (p *Parser) testExprTerm() TestExpr {
+	p.got(_Newl)
+	left := p.testExprUnary()
 	if left == nil {
 		return left
 	}
 	p.got(_Newl)
 	switch p.tok {
 	case andAnd, orOr:
+		return left
 	case _LitWord:
 		if p.val == "]]" {
 			return left
@@ -2933,13 +2969,7 @@ func (p *Parser) testExprBinary(pastAndOr bool) TestExpr {
 		Op:    BinTestOperator(p.tok),
 		X:     left,
 	}
-	switch b.Op {
-	case AndTest, OrTest:
-		p.next()
-		if b.Y = p.testExprBinary(false); b.Y == nil {
-			p.followErrExp(b.OpPos, b.Op)
-		}
-	case TsReMatch:
+	if b.Op == TsReMatch {
 		p.checkLang(p.pos, langBashLike|LangZsh, "regex tests")
 		p.rxOpenParens = 0
 		p.rxFirstPart = true
@@ -2947,19 +2977,18 @@ func (p *Parser) testExprBinary(pastAndOr bool) TestExpr {
 		// all sorts of ways. The better fix is likely to use a stop
 		// token, like we do with heredocs.
 		p.quote = testExprRegexp
-		fallthrough
-	default:
-		if _, ok := b.X.(*Word); !ok {
-			p.posErr(b.OpPos, "expected %#q, %#q or %#q after complex expr",
-				AndTest, OrTest, dblRightBrack)
-		}
-		// sandsh: like bash, the pattern of == and != may use extended
-		// globs even when extglob is off.
-		p.extPat = b.Op == TsMatch || b.Op == TsMatchShort || b.Op == TsNoMatch
-		p.next()
-		b.Y = p.followWordTok(token(b.Op), b.OpPos)
-		p.extPat = false
 	}
+	if _, ok := b.X.(*Word); !ok {
+		p.posErr(b.OpPos, "expected %#q, %#q or %#q after complex expr",
+			AndTest, OrTest, dblRightBrack)
+	}
+	// sandsh: like bash, the pattern of == and != may use extended
+	// globs even when extglob is off.
+	p.extPat = b.Op == TsMatch || b.Op == TsMatchShort || b.Op == TsNoMatch
+	p.next()
+	b.Y = p.followWordTok(token(b.Op), b.OpPos)
+	p.extPat = false
+	p.got(_Newl)
 	return b
 }
 
@@ -2983,7 +3012,7 @@ func (p *Parser) testExprUnary() TestExpr {
 	case exclMark:
 		u := &UnaryTest{OpPos: p.pos, Op: TsNot}
 		p.next()
-		if u.X = p.testExprBinary(false); u.X == nil {
+		if u.X = p.testExprTerm(); u.X == nil {
 			p.followErrExp(u.OpPos, u.Op)
 		}
 		return u
