@@ -302,10 +302,12 @@ var auditSchema = map[string][]map[string]string{
 		{"op": "string", "path": "string", "access": "string", "decision": "string", "rule": "string", "message": "string"},
 		{"script": "string", "line": "number", "decision": "string", "rule": "string", "message": "string"},
 	},
-	"file":    {{"op": "string", "path": "string"}},
-	"limit":   {{"limit": "string", "detail": "string"}},
-	"run_end": {{"status": "number", "duration_ms": "number"}},
-	"net":     {{"method": "string", "url": "string", "status": "number", "bytes": "number", "decision": "string"}},
+	"file":         {{"op": "string", "path": "string"}},
+	"limit":        {{"limit": "string", "detail": "string"}},
+	"run_end":      {{"status": "number", "duration_ms": "number"}},
+	"net":          {{"method": "string", "url": "string", "status": "number", "bytes": "number", "decision": "string"}},
+	"audit_failed": {{"reason": "string", "unwritten_seq": "number"}},
+	"audit_lost":   {{"lost": "array"}},
 }
 
 func checkAuditFields(line []byte) error {

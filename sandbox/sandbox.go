@@ -69,6 +69,7 @@ import (
 const (
 	ExitSyntax   = 2   // syntax error in the script
 	ExitInternal = 70  // a bug in sandsh (a recovered panic)
+	ExitAudit    = 74  // the audit log failed (a write error, a lost event): the run was stopped
 	ExitTimeout  = 124 // the Timeout limit
 	ExitLimit    = 125 // any other limit
 )
@@ -592,11 +593,23 @@ func (s *Sandbox) Run(ctx context.Context, sc Script) (*Result, error) {
 	s.runner.NextRun(sc.Stdin, stdout, stderr, arg0, params)
 	s.runner.SetScriptFile(sc.File)
 	s.runner.SetCommandString(sc.Command)
+	if err := s.audit.Err(); err != nil {
+		// A log that failed in an earlier run takes no more commands.
+		res.Status, res.Err = ExitAudit, err
+		return res, nil
+	}
+	// A failing audit log stops the run: nothing runs unaudited.
+	ctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
+	defer s.audit.OnFail(stop)()
 	start := time.Now()
 	status, err := runProtected(ctx, s.runner, src, name)
 	res.Duration = time.Since(start)
 	res.Status, res.Err = status, err
-	if err != nil {
+	var ae *AuditError
+	if aerr := s.audit.Err(); aerr != nil && errors.As(aerr, &ae) {
+		res.Status, res.Err = ExitAudit, ae
+	} else if err != nil {
 		var le *interp.LimitError
 		switch {
 		case errors.As(err, &le):

@@ -1,10 +1,11 @@
 package worker
 
 import (
-	"bufio"
+	"fmt"
 	"io"
 	"os"
 	"regexp"
+	"sync"
 	"time"
 
 	"github.com/sandsh/sandsh/restrict"
@@ -19,6 +20,7 @@ type auditRun struct {
 	log   *sandbox.Audit
 	file  io.Closer // nil for stderr
 	start time.Time
+	name  string // the --audit file, for the failure line
 }
 
 // openAudit starts the audit log of --audit, or returns nil without it.
@@ -31,15 +33,17 @@ func (o *Options) openAudit(argv []string) (*auditRun, error) {
 		return nil, err
 	}
 	var w io.Writer = o.IO.Err
-	a := &auditRun{start: time.Now()}
+	a := &auditRun{start: time.Now(), name: o.Audit}
 	if o.Audit != "-" {
 		f, err := os.OpenFile(o.Audit, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
 		if err != nil {
 			return nil, usagef("--audit %s: %v", o.Audit, err)
 		}
-		w, a.file = f, f
+		a.file = f
+		a.log = sandbox.NewAuditFile(f, redact)
+	} else {
+		a.log = sandbox.NewAudit(w, redact)
 	}
-	a.log = sandbox.NewAudit(w, redact)
 	start := map[string]any{"argv": a.log.Argv(argv), "limits": o.auditLimits()}
 	if o.Policy != "" {
 		if p, err := o.LoadPolicy(); err == nil && p != nil {
@@ -47,7 +51,23 @@ func (o *Options) openAudit(argv []string) (*auditRun, error) {
 		}
 	}
 	a.log.Emit("run_start", start)
+	if err := a.log.Err(); err != nil {
+		if a.file != nil {
+			a.file.Close()
+		}
+		return nil, &auditFailure{name: o.Audit, err: err}
+	}
 	return a, nil
+}
+
+// auditFailure is a failed audit log, as the one line sandsh prints.
+type auditFailure struct {
+	name string
+	err  error
+}
+
+func (e *auditFailure) Error() string {
+	return fmt.Sprintf("--audit %s: %v; the run was stopped", e.name, e.err)
 }
 
 func (o *Options) auditRedact() (*regexp.Regexp, error) {
@@ -68,10 +88,12 @@ func (o *Options) auditLimits() map[string]any {
 		"max-capture": o.MaxCapture, "max-script-bytes": o.MaxScript, "max-fields": o.MaxFields}
 }
 
-// finish writes run_end and closes the log.
-func (a *auditRun) finish(status int, limit string) {
+// finish writes run_end and closes the log. A log that failed makes the
+// run's status ExitAudit; the failure's line is printed here unless the
+// run printed it (its status is ExitAudit already).
+func (a *auditRun) finish(errw io.Writer, status int, limit string) int {
 	if a == nil {
-		return
+		return status
 	}
 	end := map[string]any{"status": status, "duration_ms": float64(time.Since(a.start).Microseconds()) / 1000}
 	if limit != "" {
@@ -79,8 +101,18 @@ func (a *auditRun) finish(status int, limit string) {
 	}
 	a.log.Emit("run_end", end)
 	if a.file != nil {
-		a.file.Close()
+		if err := a.file.Close(); err != nil && a.log.Err() == nil {
+			fmt.Fprintf(errw, "sandsh: %v\n", &auditFailure{name: a.name, err: err})
+			return sandbox.ExitAudit
+		}
 	}
+	if err := a.log.Err(); err != nil {
+		if status != sandbox.ExitAudit {
+			fmt.Fprintf(errw, "sandsh: %v\n", &auditFailure{name: a.name, err: err})
+		}
+		return sandbox.ExitAudit
+	}
+	return status
 }
 
 // workerPipe gives the worker a pipe for its events and copies what it
@@ -94,19 +126,11 @@ func (a *auditRun) workerPipe() (w *os.File, wait func(), err error) {
 	go func() {
 		defer close(done)
 		defer r.Close()
-		sc := bufio.NewScanner(r)
-		sc.Buffer(make([]byte, 64<<10), auditLineMax)
-		for sc.Scan() {
-			a.log.Resequence(sc.Bytes())
-		}
-		io.Copy(io.Discard, r)
+		a.log.Relay(r)
 	}()
-	return w, func() { w.Close(); <-done }, nil
+	var once sync.Once
+	return w, func() { once.Do(func() { w.Close(); <-done }) }, nil
 }
-
-// auditLineMax bounds one event from the worker (an argv can be long,
-// but not unbounded: the parent is not under the memory limit).
-const auditLineMax = 4 << 20
 
 // workerAudit is the worker's end of the audit pipe.
 func workerAudit(fd int, redact *regexp.Regexp) *sandbox.Audit {
@@ -116,4 +140,42 @@ func workerAudit(fd int, redact *regexp.Regexp) *sandbox.Audit {
 		return nil
 	}
 	return sandbox.NewAudit(f, redact)
+}
+
+// stopWorkerOnFailure kills the worker when the log fails (a write error,
+// a lost event): no command runs unaudited. It chains spec.Started.
+func (a *auditRun) stopWorkerOnFailure(spec *restrict.WorkerSpec) (remove func()) {
+	var mu sync.Mutex
+	var proc *os.Process
+	failed := false
+	prev := spec.Started
+	spec.Started = func(p *os.Process) {
+		if prev != nil {
+			prev(p)
+		}
+		mu.Lock()
+		proc = p
+		if failed {
+			p.Kill()
+		}
+		mu.Unlock()
+	}
+	return a.log.OnFail(func(error) {
+		mu.Lock()
+		failed = true
+		if proc != nil {
+			proc.Kill()
+		}
+		mu.Unlock()
+	})
+}
+
+// failed reports a failed log in one line and returns ExitAudit, or
+// returns status as is.
+func (a *auditRun) failed(errw io.Writer, status int) int {
+	if err := a.log.Err(); err != nil {
+		fmt.Fprintf(errw, "sandsh: %v\n", &auditFailure{name: a.name, err: err})
+		return sandbox.ExitAudit
+	}
+	return status
 }

@@ -33,8 +33,7 @@ func Run(o *Options, argv []string, interactive func(*Options) int) int {
 			o.auditRun = a
 		}
 		status := runAudited(o, interactive)
-		a.finish(status, o.limitHit)
-		return status
+		return a.finish(o.IO.Err, status, o.limitHit)
 	}
 	return runAudited(o, interactive)
 }
@@ -155,6 +154,10 @@ func ReportSetupError(w io.Writer, err error) int {
 	if errors.As(err, &ce) {
 		return ExitConfig
 	}
+	var af *auditFailure
+	if errors.As(err, &af) {
+		return sandbox.ExitAudit
+	}
 	return ExitInternal
 }
 
@@ -165,7 +168,11 @@ func finalStatus(w io.Writer, status int, err error) int {
 	}
 	var le *interp.LimitError
 	var ie *interp.InternalError
+	var ae *sandbox.AuditError
 	switch {
+	case errors.As(err, &ae):
+		fmt.Fprintf(w, "sandsh: %v; the run was stopped\n", ae)
+		return sandbox.ExitAudit
 	case errors.As(err, &le):
 		fmt.Fprintf(w, "sandsh: %v\n", le)
 		if le.Limit == "timeout" {

@@ -208,6 +208,7 @@ func runSupervised(o *Options) int {
 	// The worker reports its outcome on a pipe (its first extra
 	// descriptor), read while it runs so it never blocks on it.
 	var resultDone chan struct{}
+	var auditWait func()
 	var resW *os.File
 	if session {
 		resR, w, err := os.Pipe()
@@ -225,10 +226,12 @@ func runSupervised(o *Options) int {
 	}
 	if o.auditRun != nil {
 		w, wait, err := o.auditRun.workerPipe()
+		auditWait = wait
 		if err != nil {
 			return finalStatus(h.errw, 0, &interp.InternalError{Value: err.Error()})
 		}
 		defer wait()
+		defer o.auditRun.stopWorkerOnFailure(&spec)()
 		spec.Extra = append(spec.Extra, w)
 		p.AuditFD = restrict.WorkerExtraFD + len(spec.Extra) - 1
 		if spec.Payload, err = encodeWire(&p); err != nil {
@@ -256,6 +259,12 @@ func runSupervised(o *Options) int {
 	if resW != nil {
 		resW.Close() // the worker is gone: the reader sees EOF
 		<-resultDone
+	}
+	if o.auditRun != nil {
+		auditWait()
+		if o.auditRun.log.Err() != nil {
+			return o.auditRun.failed(h.errw, 0)
+		}
 	}
 	if err != nil {
 		return finalStatus(h.errw, 0, &interp.InternalError{Value: err.Error()})
