@@ -45,13 +45,13 @@ import (
 // repl is one interactive session.
 type repl struct {
 	o          *Options
-	r          *interp.Runner      // the in-process shell (--no-worker), or nil
-	remote     *worker.RemoteShell // the worker running the lines, or nil
-	in         *os.File            // the terminal (standard input)
-	stdin      *worker.TTYInput    // the commands' standard input; nil in unrestricted mode
-	fd         int                 // in's descriptor, for raw mode and the window size
-	tw         io.Writer           // where the line editor writes: the terminal
-	errw       io.Writer           // the shell's standard error
+	r          *interp.Runner   // the in-process shell (--no-worker), or nil
+	remote     *worker.Session  // the worker running the lines, or nil
+	in         *os.File         // the terminal (standard input)
+	stdin      *worker.TTYInput // the commands' standard input; nil in unrestricted mode
+	fd         int              // in's descriptor, for raw mode and the window size
+	tw         io.Writer        // where the line editor writes: the terminal
+	errw       io.Writer        // the shell's standard error
 	keys       *keyReader
 	t          *term.Terminal
 	editor     atomic.Pointer[term.Terminal] // t, for the SIGWINCH handler
@@ -119,11 +119,11 @@ func runREPL(o *Options) int {
 		}
 		rp.r, rp.stdin, desc = sess.Runner(), tty, sess.Description()
 	} else {
-		remote, err := worker.StartRemote(o, in)
+		remote, err := worker.StartSession(o, worker.SessionConfig{Stdin: in, Stdout: stdio.Out, Stderr: stdio.Err, Interactive: true})
 		if err != nil {
-			var ee *exitError
+			var ee *worker.ExitError
 			if errors.As(err, &ee) {
-				return ee.status // the worker said why
+				return ee.Status // the worker said why
 			}
 			return worker.ReportSetupError(stdio.Err, err)
 		}

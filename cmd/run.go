@@ -7,8 +7,6 @@ import (
 	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
-	"github.com/sandsh/sandsh/interp"
-	"github.com/sandsh/sandsh/netgate"
 	"github.com/sandsh/sandsh/worker"
 )
 
@@ -20,8 +18,8 @@ type Options = worker.Options
 type IO = worker.IO
 
 func addRunFlags(fl *pflag.FlagSet, o *Options) {
-	d := interp.DefaultLimits()
-	fl.StringVar(&o.FS, "fs", "mem", "filesystem: mem, overlay or disk")
+	d := worker.DefaultOptions() // the defaults live with the options
+	fl.StringVar(&o.FS, "fs", d.FS, "filesystem: mem, overlay or disk")
 	fl.StringVar(&o.Base, "base", "", "host directory shown read-only under the working directory (--fs overlay)")
 	fl.StringVar(&o.Root, "root", "", "confine --fs disk to this host directory")
 	fl.StringVar(&o.Cwd, "cwd", "", "starting directory inside the sandbox")
@@ -38,15 +36,15 @@ func addRunFlags(fl *pflag.FlagSet, o *Options) {
 	fl.Int64Var(&o.MaxCommands, "max-commands", d.MaxCommands, "limit on simple commands run (0 = none)")
 	fl.Int64Var(&o.MaxLoopIters, "max-loop-iterations", d.MaxLoopIters, "limit on iterations of one loop (0 = none)")
 	fl.IntVar(&o.MaxCallDepth, "max-call-depth", d.MaxCallDepth, "limit on nested function/source/eval/shell calls")
-	fl.StringVar(&o.MaxOutput, "max-output", interp.FormatBytes(d.MaxOutput), "limit on bytes written to stdout and stderr")
-	fl.StringVar(&o.MaxFSBytes, "max-fs-bytes", "512MiB", "limit on bytes stored in the in-memory filesystem")
-	fl.IntVar(&o.MaxFiles, "max-files", 100000, "limit on files in the in-memory filesystem")
-	fl.StringVar(&o.MaxFileSize, "max-file-size", "256MiB", "limit on the size of one file in the in-memory filesystem")
-	fl.StringVar(&o.MaxMemory, "max-memory", "1GiB", "limit on memory for the whole run")
+	fl.StringVar(&o.MaxOutput, "max-output", d.MaxOutput, "limit on bytes written to stdout and stderr")
+	fl.StringVar(&o.MaxFSBytes, "max-fs-bytes", d.MaxFSBytes, "limit on bytes stored in the in-memory filesystem")
+	fl.IntVar(&o.MaxFiles, "max-files", d.MaxFiles, "limit on files in the in-memory filesystem")
+	fl.StringVar(&o.MaxFileSize, "max-file-size", d.MaxFileSize, "limit on the size of one file in the in-memory filesystem")
+	fl.StringVar(&o.MaxMemory, "max-memory", d.MaxMemory, "limit on memory for the whole run")
 	fl.IntVar(&o.MaxJobs, "max-jobs", d.MaxJobs, "limit on background jobs, pipeline stages and substitutions alive at once")
-	fl.StringVar(&o.MaxVarBytes, "max-var-bytes", interp.FormatBytes(int64(d.MaxVarBytes)), "limit on the size of one variable")
-	fl.StringVar(&o.MaxCapture, "max-capture", interp.FormatBytes(d.MaxCapture), "limit on bytes one $(...) may capture")
-	fl.StringVar(&o.MaxScript, "max-script-bytes", interp.FormatBytes(d.MaxScript), "limit on script, eval and source text")
+	fl.StringVar(&o.MaxVarBytes, "max-var-bytes", d.MaxVarBytes, "limit on the size of one variable")
+	fl.StringVar(&o.MaxCapture, "max-capture", d.MaxCapture, "limit on bytes one $(...) may capture")
+	fl.StringVar(&o.MaxScript, "max-script-bytes", d.MaxScript, "limit on script, eval and source text")
 	fl.IntVar(&o.MaxFields, "max-fields", d.MaxFields, "limit on the fields one command's words expand to (0 = none)")
 	fl.StringVar(&o.State, "state", "", "load the sandbox (files and shell state) from FILE if it exists; save it there after the run")
 	fl.StringArrayVar(&o.Vars, "var", nil, "set the shell variable NAME=VALUE before the run")
@@ -112,8 +110,9 @@ func markChanged(c *cobra.Command, o *Options) {
 }
 
 func addNetFlags(fl *pflag.FlagSet, o *Options) {
+	d := worker.DefaultOptions()
 	fl.StringArrayVar(&o.AllowNet, "allow-net", nil, "let curl and wget reach `HOST[:PORT]` or a URL prefix https://HOST/PATH (repeatable)")
-	fl.Int64Var(&o.MaxNetRequests, "max-net-requests", netgate.DefaultMaxRequests, "limit on network requests of the run, redirects included (0 = none)")
-	fl.StringVar(&o.MaxNetBytes, "max-net-bytes", "64MiB", "limit on the size of one network response or request body")
-	fl.DurationVar(&o.NetTimeout, "net-timeout", netgate.DefaultTimeout, "limit on the time of one network request (0 = none)")
+	fl.Int64Var(&o.MaxNetRequests, "max-net-requests", d.MaxNetRequests, "limit on network requests of the run, redirects included (0 = none)")
+	fl.StringVar(&o.MaxNetBytes, "max-net-bytes", d.MaxNetBytes, "limit on the size of one network response or request body")
+	fl.DurationVar(&o.NetTimeout, "net-timeout", d.NetTimeout, "limit on the time of one network request (0 = none)")
 }

@@ -99,6 +99,18 @@ type Options struct {
 	gate     *netgate.Gate  // the network gate of this sandsh (net.go), built once
 }
 
+// DefaultOptions are the sandsh command's defaults (its flags' default
+// values): a memory filesystem and the default limits.
+func DefaultOptions() Options {
+	d := interp.DefaultLimits()
+	return Options{FS: "mem", Timeout: d.Timeout, MaxCommands: d.MaxCommands, MaxLoopIters: d.MaxLoopIters,
+		MaxCallDepth: d.MaxCallDepth, MaxOutput: interp.FormatBytes(d.MaxOutput), MaxFSBytes: "512MiB",
+		MaxFiles: 100000, MaxFileSize: "256MiB", MaxMemory: "1GiB", MaxJobs: d.MaxJobs,
+		MaxVarBytes: interp.FormatBytes(int64(d.MaxVarBytes)), MaxCapture: interp.FormatBytes(d.MaxCapture),
+		MaxScript: interp.FormatBytes(d.MaxScript), MaxFields: d.MaxFields,
+		MaxNetRequests: netgate.DefaultMaxRequests, MaxNetBytes: "64MiB", NetTimeout: netgate.DefaultTimeout}
+}
+
 // ParseBytes parses a size flag ("64MiB", "1GiB", "512k", "1000") the
 // way a policy file's limits are parsed, so the two spellings agree.
 func ParseBytes(s string) (int64, error) { return policy.ParseSize(s) }

@@ -11,7 +11,7 @@ package worker
 //
 // The interactive shell (REPL) keeps the terminal, the history file and
 // Ctrl-C in the parent and runs its lines in a long-lived worker of the
-// same kind (repl_worker.go). --no-worker runs a script or the REPL
+// same kind (a Session, session.go). --no-worker runs a script or the REPL
 // in-process (for debugging and the in-process tests); the limits inside
 // the runner still apply, but a Go stack overflow or an unbounded
 // allocation then kills sandsh.
@@ -57,10 +57,14 @@ type workerPayload struct {
 	// Script is the script file's content when the script is a file.
 	HasScript bool
 	Script    []byte
-	// REPL makes the worker the interactive shell's (repl_worker.go),
-	// started from the session snapshot ReplState when it is set.
-	REPL      bool
-	ReplState []byte
+	// Session makes the worker a long-lived session's (session.go),
+	// started from the session's checkpoint when it is set; Interactive
+	// the interactive shell's; Capture sends each call's output back
+	// framed instead of writing it to the worker's stdout and stderr.
+	Session     bool
+	Interactive bool
+	Capture     bool
+	Checkpoint  []byte
 	// Inputs (a *runInputs in JSON, which carries a vfs.Snapshot) and
 	// WantResult carry the session flags (results.go).
 	Inputs     []byte
@@ -97,7 +101,7 @@ func (o *Options) superviseRun() (int, bool) {
 		return 0, false
 	}
 	if o.Command == nil && len(o.Args) == 0 && o.IO.InTerminal {
-		return 0, false // the REPL starts its own worker (repl_worker.go)
+		return 0, false // the REPL starts its own session (session.go)
 	}
 	return runSupervised(o), true
 }
@@ -396,7 +400,7 @@ func Main(h *Hooks) int {
 			return fail("decode the run: %v", err)
 		}
 	}
-	if p.REPL {
+	if p.Session {
 		// Like bash at a prompt, the interactive shell ignores Ctrl-\
 		// (the terminal sends it to the worker too).
 		signal.Ignore(syscall.SIGQUIT)
@@ -433,7 +437,7 @@ func Main(h *Hooks) int {
 		}
 		o.audit = workerAudit(p.AuditFD, redact)
 	}
-	if p.WantResult && !p.REPL {
+	if p.WantResult && !p.Session {
 		restrict.CloseOnExec(restrict.WorkerExtraFD)
 		if f := os.NewFile(restrict.WorkerExtraFD, "result"); f != nil {
 			defer f.Close()
@@ -444,7 +448,7 @@ func Main(h *Hooks) int {
 	// pollable open of it, so Ctrl-C can end a read; Landlock would
 	// refuse that open later.
 	var tty *TTYInput
-	if p.REPL && !(o.FS == "disk" && o.Root == "" && !o.Restricted) {
+	if p.Interactive && !(o.FS == "disk" && o.Root == "" && !o.Restricted) {
 		tty = NewTTYInput(os.Stdin)
 		defer tty.Close()
 	}
@@ -465,7 +469,7 @@ func Main(h *Hooks) int {
 			fmt.Fprintf(errW, "sandsh: worker: %s\n", l)
 		}
 	}
-	if !p.REPL {
+	if !p.Session {
 		// SIGQUIT (Ctrl-\) ends the run as it would end bash, 128+3,
 		// without the Go runtime's goroutine dump. Only once confined:
 		// the signal-handling goroutine is locked to a thread of its
@@ -487,7 +491,7 @@ func Main(h *Hooks) int {
 	var lineCancel context.CancelCauseFunc
 	wd := restrict.StartHeapWatchdog(maxMem, 10*time.Millisecond, 2*time.Second,
 		func() {
-			if !p.REPL {
+			if !p.Session {
 				cancel(limitErr)
 				return
 			}
@@ -501,7 +505,7 @@ func Main(h *Hooks) int {
 			if orphaned {
 				os.Exit(ExitInternal)
 			}
-			if p.REPL {
+			if p.Session {
 				os.Exit(ExitLimit) // the parent reports it and restarts
 			}
 			// The run did not stop in time after the limit: end it here
@@ -513,8 +517,8 @@ func Main(h *Hooks) int {
 	if h.Confined != nil {
 		h.Confined(o, h)
 	}
-	if p.REPL {
-		return replWorkerMain(o, &p, tty, h, func(c context.CancelCauseFunc) {
+	if p.Session {
+		return serveSession(o, &p, tty, h, func(c context.CancelCauseFunc) {
 			lineMu.Lock()
 			lineCancel = c
 			lineMu.Unlock()
