@@ -23,6 +23,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/sandsh/sandsh/cmd"
+	"github.com/sandsh/sandsh/internal/suite"
 )
 
 func TestMain(m *testing.M) {
@@ -125,9 +126,21 @@ func scriptParams(dir string, files []string, setup ...func(*testscript.Env) err
 		},
 		// [race]: this test binary, and so the worker it starts, has the
 		// race detector, which multiplies memory use.
+		// [need:PROG]: the host has PROG, a program the script compares
+		// with; in CI a missing one is an error, not a skip (see
+		// internal/suite), so `[!need:bash] skip` cannot go unnoticed.
 		Condition: func(cond string) (bool, error) {
 			if cond == "race" {
 				return raceBuild(), nil
+			}
+			if prog, ok := strings.CutPrefix(cond, "need:"); ok {
+				if _, err := exec.LookPath(prog); err == nil {
+					return true, nil
+				}
+				if suite.Required(prog) {
+					return false, fmt.Errorf("CI=true and %s is missing, so this script cannot run", prog)
+				}
+				return false, nil
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
@@ -267,6 +280,8 @@ func TestJailScripts(t *testing.T) {
 	backends := []string{"ns"}
 	if _, err := exec.LookPath("bwrap"); err == nil {
 		backends = append(backends, "bwrap")
+	} else {
+		suite.Missing(t, "bwrap", "the second jail backend's run of testdata/jail")
 	}
 	for _, b := range backends {
 		t.Run(b, func(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sandsh/sandsh/internal/suite"
 	"github.com/sandsh/sandsh/vfs"
 )
 
@@ -70,7 +71,7 @@ func TestCp(t *testing.T) {
 		}},
 		{name: "archive keeps hard links", files: map[string]string{"d/a": "A"}, setup: func(t *testing.T, env *Env) {
 			if err := filesHardLink(env.FS, env.Abs("d/a"), env.Abs("d/b")); err != nil {
-				t.Skip(err)
+				suite.Skip(t, "hardlinks", "%v", err)
 			}
 		}, args: []string{"cp", "-a", "d", "e"}, check: func(t *testing.T, env *Env) {
 			a, _ := filesStat(env, "e/a")

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/afero"
 
+	"github.com/sandsh/sandsh/internal/suite"
 	"github.com/sandsh/sandsh/vfs"
 )
 
@@ -100,7 +101,7 @@ func runDataFSDiff(t *testing.T, cases []dataFSCase) {
 		t.Run(name, func(t *testing.T) {
 			for _, line := range script {
 				if _, err := exec.LookPath(line[0]); err != nil {
-					t.Skipf("host has no %s", line[0])
+					suite.Skip(t, line[0], "the differential test runs the host's %s", line[0])
 				}
 			}
 			dir := t.TempDir()

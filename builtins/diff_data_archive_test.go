@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sandsh/sandsh/internal/suite"
 )
 
 func dataGzipBytes(t *testing.T, s string) string {
@@ -63,7 +65,7 @@ func TestDataDiffGzip(t *testing.T) {
 func TestDataGzipHostReadable(t *testing.T) {
 	t.Parallel()
 	if _, err := exec.LookPath("gzip"); err != nil {
-		t.Skip("no host gzip")
+		suite.Skip(t, "gzip", "the host's gzip reads what sandsh wrote")
 	}
 	text := strings.Repeat("some text to compress\n", 1000) + "\x00\xff"
 	for _, lvl := range []string{"-1", "-6", "-9"} {
@@ -112,7 +114,7 @@ func TestDataDiffTar(t *testing.T) {
 func TestDataTarHostReadable(t *testing.T) {
 	t.Parallel()
 	if _, err := exec.LookPath("tar"); err != nil {
-		t.Skip("no host tar")
+		suite.Skip(t, "tar", "the host's tar reads what sandsh wrote")
 	}
 	env := testEnv(t, map[string]string{"src/a.txt": "a\n", "src/sub/b.txt": "bb\n"})
 	res := run(t, env, "", "tar", "czf", "-", "src")

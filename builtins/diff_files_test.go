@@ -17,6 +17,7 @@ import (
 
 	"github.com/spf13/afero"
 
+	"github.com/sandsh/sandsh/internal/suite"
 	"github.com/sandsh/sandsh/vfs"
 )
 
@@ -47,7 +48,7 @@ func filesRunDiffFS(t *testing.T, cases []filesFSCase) {
 		}
 		t.Run(name, func(t *testing.T) {
 			if _, err := exec.LookPath(c.Args[0]); err != nil {
-				t.Skipf("host has no %s", c.Args[0])
+				suite.Skip(t, c.Args[0], "the differential test runs the host's GNU %s", c.Args[0])
 			}
 			dir := t.TempDir()
 			for fname, data := range c.Files {
@@ -90,7 +91,7 @@ func filesRunDiffFS(t *testing.T, cases []filesFSCase) {
 			for _, s := range c.Setup {
 				if r := run(t, env, "", s...); r.Status != 0 {
 					if errors.Is(filesSymlinkProbe(env), afero.ErrNoSymlink) {
-						t.Skip("filesystem has no symlinks")
+						suite.Skip(t, "symlinks", "the host filesystem has none")
 					}
 					t.Fatalf("sandbox setup %q: %d %s", s, r.Status, r.Stderr)
 				}
@@ -149,7 +150,7 @@ func filesSymlinkProbe(env *Env) error {
 func filesSkipNoSymlinks(t *testing.T, env *Env) {
 	t.Helper()
 	if err := filesSymlinkProbe(env); errors.Is(err, afero.ErrNoSymlink) {
-		t.Skip("filesystem has no symlinks")
+		suite.Skip(t, "symlinks", "the host filesystem has none")
 	}
 }
 

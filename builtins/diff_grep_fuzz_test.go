@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/sandsh/sandsh/internal/suite"
 )
 
 // TestDiffGrepRandom compares grep with the host's GNU grep on random
@@ -17,7 +19,7 @@ import (
 // repeated anchors.
 func TestDiffGrepRandom(t *testing.T) {
 	if _, err := exec.LookPath("grep"); err != nil {
-		t.Skip("host has no grep")
+		suite.Skip(t, "grep", "GNU grep is the oracle")
 	}
 	seed, _ := strconv.Atoi(os.Getenv("GREPFUZZ_SEED"))
 	iters, _ := strconv.Atoi(os.Getenv("GREPFUZZ_N"))

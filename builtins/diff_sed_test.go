@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sandsh/sandsh/internal/suite"
 )
 
 // Input shared by the sed differential cases.
@@ -187,7 +189,7 @@ func TestSedDiffErrors(t *testing.T) {
 // sandsh, which runDiff cannot see.
 func TestSedDiffInPlace(t *testing.T) {
 	if _, err := exec.LookPath("sed"); err != nil {
-		t.Skip("host has no sed")
+		suite.Skip(t, "sed", "GNU sed is the oracle")
 	}
 	cases := []struct {
 		args  []string
@@ -250,7 +252,7 @@ func TestSedDiffInPlace(t *testing.T) {
 // text) with GNU sed's, which runDiff does not look at.
 func TestSedDiffErrorText(t *testing.T) {
 	if _, err := exec.LookPath("sed"); err != nil {
-		t.Skip("host has no sed")
+		suite.Skip(t, "sed", "GNU sed is the oracle")
 	}
 	cases := [][]string{
 		{"s/a"}, {"s/a/b"}, {"s/a/b/x"}, {"s/a/b/gg"}, {"s/a/b/pp"}, {"s/a/b/0"}, {"s/a/b/2/3"}, {"k"}, {"}"}, {"{p"}, {"p;}"},

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/sandsh/sandsh/builtins/internal/fileutil"
+	"github.com/sandsh/sandsh/internal/suite"
 )
 
 // filesCase is a unit test case for the files group: files to create,
@@ -75,7 +76,7 @@ func filesSymlink(t *testing.T, env *Env, target, name string) {
 	t.Helper()
 	if err := env.FS.SymlinkIfPossible(target, env.Abs(name)); err != nil {
 		if filesNoSymlinks(err) {
-			t.Skip("filesystem has no symlinks")
+			suite.Skip(t, "symlinks", "the host filesystem has none")
 		}
 		t.Fatal(err)
 	}

@@ -5,6 +5,8 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/sandsh/sandsh/internal/suite"
 )
 
 func TestPrintfUnit(t *testing.T) {
@@ -140,7 +142,7 @@ var printfBashCases = [][]string{
 // TestPrintfBashDiff compares Printf with bash's printf builtin.
 func TestPrintfBashDiff(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
-		t.Skip("no bash on host")
+		suite.Skip(t, "bash", "bash's printf is the oracle")
 	}
 	for _, c := range printfBashCases {
 		t.Run(strings.Join(c, " "), func(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sandsh/sandsh/internal/suite"
 	"github.com/sandsh/sandsh/vfs"
 )
 
@@ -54,7 +55,7 @@ var testBashCases = [][]string{
 // and as [.
 func TestTestBashDiff(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
-		t.Skip("no bash on host")
+		suite.Skip(t, "bash", "bash's test is the oracle")
 	}
 	dir := t.TempDir()
 	for name, data := range testFiles {

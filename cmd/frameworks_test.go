@@ -11,6 +11,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/sandsh/sandsh/internal/suite"
 )
 
 // The test frameworks real bash projects use run inside the sandbox with
@@ -144,14 +146,14 @@ func compareRuns(t *testing.T, what string, bash, sandsh run, normalize func(str
 
 func TestBatsInSandbox(t *testing.T) {
 	if runtime.GOOS != "linux" {
-		t.Skip("linux only")
+		suite.Skip(t, "linux", "the worker runs on Linux only")
 	}
 	if _, err := exec.LookPath("bash"); err != nil {
-		t.Skip("no bash to compare with")
+		suite.Skip(t, "bash", "bash runs the framework as the oracle")
 	}
 	root := batsRoot()
 	if root == "" {
-		t.Skip("bats 1.13 not installed: run .ci/run, or `npm install --prefix ~/.cache/sandsh bats@1.13.0`, or set SANDSH_BATS")
+		suite.Skip(t, "bats", "bats 1.13 not installed: run .ci/run, or `npm install --prefix ~/.cache/sandsh bats@1.13.0`, or set SANDSH_BATS")
 	}
 	dir := t.TempDir()
 	copyTree(t, root, filepath.Join(dir, "bats"))
@@ -182,14 +184,14 @@ func TestBatsInSandbox(t *testing.T) {
 
 func TestShunit2InSandbox(t *testing.T) {
 	if runtime.GOOS != "linux" {
-		t.Skip("linux only")
+		suite.Skip(t, "linux", "the worker runs on Linux only")
 	}
 	if _, err := exec.LookPath("bash"); err != nil {
-		t.Skip("no bash to compare with")
+		suite.Skip(t, "bash", "bash runs the framework as the oracle")
 	}
 	lib := shunit2File()
 	if lib == "" {
-		t.Skip("shunit2 not installed: run .ci/run, or `apt-get install shunit2`, or set SANDSH_SHUNIT2")
+		suite.Skip(t, "shunit2", "shunit2 not installed: run .ci/run, or `apt-get install shunit2`, or set SANDSH_SHUNIT2")
 	}
 	dir := t.TempDir()
 	data, err := os.ReadFile(lib)

@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/sandsh/sandsh/internal/suite"
 )
 
 // jailBackends are the jail backends this host has; each jailed test runs
@@ -19,14 +21,16 @@ import (
 func jailBackends(t *testing.T) []string {
 	t.Helper()
 	if _, err := os.Stat("/usr/bin/python3"); err != nil {
-		t.Skip("no /usr/bin/python3")
+		suite.Skip(t, "python3", "/usr/bin/python3 is the jailed program of the attacks")
 	}
 	if out, err := exec.Command("unshare", "--user", "--map-root-user", "true").CombinedOutput(); err != nil {
-		t.Skipf("no user namespaces here: %v %s", err, out)
+		suite.Skip(t, "userns", "user namespaces build the jail: %v %s", err, out)
 	}
 	b := []string{"ns"}
 	if _, err := exec.LookPath("bwrap"); err == nil {
 		b = append(b, "bwrap")
+	} else {
+		suite.Missing(t, "bwrap", "the second jail backend's run of the attacks")
 	}
 	return b
 }

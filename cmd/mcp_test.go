@@ -13,6 +13,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/pflag"
+
+	"github.com/sandsh/sandsh/internal/suite"
 )
 
 // mcpTestOptions parses the run flags the test servers start with.
@@ -188,7 +190,7 @@ func TestMCPLimitsAndErrors(t *testing.T) {
 // TestMCPStdio drives the built sandsh binary over a real stdio pipe.
 func TestMCPStdio(t *testing.T) {
 	if runtime.GOOS != "linux" {
-		t.Skip("linux only")
+		suite.Skip(t, "linux", "the worker runs on Linux only")
 	}
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "sandsh")

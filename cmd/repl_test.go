@@ -17,6 +17,7 @@ import (
 
 	"github.com/creack/pty"
 
+	"github.com/sandsh/sandsh/internal/suite"
 	"github.com/sandsh/sandsh/restrict"
 	"github.com/sandsh/sandsh/worker"
 )
@@ -259,7 +260,7 @@ func TestREPLUnrestricted(t *testing.T) {
 	t.Parallel()
 	dd, err := exec.LookPath("dd")
 	if err != nil {
-		t.Skip("no dd on this host")
+		suite.Skip(t, "dd", "the host's dd feeds the pty")
 	}
 	dir := t.TempDir()
 	p := startREPL(t, noColor, "--fs", "disk", "--cwd", dir)

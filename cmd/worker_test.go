@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sandsh/sandsh/internal/suite"
 	"github.com/sandsh/sandsh/jail"
 	"github.com/sandsh/sandsh/restrict"
 	"github.com/sandsh/sandsh/worker"
@@ -175,7 +176,7 @@ func TestWorkerCrash(t *testing.T) {
 // (what a bug in the vfs layer would do) fails.
 func TestWorkerLandlock(t *testing.T) {
 	if runtime.GOOS != "linux" || restrict.Probe().LandlockABI == 0 {
-		t.Skip("Landlock is unavailable here")
+		suite.Skip(t, "landlock", "the kernel has no Landlock")
 	}
 	_, _, stderr := runSandsh(t, "", "--env", "SANDSH_TEST_HOOK=open:/etc/passwd", "-c", "true")
 	if !strings.Contains(stderr, "hook: open: permission denied\n") {
@@ -198,7 +199,7 @@ func TestWorkerLandlock(t *testing.T) {
 // EPERM (seccomp), whatever path reached it.
 func TestWorkerSeccomp(t *testing.T) {
 	if runtime.GOOS != "linux" || !restrict.Probe().Seccomp {
-		t.Skip("seccomp is unavailable here")
+		suite.Skip(t, "seccomp", "the kernel has no seccomp filters")
 	}
 	for _, fs := range [][]string{{"--fs", "mem"}, {"--fs", "disk", "-r"}} {
 		args := append(append([]string{}, fs...), "--env", "SANDSH_TEST_HOOK=exec:/bin/true", "-c", "true")

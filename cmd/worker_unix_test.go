@@ -9,6 +9,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/sandsh/sandsh/internal/suite"
 )
 
 // quitOnWrite sends sig to this process (sandsh's parent side) when the
@@ -31,7 +33,7 @@ func (q *quitOnWrite) Write(p []byte) (int, error) {
 // SIGQUIT, in the parent or the worker).
 func TestWorkerSignals(t *testing.T) {
 	if runtime.GOOS != "linux" {
-		t.Skip("signals are forwarded on Unix; tested on Linux")
+		suite.Skip(t, "linux", "signals are forwarded on Unix; tested on Linux")
 	}
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGQUIT} {
 		var errb bytes.Buffer

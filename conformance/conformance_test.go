@@ -23,6 +23,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/sandsh/sandsh/internal/suite"
 )
 
 var update = flag.Bool("update", false, "rewrite expected-failures.txt from this run")
@@ -90,6 +92,7 @@ func readList(t *testing.T) (map[string]listed, []string) {
 // files (all of SUBSET.txt when none) and returns each case's result.
 func runCorpus(t *testing.T, dir string, jobs int, names ...string) (map[string]bool, map[string]string, *harnessResult) {
 	t.Helper()
+	suite.DefaultSignals(t) // bash and sandsh both see the signals a case sets, not the caller's
 	out := filepath.Join(dir, fmt.Sprintf("result-%d.json", len(names)))
 	args := append([]string{"../scripts/conformance.sh", "host", "--brief-json", "--json", out}, names...)
 	cmd := exec.Command("bash", args...)
@@ -132,13 +135,13 @@ func TestRatchet(t *testing.T) {
 		corpus = v
 	}
 	if _, err := os.Stat(filepath.Join(corpus, "oils", "spec")); err != nil {
-		t.Skipf("conformance corpus not found at %s (it lives in ../shared beside the repository); skipping", corpus)
+		suite.Skip(t, "../shared", "the conformance corpus is not at %s (it lives in ../shared beside the repository)", corpus)
 	}
 	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("python3 not found: the corpus harness needs it; skipping")
+		suite.Skip(t, "python3", "the corpus harness needs it")
 	}
 	if testing.Short() {
-		t.Skip("-short: skipping the conformance corpus")
+		suite.Skip(t, "a run without -short", "-short skips the conformance corpus")
 	}
 	dir, err := os.MkdirTemp("", "sandsh-ratchet-")
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/sandsh/sandsh/builtins"
+	"github.com/sandsh/sandsh/internal/suite"
 	"github.com/sandsh/sandsh/interp"
 	"github.com/sandsh/sandsh/restrict"
 	"github.com/sandsh/sandsh/vfs"
@@ -113,12 +114,13 @@ func runSandsh(t *testing.T, script string) outcome {
 // compares stdout, exit status and whether stderr is empty.
 func TestBashDifferential(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
-		t.Skip("no bash on this machine")
+		suite.Skip(t, "bash", "bash is the oracle")
 	}
 	cases := loadDiffCases(t)
 	if len(cases) == 0 {
 		t.Fatal("no differential cases found")
 	}
+	suite.DefaultSignals(t) // bash lists a signal ignored on entry in trap -p
 	for _, c := range cases {
 		t.Run(c.file+"/"+c.name, func(t *testing.T) {
 			t.Parallel()

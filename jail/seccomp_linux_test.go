@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/sandsh/sandsh/internal/suite"
 )
 
 // TestJailSeccompProgram: the filter refuses every listed syscall and
@@ -11,7 +13,7 @@ import (
 func TestJailSeccompProgram(t *testing.T) {
 	p, err := jailSeccompProgram()
 	if err != nil {
-		t.Skip(err)
+		suite.Skip(t, "seccomp", "no seccomp program for this architecture: %v", err)
 	}
 	if len(p) > 4096 {
 		t.Fatalf("%d instructions", len(p))

@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/sandsh/sandsh/builtins"
@@ -242,5 +244,36 @@ func TestBroker(t *testing.T) {
 	<-done
 	if _, ne := do(rm, "GET", srv.URL+"/hello", false); ne == nil {
 		t.Fatal("a request after the broker ended got an answer")
+	}
+}
+
+// TestGateNeverProxies: the host's proxy variables never route a request
+// through the host's proxy, also for a destination Go's environment proxy
+// would route (a name that is not loopback; Go never proxies loopback, so
+// TestGateAllows alone cannot tell). The proxy is reachable, as an allow
+// entry names its address; the request must instead fail at the fake
+// resolver, the only way to the name.
+func TestGateNeverProxies(t *testing.T) {
+	var hits atomic.Int64
+	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		io.WriteString(w, "proxied\n")
+	}))
+	t.Cleanup(proxy.Close)
+	for _, v := range []string{"HTTP_PROXY", "http_proxy", "HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy"} {
+		t.Setenv(v, proxy.URL)
+	}
+	t.Setenv("NO_PROXY", "")
+	t.Setenv("no_proxy", "")
+	noDNS := &net.Resolver{PreferGo: true, Dial: func(context.Context, string, string) (net.Conn, error) {
+		return nil, errors.New("no DNS in this test")
+	}}
+	g := gate(t, Config{Resolver: noDNS}, "example.test", strings.TrimPrefix(proxy.URL, "http://"))
+	resp, ne := do(g, "GET", "http://example.test/hello", false)
+	if hits.Load() != 0 {
+		t.Fatalf("the request went through the host's proxy (%d hits): %+v", hits.Load(), resp)
+	}
+	if ne == nil || ne.Kind != builtins.NetResolve {
+		t.Fatalf("got %+v %v, want the resolver's failure: the gate must dial example.test itself", resp, ne)
 	}
 }

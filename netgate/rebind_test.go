@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/sandsh/sandsh/internal/suite"
 )
 
 // fakeDNS is a UDP name server on 127.0.0.1 that answers every A query
@@ -26,7 +28,7 @@ func startFakeDNS(t *testing.T, a ...[4]byte) *fakeDNS {
 	t.Helper()
 	pc, err := net.ListenPacket("udp4", "127.0.0.1:0")
 	if err != nil {
-		t.Skipf("no UDP on loopback: %v", err)
+		suite.Skip(t, "udp-loopback", "no UDP on loopback for the fake DNS server: %v", err)
 	}
 	d := &fakeDNS{conn: pc, a: a}
 	t.Cleanup(func() { pc.Close() })

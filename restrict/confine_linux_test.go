@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/sandsh/sandsh/internal/suite"
 )
 
 // The second walls: even if a bug let a script's command reach the host
@@ -18,13 +20,13 @@ import (
 
 func requireLandlock(t *testing.T) {
 	if Probe().LandlockABI == 0 {
-		t.Skip("Landlock is unavailable on this kernel")
+		suite.Skip(t, "landlock", "the kernel has no Landlock")
 	}
 }
 
 func requireSeccomp(t *testing.T) {
 	if !Probe().Seccomp {
-		t.Skip("seccomp filters are unavailable on this kernel")
+		suite.Skip(t, "seccomp", "the kernel has no seccomp filters")
 	}
 }
 
@@ -121,7 +123,7 @@ func TestConfineRoot(t *testing.T) {
 // worker confines nothing there.
 func TestConfineUnrestricted(t *testing.T) {
 	if _, err := os.Stat("/bin/true"); err != nil {
-		t.Skip("no /bin/true")
+		suite.Skip(t, "/bin/true", "the unrestricted worker runs it")
 	}
 	res, out := runTestWorker(t, "confine", "unrestricted", WorkerSpec{})
 	if res.Death != Exited || res.Status != 0 {
@@ -135,12 +137,41 @@ func TestConfineUnrestricted(t *testing.T) {
 func TestSeccompProgram(t *testing.T) {
 	p, err := seccompProgram()
 	if err != nil {
-		t.Skip(err)
+		suite.Skip(t, "seccomp", "no seccomp program for this architecture: %v", err)
 	}
 	if p[0].K != 4 || p[1].K != auditArch[runtime.GOARCH] {
 		t.Errorf("the filter does not check the architecture first: %+v", p[:2])
 	}
 	if last := p[len(p)-1]; last.K != 0x7fff0000 {
 		t.Errorf("the filter does not end with ALLOW: %+v", last)
+	}
+}
+
+// TestConfineRlimits: the rlimits stop what no other wall sees. Address
+// space reserved and never touched (RLIMIT_AS; the supervisor watches
+// RSS and the watchdog the Go heap, and neither grows), a file past
+// --max-file-size written straight to the host (RLIMIT_FSIZE: EFBIG, the
+// vfs layer bypassed) and descriptors opened without end (RLIMIT_NOFILE:
+// EMFILE before 1024, though Go raises its soft limit to the hard one).
+// A race build sets no RLIMIT_AS (its shadow memory would not fit) and
+// must say so; .ci/run runs this test again in a normal build.
+func TestConfineRlimits(t *testing.T) {
+	skipUnlessLinux(t)
+	dir := t.TempDir()
+	res, out := runTestWorker(t, "rlimits", dir, WorkerSpec{})
+	if res.Death != Exited || res.Status != 0 {
+		t.Fatalf("worker: %+v\n%s", res, out)
+	}
+	if raceEnabled {
+		wantLines(t, out, "mmap 4GiB: ok")
+		if !strings.Contains(out, "RLIMIT_AS not set (race detector build)") {
+			t.Errorf("a race build must report the missing RLIMIT_AS:\n%s", out)
+		}
+	} else {
+		wantLines(t, out, "mmap 4GiB: cannot allocate memory")
+	}
+	wantLines(t, out, "write 2MiB: file too large", "dup: too many open files", "fds below 1024: true")
+	if fi, err := os.Stat(filepath.Join(dir, "big")); err != nil || fi.Size() > 1<<20 {
+		t.Errorf("the file past --max-file-size: %v, %v", fi, err)
 	}
 }

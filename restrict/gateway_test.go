@@ -3,6 +3,8 @@ package restrict
 import (
 	"bytes"
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -44,5 +46,31 @@ func TestRefusalRoutes(t *testing.T) {
 		if stderr.String() != c.want {
 			t.Errorf("%q: stderr %q, want %q", c.args, stderr.String(), c.want)
 		}
+	}
+}
+
+// TestRestrictedHostGuard: the gateway's host-exec path refuses in
+// restricted mode even when a caller reaches it with a real host program
+// (defence in depth: a bug in the lookup must not become an exec). The
+// program would leave a marker file had it run.
+func TestRestrictedHostGuard(t *testing.T) {
+	dir := t.TempDir()
+	prog := filepath.Join(dir, "prog")
+	marker := filepath.Join(dir, "ran")
+	if err := os.WriteFile(prog, []byte("#!/bin/sh\n: > "+marker+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	g := New(builtins.NewRegistry(), Restricted(true))
+	var stderr bytes.Buffer
+	env := &builtins.Env{Stdin: strings.NewReader(""), Stdout: &bytes.Buffer{}, Stderr: &stderr,
+		FS: vfs.NewMem(), Dir: dir, Environ: []string{"PATH=/usr/bin:/bin"}, Restricted: true}
+	if st := g.host(context.Background(), env, prog, []string{prog}); st != StatusNotFound {
+		t.Errorf("status %d, want %d (stderr %q)", st, StatusNotFound, stderr.String())
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("a restricted gateway started a host program")
+	}
+	if !strings.Contains(stderr.String(), "restricted mode") {
+		t.Errorf("stderr %q does not say restricted mode refused it", stderr.String())
 	}
 }

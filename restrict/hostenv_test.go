@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/sandsh/sandsh/builtins"
+	"github.com/sandsh/sandsh/internal/suite"
 )
 
 // TestHostProgramEnvironment: an unrestricted host program gets exactly
@@ -17,7 +18,7 @@ import (
 func TestHostProgramEnvironment(t *testing.T) {
 	envProg, err := exec.LookPath("env")
 	if err != nil {
-		t.Skip("no env program on this host")
+		suite.Skip(t, "env", "the host's env shows the environment")
 	}
 	t.Setenv("SANDSH_HOST_ONLY", "leaked")
 	g := New(builtins.NewRegistry(), Restricted(false))

@@ -225,7 +225,14 @@ func RunWorker(spec WorkerSpec) (WorkerResult, error) {
 	var sigc chan os.Signal
 	if spec.ForwardSignals {
 		sigc = make(chan os.Signal, 4)
-		signal.Notify(sigc, forwardedSignals...)
+		// A signal the caller ignores (nohup's SIGHUP, a background
+		// job's SIGINT) is neither caught nor forwarded: Notify would
+		// stop ignoring it, and the worker inherits the caller's SIG_IGN.
+		for _, sig := range forwardedSignals {
+			if !signal.Ignored(sig) {
+				signal.Notify(sigc, sig)
+			}
+		}
 		defer signal.Stop(sigc)
 	}
 

@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
@@ -21,6 +22,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/sandsh/sandsh/builtins"
+	"github.com/sandsh/sandsh/internal/suite"
 )
 
 // testWorkerEnv selects what this test binary does when the tests below
@@ -88,6 +90,10 @@ func testWorker(action string) int {
 	case "ready-sleep":
 		say("ready")
 		time.Sleep(time.Hour)
+	case "ready-exit":
+		say("ready")
+		time.Sleep(300 * time.Millisecond)
+		return 0
 	case "self-int":
 		// dies by SIGINT before the supervisor could see it arrive
 		syscall.Kill(os.Getpid(), syscall.SIGINT)
@@ -108,6 +114,37 @@ func testWorker(action string) int {
 			time.Sleep(time.Millisecond)
 		}
 		say("survived %d MiB", len(keep))
+	case "rlimits":
+		// What only the rlimits stop, tried directly as a bug in the
+		// vfs layer or a command would: address space reserved without
+		// touching it (no RSS, no Go heap: the supervisor and the heap
+		// watchdog see nothing), a file past --max-file-size written
+		// straight to the host, and descriptors opened without end.
+		rep, err := Confine(ConfineSpec{Restricted: true, MaxMemory: 64 << 20, MaxFileSize: 1 << 20, ReadWrite: []string{arg}})
+		if err != nil {
+			say("confine: %v", err)
+			return 1
+		}
+		say("rlimits %s fallbacks %s", strings.Join(rep.Rlimits, " "), strings.Join(rep.Fallbacks, "; "))
+		m, err := unix.Mmap(-1, 0, 4<<30, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS|unix.MAP_NORESERVE)
+		if err == nil {
+			unix.Munmap(m)
+		}
+		say("mmap 4GiB: %v", errText(err))
+		f, err := os.Create(filepath.Join(arg, "big"))
+		if err == nil {
+			_, err = f.Write(make([]byte, 2<<20))
+			f.Close()
+		}
+		say("write 2MiB: %v", errText(err))
+		n := 0
+		for ; n < 1<<14; n++ {
+			if _, err = unix.Dup(0); err != nil {
+				break
+			}
+		}
+		say("dup: %v", errText(err))
+		say("fds below 1024: %v", n < 1024)
 	case "confine":
 		spec := ConfineSpec{Restricted: true, MaxMemory: 256 << 20}
 		if kind, dir, ok := strings.Cut(arg, ":"); ok {
@@ -191,6 +228,14 @@ func errText(err error) string {
 // runTestWorker starts this test binary as a worker doing action.
 func runTestWorker(t *testing.T, action, arg string, spec WorkerSpec) (WorkerResult, string) {
 	t.Helper()
+	suite.DefaultSignals(t) // a worker that inherits SIGINT ignored cannot die of it
+	return startTestWorker(t, action, arg, spec)
+}
+
+// startTestWorker is runTestWorker with the caller's signal dispositions
+// left as they are.
+func startTestWorker(t *testing.T, action, arg string, spec WorkerSpec) (WorkerResult, string) {
+	t.Helper()
 	var out bytes.Buffer
 	exe, _ := os.Executable()
 	spec.Exe = exe
@@ -214,7 +259,7 @@ func runTestWorker(t *testing.T, action, arg string, spec WorkerSpec) (WorkerRes
 
 func skipUnlessLinux(t *testing.T) {
 	if runtime.GOOS != "linux" {
-		t.Skip("the worker's confinement is Linux-only")
+		suite.Skip(t, "linux", "the worker's confinement is Linux-only")
 	}
 }
 
@@ -292,6 +337,21 @@ func TestWorkerForwardsSignals(t *testing.T) {
 		if res.Death != DiedSignal || res.Signal != sig {
 			t.Errorf("%v: got %+v, want DiedSignal", sig, res)
 		}
+	}
+}
+
+// TestWorkerKeepsIgnoredSignals: sandsh run under nohup (SIGHUP ignored)
+// survives a hangup: the supervisor neither catches nor forwards a signal
+// its caller ignores (Notify used to undo the ignoring and pass SIGHUP on,
+// which ended the run with 129).
+func TestWorkerKeepsIgnoredSignals(t *testing.T) {
+	skipUnlessLinux(t)
+	signal.Ignore(syscall.SIGHUP)
+	t.Cleanup(func() { signal.Reset(syscall.SIGHUP) })
+	res, out := startTestWorker(t, "ready-exit", "", WorkerSpec{
+		Timeout: 20 * time.Second, ForwardSignals: true, Stdout: &signalOnWrite{sig: syscall.SIGHUP}})
+	if res.Death != Exited || res.Status != 0 {
+		t.Fatalf("got %+v (output %q), want a normal exit: the ignored SIGHUP reached the worker", res, out)
 	}
 }
 

@@ -5,6 +5,8 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/sandsh/sandsh/internal/suite"
 )
 
 // gnuCase is one expression checked against GNU grep -o or GNU sed
@@ -435,7 +437,7 @@ func TestGNUTable(t *testing.T) {
 func TestGNUTableOracle(t *testing.T) {
 	for _, tool := range []string{"grep", "sed"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("no host %s", tool)
+			suite.Skip(t, tool, "GNU %s is the oracle", tool)
 		}
 	}
 	for _, c := range gnuTable {

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/sandsh/sandsh/internal/suite"
 )
 
 // TestSedRandom compares Compile (sed's dialect) with GNU sed on random
@@ -15,7 +17,7 @@ import (
 // flag on two lines. SEDFUZZ_SEED and SEDFUZZ_N explore further.
 func TestSedRandom(t *testing.T) {
 	if _, err := exec.LookPath("sed"); err != nil {
-		t.Skip("host has no sed")
+		suite.Skip(t, "sed", "GNU sed is the oracle")
 	}
 	seed, _ := strconv.Atoi(os.Getenv("SEDFUZZ_SEED"))
 	iters, _ := strconv.Atoi(os.Getenv("SEDFUZZ_N"))

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sandsh/sandsh/internal/suite"
 )
 
 // fuzzAddr returns a random address (often none).
@@ -63,7 +65,7 @@ func fuzzInput(r *rand.Rand) string {
 // and compares output and exit status.
 func TestRandomScriptsAgainstGNU(t *testing.T) {
 	if _, err := exec.LookPath("sed"); err != nil {
-		t.Skip("host has no sed")
+		suite.Skip(t, "sed", "GNU sed is the oracle")
 	}
 	r := rand.New(rand.NewSource(20240102))
 	dir := t.TempDir()

@@ -6,6 +6,8 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/sandsh/sandsh/internal/suite"
 )
 
 // TestAssocOrderBash checks the iteration order against bash itself on
@@ -14,7 +16,7 @@ import (
 func TestAssocOrderBash(t *testing.T) {
 	bash, err := exec.LookPath("bash")
 	if err != nil {
-		t.Skip("bash not installed")
+		suite.Skip(t, "bash", "bash is the oracle")
 	}
 	rng := rand.New(rand.NewPCG(7, 11))
 	sizes := []int{0, 1, 2, 3, 5, 8, 13, 40, 100, 300, 260, 1000, 2100, 5000, 9000}
