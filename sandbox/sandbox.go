@@ -34,11 +34,10 @@
 // Landlock and seccomp filters, the rlimits, the supervisor that enforces
 // MaxMemory from outside and survives a Go stack overflow or an
 // allocation of gigabytes in one expansion step. Such a script can crash
-// the embedding process. For full containment run each script through
-// the sandsh binary, which starts a confined, supervised worker per run:
-// `sandsh run --json --state FILE script.sh` keeps a session across runs
-// in FILE and prints one JSON result, and `sandsh mcp` serves the same
-// over the Model Context Protocol.
+// the embedding process. For full containment use package worker: call
+// worker.Init first in main, and run scripts in a worker.Session, which
+// is this same sandbox in a confined, supervised worker process (the
+// sandsh command's walls), live across calls.
 package sandbox
 
 import (

@@ -121,7 +121,8 @@ type Session struct {
 	dir    string
 	jobs   int // background jobs running after the last call
 
-	calls       sync.Mutex // one call at a time
+	calls       sync.Mutex    // one call at a time
+	local       *localSession // the session runs in this process (Options.NoWorker)
 	ckpt        *sessionCheckpoint
 	closed      bool
 	wantChanges bool   // the running call asked for its changes
@@ -171,6 +172,16 @@ func StartSession(o *Options, cfg SessionConfig) (*Session, error) {
 		}
 	}
 	s := &Session{o: *o, cfg: cfg, maxMem: maxMem}
+	if o.NoWorker {
+		if cfg.Interactive {
+			return nil, errors.New("session: an interactive session needs a worker")
+		}
+		if s.local, err = startLocal(&s.o); err != nil {
+			return nil, err
+		}
+		s.desc, s.dir = s.local.sb.Description(), s.local.sb.Dir()
+		return s, nil
+	}
 	if err := s.newCheckpoint(); err != nil {
 		return nil, err
 	}
@@ -731,9 +742,6 @@ func (s *Session) Run(ctx context.Context, c Call) (*Result, error) {
 	if s.cfg.Interactive {
 		return nil, errors.New("session: an interactive session runs lines (RunLine)")
 	}
-	if err := s.aliveLocked(); err != nil {
-		return nil, err
-	}
 	max := c.MaxOutput
 	if max <= 0 {
 		max = DefaultMaxOutput
@@ -748,6 +756,22 @@ func (s *Session) Run(ctx context.Context, c Call) (*Result, error) {
 	if c.Stderr == nil {
 		errCap = &headTail{max: max}
 		sink[frameStderr] = errCap
+	}
+	if s.local != nil {
+		res, err := s.local.run(ctx, c, sink[frameStdout], sink[frameStderr])
+		if err == nil {
+			s.dir = s.local.sb.Dir()
+			if outCap != nil {
+				res.Stdout, res.StdoutTruncated = outCap.bytes()
+			}
+			if errCap != nil {
+				res.Stderr, res.StderrTruncated = errCap.bytes()
+			}
+		}
+		return res, err
+	}
+	if err := s.aliveLocked(); err != nil {
+		return nil, err
 	}
 	s.wantChanges = c.Changes
 	defer func() { s.wantChanges = false }()
@@ -957,6 +981,9 @@ func (s *Session) Terminate(sig syscall.Signal) bool {
 // directory), at most max bytes (0: the file size limit); the same
 // filesystem, permissions and policy paths as the script's.
 func (s *Session) ReadFile(ctx context.Context, name string, max int64) ([]byte, error) {
+	if s.local != nil {
+		return s.local.readFile(name, max)
+	}
 	rep, err := s.fileOp(ctx, request{Op: "read", Path: name, MaxBytes: max}, nil)
 	if err != nil {
 		return nil, err
@@ -966,12 +993,18 @@ func (s *Session) ReadFile(ctx context.Context, name string, max int64) ([]byte,
 
 // WriteFile creates or replaces a file of the session with data.
 func (s *Session) WriteFile(ctx context.Context, name string, data []byte, perm fs.FileMode) error {
+	if s.local != nil {
+		return s.local.sb.WriteFile(name, data, perm.Perm())
+	}
 	_, err := s.fileOp(ctx, request{Op: "write", Path: name, Mode: uint32(perm.Perm())}, data)
 	return err
 }
 
 // ReadDir lists a directory of the session, sorted by name.
 func (s *Session) ReadDir(ctx context.Context, name string) ([]DirEntry, error) {
+	if s.local != nil {
+		return s.local.readDir(name)
+	}
 	rep, err := s.fileOp(ctx, request{Op: "list", Path: name}, nil)
 	if err != nil {
 		return nil, err
@@ -1008,6 +1041,15 @@ func (s *Session) Reset() error {
 	if s.closed {
 		return ErrSessionClosed
 	}
+	if s.local != nil {
+		s.local.sb.Close()
+		l, err := startLocal(&s.o)
+		if err != nil {
+			return err
+		}
+		s.local = l
+		return nil
+	}
 	s.stopWorker()
 	s.ckpt.close()
 	if err := s.newCheckpoint(); err != nil {
@@ -1025,6 +1067,9 @@ func (s *Session) Close() error {
 		return nil
 	}
 	s.closed = true
+	if s.local != nil {
+		return s.local.sb.Close()
+	}
 	s.stopWorker()
 	s.ckpt.close()
 	return nil
