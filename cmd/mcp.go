@@ -28,6 +28,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
+	"github.com/sandsh/sandsh/hostfile"
 	"github.com/sandsh/sandsh/sandbox"
 	"github.com/sandsh/sandsh/statefile"
 	"github.com/sandsh/sandsh/vfs"
@@ -352,7 +353,7 @@ func (s *mcpServer) withSandbox(name string, save bool, f func(*sandbox.Sandbox)
 		return err
 	}
 	if ss != nil {
-		data, err := os.ReadFile(ss.state)
+		data, err := hostfile.ReadFile(ss.state, worker.StateFileMax(cfg.Limits))
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 		case err != nil:

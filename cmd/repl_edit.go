@@ -13,6 +13,8 @@ import (
 
 	"github.com/fatih/color"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/sandsh/sandsh/hostfile"
 )
 
 const (
@@ -88,8 +90,15 @@ func (h *replHistory) At(i int) string { return h.entries[len(h.entries)-1-i] }
 // open loads the last entries of a history file and appends every new
 // command to it. The file is created (mode 0600) if missing.
 func (h *replHistory) open(path string) error {
-	data, err := os.ReadFile(path)
-	if err != nil && !os.IsNotExist(err) {
+	// Opened for writing first: a symlink, a FIFO or a device at the
+	// path is refused before anything is read from it.
+	f, err := hostfile.OpenWrite(path, 0o600, false, true)
+	if err != nil {
+		return err
+	}
+	data, err := hostfile.ReadFile(path, maxHistoryFile)
+	if err != nil {
+		f.Close()
 		return err
 	}
 	for _, l := range strings.Split(string(data), "\n") {
@@ -98,13 +107,13 @@ func (h *replHistory) open(path string) error {
 		}
 	}
 	h.base = 0
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
-	if err != nil {
-		return err
-	}
 	h.file = f
 	return nil
 }
+
+// maxHistoryFile bounds what is read of a history file (its first
+// 16 MiB; the last maxHistory entries of that are kept).
+const maxHistoryFile = 16 << 20
 
 func (h *replHistory) close() {
 	if h.file != nil {

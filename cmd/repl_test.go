@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -534,6 +535,39 @@ func TestREPLHistory(t *testing.T) {
 	r.prompt("/workspace")
 	r.send("\x04")
 	r.wait()
+}
+
+// TestREPLHistoryRefusesLinksAndFIFOs: --history-file never writes
+// through a symlink planted at the path, and a FIFO there does not hang
+// the shell (issue 23.6): each is refused in one line and the session
+// goes on without a history file.
+func TestREPLHistoryRefusesLinksAndFIFOs(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	victim := filepath.Join(dir, "victim")
+	os.WriteFile(victim, []byte("keep\n"), 0o600)
+	link := filepath.Join(dir, "hist-link")
+	os.Symlink(victim, link)
+	fifo := filepath.Join(dir, "hist-fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ path, want string }{
+		{link, "hist-link: is a symbolic link (refused: sandsh does not write through links)"},
+		{fifo, "hist-fifo: not a regular file (a FIFO)"},
+	} {
+		p := startREPL(t, noColor, "--history-file", c.path)
+		p.expect(c.want)
+		p.prompt("/workspace")
+		p.run("echo went$((1+1))")
+		p.expect("went2\r\n")
+		p.prompt("/workspace")
+		p.send("\x04")
+		p.wait()
+	}
+	if data, _ := os.ReadFile(victim); string(data) != "keep\n" {
+		t.Errorf("the symlink's target was written: %q", data)
+	}
 }
 
 func TestScanWord(t *testing.T) {

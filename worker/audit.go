@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/sandsh/sandsh/hostfile"
 	"github.com/sandsh/sandsh/restrict"
 	"github.com/sandsh/sandsh/sandbox"
 )
@@ -35,9 +36,11 @@ func (o *Options) openAudit(argv []string) (*auditRun, error) {
 	var w io.Writer = o.IO.Err
 	a := &auditRun{start: time.Now(), name: o.Audit}
 	if o.Audit != "-" {
-		f, err := os.OpenFile(o.Audit, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+		// Never through a symlink, never into a FIFO or a device: the
+		// log is a regular file sandsh owns (hostfile.OpenWrite).
+		f, err := hostfile.OpenWrite(o.Audit, 0o600, true, false)
 		if err != nil {
-			return nil, usagef("--audit %s: %v", o.Audit, err)
+			return nil, usagef("--audit %s: %s", o.Audit, hostErr(err))
 		}
 		a.file = f
 		a.log = sandbox.NewAuditFile(f, redact)

@@ -3,11 +3,11 @@ package worker
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"time"
 
 	"github.com/sandsh/sandsh/builtins"
+	"github.com/sandsh/sandsh/hostfile"
 	"github.com/sandsh/sandsh/policy"
 )
 
@@ -47,23 +47,39 @@ func (o *Options) LoadPolicy() (*policy.Policy, error) {
 	return p, nil
 }
 
+// ReadPolicyFile reads a --policy file: a regular file (a FIFO or a
+// device is refused at once, never waited on), at most one byte past
+// policy.MaxSize.
 func ReadPolicyFile(name string) ([]byte, error) {
-	f, err := os.Open(name)
+	data, err := hostfile.ReadFile(name, policy.MaxSize)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, fmt.Errorf("%s: No such file or directory", name)
 		}
-		return nil, fmt.Errorf("%s: %s", name, builtins.ErrText(err))
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, policy.MaxSize+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %s", name, builtins.ErrText(err))
-	}
-	if data == nil {
-		data = []byte{}
+		return nil, fmt.Errorf("%s: %s", name, hostErr(err))
 	}
 	return data, nil
+}
+
+// hostWriteStatus is sandsh's status when a host file it writes for the
+// operator cannot be written: ExitUsage when the path is refused (a
+// symlink, a FIFO, a directory there), ExitIOErr for the write itself.
+func hostWriteStatus(err error) int {
+	var nr *hostfile.NotRegularError
+	if errors.As(err, &nr) {
+		return ExitUsage
+	}
+	return ExitIOErr
+}
+
+// hostErr is a host file error's text for a message that names the file
+// itself.
+func hostErr(err error) string {
+	var nr *hostfile.NotRegularError
+	if errors.As(err, &nr) {
+		return hostfile.Describe(err)
+	}
+	return builtins.ErrText(err)
 }
 
 // applyPolicyLimits copies the policy's limits into the options; a flag

@@ -25,6 +25,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/sandsh/sandsh/hostfile"
 	"github.com/sandsh/sandsh/interp"
 	"github.com/sandsh/sandsh/sandbox"
 	"github.com/sandsh/sandsh/statefile"
@@ -116,6 +117,14 @@ func (o *Options) checkSessionFlags() error {
 	if o.Export != "" {
 		if err := vfs.CheckExportDir(o.Export); err != nil {
 			return usagef("--export: %v", err)
+		}
+	}
+	// Host files written after the run are checked before it, so a
+	// symlink or FIFO planted there costs no run (they are checked again
+	// when written).
+	if o.ExportTar != "" {
+		if err := hostfile.CheckWritable(o.ExportTar); err != nil {
+			return usagef("--export-tar %s: %s", o.ExportTar, hostfile.Describe(err))
 		}
 	}
 	return nil
@@ -223,11 +232,16 @@ func (o *Options) readInputs() (*runInputs, int, error) {
 		return nil, ExitUsage, err
 	}
 	if o.State != "" {
-		f, err := os.Open(o.State)
+		// The state is written back to this path: a symlink, a FIFO or a
+		// directory there is refused before the run, not after it.
+		if err := hostfile.CheckWritable(o.State); err != nil {
+			return nil, ExitState, fmt.Errorf("--state %s: %s", o.State, hostfile.Describe(err))
+		}
+		f, err := hostfile.Open(o.State)
 		switch {
 		case errors.Is(err, os.ErrNotExist):
 		case err != nil:
-			return nil, ExitState, fmt.Errorf("--state %s: %v", o.State, err)
+			return nil, ExitState, fmt.Errorf("--state %s: %v", o.State, hostErr(err))
 		default:
 			// A state holds at most the filesystem's bytes, compressed,
 			// plus the shell: anything much bigger is refused unread.
@@ -497,8 +511,8 @@ func (h *hostSide) finish(status int, limit string, oc *runOutcome) int {
 		if o.ExportTar != "" {
 			gz := !strings.HasSuffix(o.ExportTar, ".tar")
 			if err := WriteAtomic(o.ExportTar, 0o644, func(w io.Writer) error { return vfs.WriteTar(w, oc.Export, gz) }); err != nil {
-				fmt.Fprintf(h.errw, "sandsh: --export-tar %s: %v\n", o.ExportTar, err)
-				status = ExitInternal
+				fmt.Fprintf(h.errw, "sandsh: --export-tar %s: %s\n", o.ExportTar, hostErr(err))
+				status = hostWriteStatus(err)
 			}
 		}
 	}
@@ -543,38 +557,9 @@ func (h *hostSide) finish(status int, limit string, oc *runOutcome) int {
 	return status
 }
 
-// WriteAtomic writes a host file through a temporary file in the same
-// directory and a rename, so the file is either the old one or the
-// whole new one, never a torn mix.
+// WriteAtomic writes a host file through a temporary file and a rename
+// (hostfile.WriteAtomic): the file is the old one or the whole new one,
+// and a path holding a symlink, a FIFO or a directory is refused.
 func WriteAtomic(name string, perm os.FileMode, write func(io.Writer) error) error {
-	dir := filepath.Dir(name)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(name)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	ok := false
-	defer func() {
-		if !ok {
-			f.Close()
-			os.Remove(tmp)
-		}
-	}()
-	if err := write(f); err != nil {
-		return err
-	}
-	if err := f.Chmod(perm); err != nil {
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, name); err != nil {
-		return err
-	}
-	ok = true
-	return nil
+	return hostfile.WriteAtomic(name, perm, write)
 }

@@ -10,7 +10,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/sandsh/sandsh/builtins"
+	"github.com/sandsh/sandsh/hostfile"
 	"github.com/sandsh/sandsh/interp"
 	"github.com/sandsh/sandsh/sandbox"
 )
@@ -119,27 +119,22 @@ const maxScriptRead = 1<<30 + 1
 
 // ReadScriptFile reads a script named on the command line from the host.
 func ReadScriptFile(path string) ([]byte, int, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, ExitNotFound, fmt.Errorf("%s: No such file or directory", path)
-		}
-		return nil, ExitNotExec, fmt.Errorf("%s: %s", path, builtins.ErrText(err))
-	}
-	if fi.IsDir() {
-		return nil, ExitNotExec, fmt.Errorf("%s: Is a directory", path)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, ExitNotExec, fmt.Errorf("%s: %s", path, builtins.ErrText(err))
-	}
-	defer f.Close()
-	// Read at most one byte more than any script limit allows, so a huge
-	// (or endless, like /dev/zero) file cannot fill memory: the runner
+	// At most one byte more than any script limit allows: the runner
 	// reports the max-script-bytes limit on what it got.
-	data, err := io.ReadAll(io.LimitReader(f, maxScriptRead))
-	if err != nil {
-		return nil, ExitNotExec, fmt.Errorf("%s: %s", path, builtins.ErrText(err))
+	return readScript(path, maxScriptRead-1)
+}
+
+// readScript reads a script file of at most max+1 bytes. It must be a
+// regular file: a directory, a FIFO (which would wait for a writer
+// before --timeout applies) or a device (/dev/zero) is refused at once,
+// status 126.
+func readScript(path string, max int64) ([]byte, int, error) {
+	data, err := hostfile.ReadFile(path, max)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return nil, ExitNotFound, fmt.Errorf("%s: No such file or directory", path)
+	case err != nil:
+		return nil, ExitNotExec, fmt.Errorf("%s: %s", path, hostErr(err))
 	}
 	return data, 0, nil
 }

@@ -13,6 +13,7 @@ const (
 	ExitState    = 65  // the --state file cannot be used (sysexits' EX_DATAERR)
 	ExitUsage    = 64  // bad flag, bad --fs, missing --base/--root directory
 	ExitInternal = 70  // a bug in sandsh: a recovered panic
+	ExitIOErr    = 74  // a host file written for the operator (--export, --export-tar, --audit) failed (sysexits' EX_IOERR)
 	ExitConfig   = 78  // the policy file cannot be used (sysexits' EX_CONFIG): nothing ran
 	ExitTimeout  = 124 // --timeout expired (like timeout(1))
 	ExitLimit    = 125 // any other limit was exceeded

@@ -326,19 +326,7 @@ func readScriptCapped(path, maxFlag string) ([]byte, int, error) {
 	if err != nil || limit <= 0 {
 		return ReadScriptFile(path)
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return ReadScriptFile(path) // the same messages as in-process
-	}
-	defer f.Close()
-	if fi, err := f.Stat(); err != nil || fi.IsDir() {
-		return ReadScriptFile(path)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, ExitNotExec, fmt.Errorf("%s: %s", path, builtins.ErrText(err))
-	}
-	return data, 0, nil
+	return readScript(path, limit)
 }
 
 func splitEnv(e string) (name, val string, ok bool) {
