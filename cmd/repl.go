@@ -348,7 +348,7 @@ func (rp *repl) runLine(src string, stmts []*syntax.Stmt) (done bool, status int
 func (rp *repl) finish(exiting bool) int {
 	if rp.remote != nil {
 		status, _ := rp.remote.Finish(rp.status)
-		return status
+		return rp.endRemote(status)
 	}
 	status, _, _, panicked := rp.interruptible(func(ctx context.Context) int {
 		return rp.r.Finish(ctx)
@@ -464,6 +464,17 @@ func (rp *repl) pathCompletions(word string, dirsOnly bool) []string {
 	return rp.r.CompletePath(word, dirsOnly)
 }
 
+// endRemote saves the session as of its last finished line (--state)
+// and ends the worker.
+func (rp *repl) endRemote(status int) int {
+	if err := rp.remote.SaveState(context.Background()); err != nil {
+		fmt.Fprintf(rp.errw, "sandsh: --state %s: cannot save: %v\n", rp.o.State, err)
+		status = ExitState
+	}
+	rp.remote.Close()
+	return status
+}
+
 // runRemote runs a line in the worker; see runLine.
 func (rp *repl) runRemote(src string) (done bool, status int) {
 	if !rp.remote.Alive(rp.errw) {
@@ -477,9 +488,9 @@ func (rp *repl) runRemote(src string) (done bool, status int) {
 		rp.status = rep.Status
 		return false, 0
 	case rep.KillSig != 0:
-		return true, 128 + rep.KillSig
+		return true, rp.endRemote(128 + rep.KillSig)
 	case rep.Exited:
-		return true, rep.Status
+		return true, rp.endRemote(rep.Status)
 	case rep.Interrupted:
 		// The terminal echoed ^C; end that line like bash does.
 		fmt.Fprintln(rp.tw)

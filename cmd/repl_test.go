@@ -845,3 +845,37 @@ func TestREPLPolicyAsk(t *testing.T) {
 		}
 	}
 }
+
+// TestREPLState: --state loads the session when the shell starts and
+// saves it when the shell ends: files, variables, functions, directory.
+func TestREPLState(t *testing.T) {
+	t.Parallel()
+	state := filepath.Join(t.TempDir(), "s.st")
+	p := startREPL(t, noColor, "--state", state)
+	p.prompt("/workspace")
+	p.run("x=kept$((1+1)); f(){ echo fn$((2+1)); }; mkdir -p /tmp/d; cd /tmp/d; echo data$((3+1)) > file")
+	p.prompt("/tmp/d")
+	p.send("\x04")
+	p.expect("exit")
+	if st := p.wait(); st != 0 {
+		t.Fatalf("status %d", st)
+	}
+	q := startREPL(t, noColor, "--state", state)
+	q.prompt("/tmp/d")
+	q.run("echo $x; f; cat file")
+	q.expect("kept2\r\nfn3\r\ndata4\r\n")
+	q.prompt("/tmp/d")
+	q.run("y=also; cd /")
+	q.prompt("/")
+	q.run("exit 5")
+	if st := q.wait(); st != 5 {
+		t.Errorf("exit 5: status %d", st)
+	}
+	r := startREPL(t, noColor, "--state", state)
+	r.prompt("/")
+	r.run("echo $x $y")
+	r.expect("kept2 also\r\n")
+	r.prompt("/")
+	r.send("\x04")
+	r.wait()
+}

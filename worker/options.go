@@ -13,6 +13,7 @@ import (
 	"github.com/sandsh/sandsh/netgate"
 	"github.com/sandsh/sandsh/policy"
 	"github.com/sandsh/sandsh/sandbox"
+	"github.com/sandsh/sandsh/statefile"
 )
 
 // Options is everything one sandsh run is configured with.
@@ -278,16 +279,27 @@ func (o *Options) SandboxConfig() (sandbox.Config, error) {
 // NewSandbox builds the sandbox from the options (package sandbox does
 // the work) and readies its shell for a run on the given streams.
 func NewSandbox(o *Options, stdout, stderr io.Writer, stdin io.Reader, arg0 string, params []string, extra ...interp.Option) (*sandbox.Sandbox, error) {
+	return newSandboxFrom(o, nil, stdout, stderr, stdin, arg0, params, extra...)
+}
+
+// newSandboxFrom is NewSandbox, started from a saved state when st is
+// set.
+func newSandboxFrom(o *Options, st *statefile.File, stdout, stderr io.Writer, stdin io.Reader, arg0 string, params []string, extra ...interp.Option) (*sandbox.Sandbox, error) {
 	cfg, err := o.SandboxConfig()
 	if err != nil {
 		return nil, err
 	}
+	cfg.State = st
 	cfg.RunnerOptions = extra
 	sb, err := sandbox.New(cfg)
 	if err != nil {
 		var ce *sandbox.ConfigError
-		if errors.As(err, &ce) {
+		var se *sandbox.StateError
+		switch {
+		case errors.As(err, &ce):
 			return nil, usagef("%s", ce.Msg)
+		case errors.As(err, &se):
+			return nil, &stateError{fmt.Errorf("--state %s: %v", o.State, err)}
 		}
 		return nil, err
 	}

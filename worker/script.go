@@ -72,8 +72,13 @@ func runAudited(o *Options, interactive func(*Options) int) int {
 	case len(o.Args) > 0:
 		src, name, arg0, params = stdio.In, "-", "sandsh", o.Args[1:]
 	case stdio.InTerminal && interactive != nil:
-		if o.SessionFlags() {
-			return ReportSetupError(stdio.Err, usagef("--state, --var, --json, --import, --export and --changes need a script"))
+		rest := *o
+		rest.State = "" // the interactive shell loads and saves a state
+		if rest.SessionFlags() {
+			return ReportSetupError(stdio.Err, usagef("--var, --json, --import, --export and --changes need a script"))
+		}
+		if o.State != "" && o.NoWorker {
+			return ReportSetupError(stdio.Err, usagef("--state in the interactive shell needs the worker (not --no-worker)"))
 		}
 		return interactive(o)
 	default:
@@ -148,6 +153,10 @@ func ReportSetupError(w io.Writer, err error) int {
 	var ce *configError
 	if errors.As(err, &ce) {
 		return ExitConfig
+	}
+	var se *stateError
+	if errors.As(err, &se) {
+		return ExitState
 	}
 	var af *auditFailure
 	if errors.As(err, &af) {

@@ -24,6 +24,7 @@ import (
 	"github.com/sandsh/sandsh/interp"
 	"github.com/sandsh/sandsh/restrict"
 	"github.com/sandsh/sandsh/sandbox"
+	"github.com/sandsh/sandsh/statefile"
 	"github.com/sandsh/sandsh/vfs"
 )
 
@@ -62,13 +63,20 @@ func serveSession(o *Options, p *workerPayload, tty *TTYInput, h *Hooks, onLine 
 		extra = append(extra, interp.Interactive(true))
 	}
 	fw := &frameWriter{w: bufio.NewWriterSize(repF, 64<<10)}
+	var err error
 	outW, errW := o.IO.Out, o.IO.Err
 	if p.Capture {
 		// Each call's output goes back framed; between calls (a
 		// background job) it goes nowhere.
 		outW, errW = io.Discard, io.Discard
 	}
-	sb, err := NewSandbox(o, outW, errW, stdin, "sandsh", nil, extra...)
+	var st *statefile.File
+	if in := o.worker.inputs; in != nil && in.HasState {
+		if st, err = o.parseState(in.State); err != nil {
+			return ReportSetupError(o.IO.Err, err)
+		}
+	}
+	sb, err := newSandboxFrom(o, st, outW, errW, stdin, "sandsh", nil, extra...)
 	if err != nil {
 		return ReportSetupError(o.IO.Err, err)
 	}

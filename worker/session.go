@@ -125,6 +125,7 @@ type Session struct {
 	local       *localSession // the session runs in this process (Options.NoWorker)
 	ckpt        *sessionCheckpoint
 	closed      bool
+	inputs      []byte // the worker's inputs (the --state file it starts from)
 	wantChanges bool   // the running call asked for its changes
 	lastLimit   string // the limit that killed the last worker
 
@@ -148,6 +149,7 @@ type sessionCheckpoint struct {
 	fs        *vfs.MemFS
 	start     vfs.Mark // the copy equals a new worker's tree here
 	shell     *interp.State
+	started   bool // a worker has started from this copy
 	status    int
 	diskBytes int64
 	diskFiles int
@@ -195,9 +197,20 @@ func StartSession(o *Options, cfg SessionConfig) (*Session, error) {
 }
 
 // newCheckpoint builds the session's copy of a new worker's tree: the
-// same sandbox, built in this process, where no script ever runs.
+// same sandbox (from the --state file, when there is one), built in this
+// process, where no script ever runs.
 func (s *Session) newCheckpoint() error {
 	c := &sessionCheckpoint{}
+	data, st, err := s.o.sessionState()
+	if err != nil {
+		return err
+	}
+	if s.inputs, err = stateInputs(data); err != nil {
+		return err
+	}
+	if st != nil {
+		c.shell = st.Shell
+	}
 	if s.o.FS == "" || s.o.FS == "mem" || s.o.FS == "overlay" {
 		o := s.o
 		cfg, err := o.SandboxConfig()
@@ -205,11 +218,16 @@ func (s *Session) newCheckpoint() error {
 			return err
 		}
 		cfg.Jail, cfg.Net, cfg.Audit, cfg.Policy, cfg.Ask, cfg.RunnerOptions = nil, nil, nil, nil, nil, nil
+		cfg.State = st
 		sb, err := sandbox.New(cfg)
 		if err != nil {
 			var ce *sandbox.ConfigError
-			if errors.As(err, &ce) {
+			var se *sandbox.StateError
+			switch {
+			case errors.As(err, &ce):
 				return usagef("%s", ce.Msg)
+			case errors.As(err, &se):
+				return &stateError{fmt.Errorf("--state %s: %v", o.State, err)}
 			}
 			return err
 		}
@@ -271,6 +289,9 @@ func (s *Session) restartPayload() ([]byte, error) {
 	if k.shell == nil && k.fs == nil && k.diskBytes == 0 && k.diskFiles == 0 {
 		return nil, nil
 	}
+	if k.fs == nil && !k.started {
+		return nil, nil // the first start: the worker loads the state itself
+	}
 	c := checkpoint{Shell: k.shell, Status: k.status, DiskBytes: k.diskBytes, DiskFiles: k.diskFiles}
 	if k.fs != nil {
 		d, err := vfs.ChangesSince(context.Background(), k.fs, k.start, vfs.SnapLimits{})
@@ -298,7 +319,7 @@ func (s *Session) startTry(retry int) (reply, error) {
 		return reply{}, fmt.Errorf("restart the session: %w", err)
 	}
 	p := workerPayload{HostEnv: hostEnv(o), Session: true, Interactive: s.cfg.Interactive,
-		Capture: s.cfg.Stdout == nil, Checkpoint: ck}
+		Capture: s.cfg.Stdout == nil, Checkpoint: ck, Inputs: s.inputs}
 	p.Options = *o
 	reqR, reqW, err := os.Pipe()
 	if err != nil {
@@ -403,6 +424,7 @@ func (s *Session) startTry(retry int) (reply, error) {
 		s.reap()
 		return reply{}, err
 	}
+	s.ckpt.started = true
 	return rep, nil
 }
 
@@ -922,12 +944,14 @@ func (s *Session) Finish(status int) (int, bool) {
 	dead := s.dead
 	s.mu.Unlock()
 	select {
-	case <-dead:
+	case res := <-dead:
+		s.mu.Lock()
+		s.gone = &res
+		s.mu.Unlock()
 	case <-time.After(2 * time.Second):
 		s.kill("exit")
+		s.reap()
 	}
-	s.closed = true
-	s.ckpt.close()
 	return rep.Status, true
 }
 
@@ -1079,6 +1103,10 @@ func (s *Session) Close() error {
 // EXIT trap), or it is killed a second later.
 func (s *Session) stopWorker() {
 	s.mu.Lock()
+	if s.gone != nil {
+		s.mu.Unlock()
+		return
+	}
 	s.req.Close()
 	dead := s.dead
 	s.mu.Unlock()

@@ -292,3 +292,45 @@ func TestSessionResetClose(t *testing.T) {
 		t.Errorf("after Close: %v", err)
 	}
 }
+
+// TestSessionState: a session with Options.State starts from the state
+// file, keeps it across a restart, and SaveState writes the session as of
+// its last finished call; a damaged file is refused with ExitState.
+func TestSessionState(t *testing.T) {
+	t.Parallel()
+	for _, fsName := range []string{"mem", "disk"} {
+		t.Run(fsName, func(t *testing.T) {
+			t.Parallel()
+			state := t.TempDir() + "/s.st"
+			root := t.TempDir()
+			mod := func(o *Options) {
+				o.State = state
+				if fsName == "disk" {
+					o.FS, o.Root = "disk", root
+				}
+			}
+			s := startTest(t, mod)
+			run(t, s, Call{Script: `x=saved; f(){ echo fn; }; echo data > f`})
+			if err := s.SaveState(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			s.Close()
+			s = startTest(t, mod)
+			run(t, s, Call{Script: `y=later`})
+			if res := run(t, s, Call{Script: "#panic"}); res.Restarted == "" {
+				t.Errorf("no restart: %+v", res)
+			}
+			res := run(t, s, Call{Script: `echo $x $y; f; cat f`})
+			if got := string(res.Stdout); got != "saved later\nfn\ndata\n" {
+				t.Errorf("from the state, after a restart: %q %q", got, res.Stderr)
+			}
+		})
+	}
+	bad := t.TempDir() + "/bad.st"
+	os.WriteFile(bad, []byte("not a state"), 0o600)
+	_, err := StartSession(testOptions(t, func(o *Options) { o.State = bad }), SessionConfig{})
+	var errw strings.Builder
+	if err == nil || ReportSetupError(&errw, err) != ExitState || !strings.Contains(errw.String(), "--state "+bad) {
+		t.Errorf("a damaged state: %v (%q)", err, errw.String())
+	}
+}
