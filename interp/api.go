@@ -34,8 +34,11 @@ type Gateway interface {
 	// Run runs args through the gateway and returns the exit status. It
 	// reports a refused or missing command on env.Stderr itself.
 	Run(ctx context.Context, env *builtins.Env, args []string) int
-	// LookPath reports what `type`, `command -v` and `which` show for name.
+	// LookPath reports the program $PATH lookup runs for name (which).
 	LookPath(env *builtins.Env, name string) (string, bool)
+	// LookCommand reports what `type` and `command -v` show for name:
+	// LookPath's answer, else a file on $PATH that is not executable.
+	LookCommand(env *builtins.Env, name string) (string, bool)
 	// LookPathAll lists every place $PATH lookup finds name (type -a).
 	LookPathAll(env *builtins.Env, name string) []string
 	// Restricted reports whether host programs are refused.

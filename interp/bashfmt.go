@@ -34,6 +34,15 @@ func bashFuncText(name string, body *syntax.Stmt) string {
 	return f.sb.String()
 }
 
+// bashRedirText renders redirections as bash prints them after a
+// command, here-document bodies included.
+func bashRedirText(rs []*syntax.Redirect) string {
+	f := &bashFmt{wp: syntax.NewPrinter(), ap: syntax.NewPrinter(syntax.Minify(true))}
+	f.redirs(rs)
+	f.flushHdocs("")
+	return f.sb.String()
+}
+
 func isReservedWord(s string) bool {
 	switch s {
 	case "if", "then", "else", "elif", "fi", "case", "esac", "for", "select",

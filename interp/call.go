@@ -48,6 +48,9 @@ func (r *Runner) callRedirected(ctx context.Context, ce *syntax.CallExpr, redirs
 		return
 	}
 	r.setCurCmd(ce)
+	if len(r.inTrap) == 0 {
+		r.curRedirs = redirs
+	}
 	if !r.debugTrap(ctx) {
 		return
 	}
@@ -293,7 +296,7 @@ func (r *Runner) callWithTempScope(ctx context.Context, ce *syntax.CallExpr, fie
 // trap it keeps naming the command that set the trap off, like bash.
 func (r *Runner) setCurCmd(n syntax.Node) {
 	if len(r.inTrap) == 0 {
-		r.curCmd = n
+		r.curCmd, r.curRedirs = n, nil
 	}
 }
 
@@ -320,6 +323,11 @@ func (r *Runner) bashCommand() string {
 		return "case " + r.printNode(n.Word) + " in " // bash leaves a space
 	case *syntax.ArithmCmd:
 		return "(( " + arithText(r.printNode(n)) + " ))"
+	}
+	if len(r.curRedirs) > 0 {
+		// bash shows a simple command with its redirections, printed as
+		// print_cmd.c prints them (echo x 2>&1 > /dev/null).
+		return r.printNode(r.curCmd) + " " + bashRedirText(r.curRedirs)
 	}
 	return r.printNode(r.curCmd)
 }
@@ -595,6 +603,11 @@ func (r *Runner) callFunc(ctx context.Context, name string, body *syntax.Stmt, a
 	r.line = body.Pos().Line()
 	if r.debugTrap(ctx) {
 		r.stmt(ctx, body)
+	}
+	if r.exiting && !r.interactive {
+		// bash runs the EXIT trap where the shell exits, with the
+		// function stack still in place (${FUNCNAME[@]}, $BASH_LINENO).
+		r.runExitTrap(ctx)
 	}
 	if r.returning {
 		r.returning = false

@@ -17,7 +17,11 @@ import (
 // function runs.
 
 // setFuncSource records where a function was defined.
-func (r *Runner) setFuncSource(name, source string) {
+func (r *Runner) setFuncSource(name, source string, line uint) {
+	if r.funcLine == nil {
+		r.funcLine = map[string]uint{}
+	}
+	r.funcLine[name] = line
 	if source == "" || !r.scriptFile && source == r.mainSource {
 		// Defined in -c text or standard input.
 		source = "environment"

@@ -145,7 +145,10 @@ func (r *Runner) declClause(ctx context.Context, dc *syntax.DeclClause) {
 			if r.funcExported[name] {
 				flags = "-fx"
 			}
-			if attrs.fnames && len(items) > 0 {
+			if attrs.fnames && len(items) > 0 && r.opts.extdebug {
+				// bash's extdebug: where the function was defined.
+				fmt.Fprintf(w, "%s %d %s\n", name, r.funcLine[name], r.funcSource[name])
+			} else if attrs.fnames && len(items) > 0 {
 				fmt.Fprintln(w, name)
 			} else if attrs.fnames {
 				fmt.Fprintf(w, "declare %s %s\n", flags, name)

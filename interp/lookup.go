@@ -95,7 +95,7 @@ func (r *Runner) describe(name string, flags int) bool {
 		for _, p := range r.s.gw.LookPathAll(env, name) {
 			file(p, fmt.Sprintf("%s is %s\n", name, p))
 		}
-	} else if p, ok := r.s.gw.LookPath(env, name); ok {
+	} else if p, ok := r.s.gw.LookCommand(env, name); ok {
 		file(p, fmt.Sprintf("%s is %s\n", name, p))
 	}
 	return found

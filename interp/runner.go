@@ -43,6 +43,9 @@ type Runner struct {
 	funcExported map[string]bool
 	// funcSource is the file each function was defined in (BASH_SOURCE).
 	funcSource map[string]string
+	// funcLine is the line each function's definition starts on
+	// (declare -F under extdebug).
+	funcLine   map[string]uint
 	mainSource string   // the script file, bottom of BASH_SOURCE
 	scriptArgs []string // its arguments, bottom of BASH_ARGV
 	aliases    map[string]string
@@ -85,9 +88,10 @@ type Runner struct {
 	callDepth   int
 	substDepth  int
 	loopDepth   int
-	nest        int         // statements being run inside one another
-	inTrap      []string    // the traps running, innermost last
-	curCmd      syntax.Node // the command running, for $BASH_COMMAND
+	nest        int                // statements being run inside one another
+	inTrap      []string           // the traps running, innermost last
+	curCmd      syntax.Node        // the command running, for $BASH_COMMAND
+	curRedirs   []*syntax.Redirect // and its redirections
 	frames      []frame
 
 	subshellLevel  int
@@ -151,6 +155,7 @@ func (r *Runner) subshell() *Runner {
 	c.funcs = maps.Clone(r.funcs)
 	c.funcExported = maps.Clone(r.funcExported)
 	c.funcSource = maps.Clone(r.funcSource)
+	c.funcLine = maps.Clone(r.funcLine)
 	c.hash = r.hash.clone()
 	c.aliases = maps.Clone(r.aliases)
 	c.params = slices.Clone(r.params)
@@ -432,7 +437,7 @@ func (r *Runner) cmd(ctx context.Context, cmd syntax.Command) {
 			return
 		}
 		r.funcs[name] = cmd.Body
-		r.setFuncSource(name, r.source)
+		r.setFuncSource(name, r.source, cmd.Pos().Line())
 		r.lastStatus = 0
 	case *syntax.ArithmCmd:
 		r.setCurCmd(cmd)
@@ -911,8 +916,9 @@ func (r *Runner) expandError(err error) {
 	msg := err.Error()
 	switch {
 	case errors.As(err, &ue):
-		// bash exits 127 from the main shell of -c text, otherwise 1.
-		if r.subshellLevel == 0 && r.cmdString {
+		// bash exits 127 from the main shell of -c text (its
+		// FORCE_EOF), otherwise 1; under set -e it is an ERREXIT: 1.
+		if r.subshellLevel == 0 && r.cmdString && !r.opts.errexit {
 			status = 127
 		}
 		fmt.Fprintf(r.fds.writer(2), "%s: %s\n", r.prefix(), msg)

@@ -26,7 +26,9 @@ func (r *Runner) trace(ctx context.Context, fields ...string) {
 func (r *Runner) traceLine(ctx context.Context, text string) {
 	ps4 := r.getVar("PS4").String()
 	if strings.ContainsAny(ps4, "$`") {
-		if p, err := syntax.NewParser().Document(parseguard.String(ctx, ps4)); err == nil {
+		// Numbered from the traced command's line: the expander reads
+		// $LINENO from the position of the expansion.
+		if p, err := syntax.NewParser(syntax.StartLine(max(r.line, 1))).Document(parseguard.String(ctx, ps4)); err == nil {
 			r.opts.xtrace = false
 			if s, err := r.document(ctx, p); err == nil {
 				ps4 = s

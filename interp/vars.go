@@ -857,7 +857,7 @@ func (r *Runner) importFunc(name, val string) bool {
 		return false
 	}
 	r.funcs[name] = fd.Body
-	r.setFuncSource(name, "environment")
+	r.setFuncSource(name, "environment", 1)
 	if r.funcExported == nil {
 		r.funcExported = map[string]bool{}
 	}

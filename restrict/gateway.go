@@ -451,6 +451,20 @@ func (g *Gateway) LookPath(env *builtins.Env, name string) (string, bool) {
 	return "", false
 }
 
+// LookCommand is bash's find_user_command, what `type` and `command -v`
+// show: LookPath's program, else the first regular file of that name on
+// $PATH even without an execute bit (running it fails with "Permission
+// denied").
+func (g *Gateway) LookCommand(env *builtins.Env, name string) (string, bool) {
+	if p, ok := g.LookPath(env, name); ok || strings.Contains(name, "/") {
+		return p, ok
+	}
+	if m, ok := g.first(env, name); ok {
+		return m.path, true
+	}
+	return "", false
+}
+
 // LookPathAll lists every place $PATH lookup finds name, in order: what
 // `type -a` and `which -a` show.
 func (g *Gateway) LookPathAll(env *builtins.Env, name string) []string {

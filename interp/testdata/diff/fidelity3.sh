@@ -52,3 +52,75 @@ declare -F "b.="
 declare -f "a=b" 2>/dev/null; echo $?
 e=(1); declare "a[1]=5" "c+=d" "e[0]+=4"
 declare -p a c e
+### type and command -v fall back to a file on PATH that is not executable
+mkdir -p bin; echo 'echo hi' > bin/foo; PATH=$PWD/bin:$PATH
+type -P foo | sed "s|$PWD/||"
+type -p foo | sed "s|$PWD/||"
+command -v foo | sed "s|$PWD/||"
+type -t foo
+type foo | sed "s|$PWD/||"
+command -V foo | sed "s|$PWD/||"
+type -a foo 2>/dev/null; echo "type -a $?"
+hash foo 2>/dev/null; echo "hash $?"
+### set -e ends the shell in a function: the EXIT trap sees the function stack
+set -e
+trap 'echo "[${FUNCNAME[*]}] $? ${BASH_LINENO[*]}"' EXIT
+t() { false; }
+u() { t; }
+u
+echo not reached
+### exit in a function: the EXIT trap sees the function stack
+trap 'echo "[${FUNCNAME[*]}] $?"' EXIT
+t() { (exit 3); echo "sub $?"; exit 4; }
+t
+### set -eu: an unbound variable in a function ends the shell with status 1
+set -eu
+trap 'echo "[${FUNCNAME[*]}] $?"' EXIT
+t() { echo "$nope"; }
+t
+### $LINENO in PS4 is the traced command's line
+exec 2>&1
+PS4='+${LINENO}: '
+set -x
+echo a
+
+echo b
+f() {
+  echo c
+}
+f
+for i in 1; do
+  echo $i
+done
+### $BASH_COMMAND shows the command's redirections
+exec 2>&1
+trap 'echo "[$BASH_COMMAND]"' DEBUG
+echo hi > /dev/null
+echo x 2>&1 >/dev/null
+cat < /dev/null
+: <<EOF
+a
+EOF
+{ echo b; } > /dev/null
+f() { :; }
+f >/dev/null 2>&1
+echo 3>>/dev/null 4<&- >|/dev/null
+### declare -F under extdebug prints the name, line and file
+f() {
+  :
+}
+
+g()
+{
+  :
+}
+printf '\n\nh() { :; }\n' > lib.sh
+shopt -s extdebug
+declare -F f g nosuch; echo $?
+declare -F
+source ./lib.sh
+declare -F h
+eval 'k() { :; }'
+declare -F k
+shopt -u extdebug
+declare -F f
