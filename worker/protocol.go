@@ -28,6 +28,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -246,3 +247,12 @@ func readFrame(br *bufio.Reader, max int64) (byte, []byte, error) {
 type bytesBuffer struct{ b []byte }
 
 func (b *bytesBuffer) Write(p []byte) (int, error) { b.b = append(b.b, p...); return len(p), nil }
+
+// releaseBig hands the memory of a big checkpoint or file back to the
+// system once it is garbage: the worker's resident size counts against
+// --max-memory, and an idle session should not hold twice its files.
+func releaseBig(n int) {
+	if n >= 32<<20 {
+		debug.FreeOSMemory()
+	}
+}

@@ -241,6 +241,7 @@ func serveSession(o *Options, p *workerPayload, tty *TTYInput, h *Hooks, onLine 
 		if err := s.send(rep, payload); err != nil {
 			return finish()
 		}
+		releaseBig(len(payload) + len(data))
 	}
 }
 

@@ -279,6 +279,9 @@ func (s *Session) apply(rep *reply) error {
 		k.shell = c.Shell
 	}
 	k.status, k.diskBytes, k.diskFiles = c.Status, c.DiskBytes, c.DiskFiles
+	n := len(rep.data)
+	rep.data = nil
+	releaseBig(n)
 	return nil
 }
 
