@@ -103,29 +103,16 @@ func (l *localSession) run(ctx context.Context, c Call, stdout, stderr io.Writer
 }
 
 func (l *localSession) readFile(name string, max int64) ([]byte, error) {
-	if fi, err := l.sb.FS().Stat(vfs.Clean(l.sb.Dir(), name)); err == nil && fi.IsDir() {
-		return nil, fmt.Errorf("%s: is a directory", name)
-	}
-	data, err := l.sb.ReadFile(name)
-	if err == nil && max > 0 && int64(len(data)) > max {
-		return nil, fmt.Errorf("%s: file bigger than %d bytes", name, max)
-	}
-	return data, err
+	r := l.sb.Runner()
+	return readFile(r.FS(), r.Dir(), name, max, l.lim.MaxFileSize)
+}
+
+func (l *localSession) writeFile(name string, data []byte, perm fs.FileMode) error {
+	r := l.sb.Runner()
+	return writeFile(r.FS(), r.Dir(), name, data, perm)
 }
 
 func (l *localSession) readDir(name string) ([]DirEntry, error) {
-	list, err := l.sb.ReadDir(name)
-	if err != nil {
-		return nil, err
-	}
-	dir := vfs.Clean(l.sb.Dir(), name)
-	out := make([]DirEntry, 0, len(list))
-	for _, fi := range list {
-		e := DirEntry{Name: fi.Name(), Size: fi.Size(), Mode: fi.Mode()}
-		if fi.Mode()&fs.ModeSymlink != 0 {
-			e.Target, _ = l.sb.FS().ReadlinkIfPossible(dir + "/" + fi.Name())
-		}
-		out = append(out, e)
-	}
-	return out, nil
+	r := l.sb.Runner()
+	return readDir(r.FS(), r.Dir(), name)
 }

@@ -16,7 +16,6 @@ import (
 	"io/fs"
 	"os"
 	"os/signal"
-	"sort"
 	"strings"
 	"sync"
 	"syscall"
@@ -223,14 +222,14 @@ func serveSession(o *Options, p *workerPayload, tty *TTYInput, h *Hooks, onLine 
 			}
 			payload, rep.Checkpoint = s.checkpoint(r.Status()), true
 		case "read":
-			payload, err = s.readFile(req.Path, req.MaxBytes)
+			payload, err = readFile(s.r.FS(), s.r.Dir(), req.Path, req.MaxBytes, s.lim.MaxFileSize)
 			rep.Err = errString(err)
 		case "write":
-			err = s.sb.WriteFile(req.Path, data, fs.FileMode(req.Mode)&fs.ModePerm)
+			err = writeFile(s.r.FS(), s.r.Dir(), req.Path, data, fs.FileMode(req.Mode)&fs.ModePerm)
 			rep.Err = errString(err)
 			payload, rep.Checkpoint = s.checkpoint(r.Status()), true
 		case "list":
-			rep.Entries, err = s.list(req.Path)
+			rep.Entries, err = readDir(s.r.FS(), s.r.Dir(), req.Path)
 			rep.Err = errString(err)
 		default:
 			fmt.Fprintf(o.IO.Err, "sandsh: internal error: session worker: unknown request %q\n", req.Op)
@@ -333,52 +332,6 @@ func errString(err error) string {
 		return ""
 	}
 	return err.Error()
-}
-
-// readFile reads a file for the parent, at most max bytes (the session's
-// file size limit when 0).
-func (s *served) readFile(name string, max int64) ([]byte, error) {
-	f, err := s.sb.FS().Open(vfs.Clean(s.r.Dir(), name))
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if fi, err := f.Stat(); err == nil && fi.IsDir() {
-		return nil, fmt.Errorf("%s: is a directory", name)
-	}
-	if max <= 0 {
-		max = s.lim.MaxFileSize
-	}
-	if max <= 0 {
-		max = 1 << 30
-	}
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > max {
-		return nil, fmt.Errorf("%s: file bigger than %d bytes", name, max)
-	}
-	return data, nil
-}
-
-// list lists a directory for the parent, sorted by name.
-func (s *served) list(name string) ([]DirEntry, error) {
-	dir := vfs.Clean(s.r.Dir(), name)
-	list, err := s.sb.ReadDir(dir)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]DirEntry, 0, len(list))
-	for _, fi := range list {
-		e := DirEntry{Name: fi.Name(), Size: fi.Size(), Mode: fi.Mode()}
-		if fi.Mode()&fs.ModeSymlink != 0 {
-			e.Target, _ = s.sb.FS().ReadlinkIfPossible(dir + "/" + fi.Name())
-		}
-		out = append(out, e)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out, nil
 }
 
 // checkpoint encodes what changed in the session since the last

@@ -1009,6 +1009,11 @@ func (s *Session) Terminate(sig syscall.Signal) bool {
 // filesystem, permissions and policy paths as the script's.
 func (s *Session) ReadFile(ctx context.Context, name string, max int64) ([]byte, error) {
 	if s.local != nil {
+		s.calls.Lock()
+		defer s.calls.Unlock()
+		if s.closed {
+			return nil, ErrSessionClosed
+		}
 		return s.local.readFile(name, max)
 	}
 	rep, err := s.fileOp(ctx, request{Op: "read", Path: name, MaxBytes: max}, nil)
@@ -1021,7 +1026,12 @@ func (s *Session) ReadFile(ctx context.Context, name string, max int64) ([]byte,
 // WriteFile creates or replaces a file of the session with data.
 func (s *Session) WriteFile(ctx context.Context, name string, data []byte, perm fs.FileMode) error {
 	if s.local != nil {
-		return s.local.sb.WriteFile(name, data, perm.Perm())
+		s.calls.Lock()
+		defer s.calls.Unlock()
+		if s.closed {
+			return ErrSessionClosed
+		}
+		return s.local.writeFile(name, data, perm.Perm())
 	}
 	_, err := s.fileOp(ctx, request{Op: "write", Path: name, Mode: uint32(perm.Perm())}, data)
 	return err
@@ -1030,6 +1040,11 @@ func (s *Session) WriteFile(ctx context.Context, name string, data []byte, perm 
 // ReadDir lists a directory of the session, sorted by name.
 func (s *Session) ReadDir(ctx context.Context, name string) ([]DirEntry, error) {
 	if s.local != nil {
+		s.calls.Lock()
+		defer s.calls.Unlock()
+		if s.closed {
+			return nil, ErrSessionClosed
+		}
 		return s.local.readDir(name)
 	}
 	rep, err := s.fileOp(ctx, request{Op: "list", Path: name}, nil)

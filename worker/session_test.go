@@ -334,3 +334,35 @@ func TestSessionState(t *testing.T) {
 		t.Errorf("a damaged state: %v (%q)", err, errw.String())
 	}
 }
+
+// TestSessionFilePolicy: the file operations of a session meet the same
+// walls as a script: the policy's paths and the permissions.
+func TestSessionFilePolicy(t *testing.T) {
+	t.Parallel()
+	s := startTest(t, func(o *Options) {
+		o.Policy = "p.yaml"
+		o.PolicyData = []byte("paths:\n  read: [/workspace]\n  write: [/workspace/out]\n")
+	})
+	ctx := context.Background()
+	if err := s.WriteFile(ctx, "/workspace/out/ok", []byte("x"), 0o644); err == nil {
+		t.Error("wrote into a directory that does not exist")
+	}
+	run(t, s, Call{Script: `mkdir -p /workspace/out 2>/dev/null; true`})
+	for _, tc := range []struct {
+		what string
+		err  error
+	}{
+		{"write outside the policy's write paths", s.WriteFile(ctx, "/workspace/planted", []byte("x"), 0o644)},
+		{"write /tmp", s.WriteFile(ctx, "/tmp/planted", []byte("x"), 0o644)},
+		{"read outside the read paths", func() error { _, err := s.ReadFile(ctx, "/etc/hostname", 0); return err }()},
+		{"list outside the read paths", func() error { _, err := s.ReadDir(ctx, "/etc"); return err }()},
+	} {
+		if tc.err == nil {
+			t.Errorf("%s: allowed", tc.what)
+		}
+	}
+	res := run(t, s, Call{Script: `ls /workspace; cat /etc/hostname`})
+	if strings.Contains(string(res.Stdout), "planted") || res.Status == 0 {
+		t.Errorf("the script: %q %q", res.Stdout, res.Stderr)
+	}
+}
