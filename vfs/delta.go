@@ -571,3 +571,16 @@ func applyEntry(root *MemFS, e *SnapEntry) error {
 	}
 	return restoreEntry(root, e)
 }
+
+// BaseStamp is what an overlay's host base held at one sandbox path
+// when a delta over it was taken (BaseStamps), so that the delta is not
+// applied over a base that changed under it (CheckBase). Type is "dir",
+// "file", "symlink", "other" or "" (no such path in the base); Size and
+// Sum (SHA-256) describe a file, Target a symlink.
+type BaseStamp struct {
+	Path   string
+	Type   string
+	Size   int64
+	Sum    [32]byte
+	Target string
+}
