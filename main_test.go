@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -110,6 +111,9 @@ func raceBuild() bool {
 	return false
 }
 
+// locksKey holds a script's lockfile locks.
+type locksKey struct{}
+
 func scriptParams(dir string, files []string, setup ...func(*testscript.Env) error) testscript.Params {
 	return testscript.Params{
 		Dir:   dir,
@@ -117,6 +121,7 @@ func scriptParams(dir string, files []string, setup ...func(*testscript.Env) err
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("SANDSH_CANARY", "host-secret-canary")
 			env.Values[hitsKey{}] = new(hitsHolder)
+			env.Values[locksKey{}] = map[string]*os.File{}
 			for _, s := range setup {
 				if err := s(env); err != nil {
 					return err
@@ -165,6 +170,35 @@ func scriptParams(dir string, files []string, setup ...func(*testscript.Env) err
 				if (got == want) == neg {
 					ts.Fatalf("exit status %d, want %d", got, want)
 				}
+			},
+			// lockfile FILE takes an flock on FILE (created if needed)
+			// and holds it until unlockfile FILE or the script's end, as
+			// another run holding a --state lock would.
+			"lockfile": func(ts *testscript.TestScript, neg bool, args []string) {
+				if len(args) != 1 || neg {
+					ts.Fatalf("usage: lockfile FILE")
+				}
+				f, err := os.OpenFile(ts.MkAbs(args[0]), os.O_RDWR|os.O_CREATE, 0o600)
+				if err != nil {
+					ts.Fatalf("lockfile: %v", err)
+				}
+				if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+					ts.Fatalf("lockfile: %v", err)
+				}
+				ts.Defer(func() { f.Close() })
+				ts.Value(locksKey{}).(map[string]*os.File)[ts.MkAbs(args[0])] = f
+			},
+			"unlockfile": func(ts *testscript.TestScript, neg bool, args []string) {
+				if len(args) != 1 || neg {
+					ts.Fatalf("usage: unlockfile FILE (after lockfile FILE)")
+				}
+				held := ts.Value(locksKey{}).(map[string]*os.File)
+				f := held[ts.MkAbs(args[0])]
+				if f == nil {
+					ts.Fatalf("unlockfile %s: not locked", args[0])
+				}
+				delete(held, ts.MkAbs(args[0]))
+				f.Close()
 			},
 			// findings json|sarif FILE N: FILE holds `sandsh check
 			// --format json|sarif` output with N findings, each

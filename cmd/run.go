@@ -47,6 +47,7 @@ func addRunFlags(fl *pflag.FlagSet, o *Options) {
 	fl.StringVar(&o.MaxScript, "max-script-bytes", d.MaxScript, "limit on script, eval and source text")
 	fl.IntVar(&o.MaxFields, "max-fields", d.MaxFields, "limit on the fields one command's words expand to (0 = none)")
 	fl.StringVar(&o.State, "state", "", "load the sandbox (files and shell state) from FILE if it exists; save it there after the run")
+	fl.StringVar(&o.StateLock, "state-lock", "wait", "when another run holds the --state file: wait for it, or fail at once with status 75")
 	fl.StringArrayVar(&o.Vars, "var", nil, "set the shell variable NAME=VALUE before the run")
 	fl.StringArrayVar(&o.VarJSON, "var-json", nil, "set NAME=JSON before the run: an array makes an indexed array, an object an associative array")
 	fl.StringArrayVar(&o.PrintVars, "print-var", nil, "print the variable NAME (as JSON) after the run")

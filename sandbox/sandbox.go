@@ -198,6 +198,9 @@ type Sandbox struct {
 	desc       string
 	closed     bool
 	audit      *Audit
+	// mark is the point, on an overlay, right after set-up: its state is
+	// what changed since (vfs.ChangesSince), not the base.
+	mark vfs.Mark
 }
 
 // New builds a sandbox.
@@ -308,15 +311,14 @@ func New(cfg Config) (*Sandbox, error) {
 		}
 	}()
 	if cfg.State != nil {
-		if err := sb.restoreFiles(cfg.State); err != nil {
-			return nil, &StateError{err}
+		if cfg.FS != "overlay" {
+			if err := sb.restoreFiles(cfg.State); err != nil {
+				return nil, &StateError{err}
+			}
 		}
 		if cfg.State.Shell != nil && cfg.State.Shell.Dir != "" {
 			cwd = cfg.State.Shell.Dir
 		}
-	}
-	if fi, err := fsys.Stat(cwd); err != nil || !fi.IsDir() {
-		return nil, configErr("--cwd %s: not a directory in the sandbox", cwd)
 	}
 	env, err := environ(cfg.Env, home, cwd)
 	if err != nil {
@@ -377,6 +379,18 @@ func New(cfg Config) (*Sandbox, error) {
 		if err := vfs.InstallCommands(fsys, gw.ProgramNames()); err != nil {
 			return nil, fmt.Errorf("set up the sandbox: %w", err)
 		}
+	}
+	if cfg.FS == "overlay" {
+		// Set up: from here on, what changes is the session's.
+		sb.mark = fsys.(*vfs.MemFS).Mark()
+		if cfg.State != nil {
+			if err := sb.restoreFiles(cfg.State); err != nil {
+				return nil, &StateError{err}
+			}
+		}
+	}
+	if fi, err := fsys.Stat(cwd); err != nil || !fi.IsDir() {
+		return nil, configErr("--cwd %s: not a directory in the sandbox", cwd)
 	}
 	// With an audit log the script's changes to the files are reported
 	// as they happen; the sandbox's own set-up above is not the script's.
@@ -459,16 +473,32 @@ func (s *Sandbox) snapLimits() vfs.SnapLimits {
 	return vfs.SnapLimits{MaxBytes: s.limits.MaxFSBytes, MaxFiles: s.limits.MaxFiles, MaxFileSize: s.limits.MaxFileSize}
 }
 
-// restoreFiles loads the files of a saved session.
+// restoreFiles loads the files of a saved session: the whole tree of a
+// memory filesystem, or the changes saved over an overlay's base, once
+// the base is seen to hold what it held when they were saved.
 func (s *Sandbox) restoreFiles(st *statefile.File) error {
-	if st.FS == nil {
+	if st.FS == nil && st.Delta == nil {
 		return nil
 	}
 	if _, ok := s.fs.(*vfs.MemFS); !ok {
 		return errors.New("a state with files needs --fs mem or --fs overlay")
 	}
-	if err := vfs.Restore(context.Background(), s.fs, st.FS, s.snapLimits()); err != nil {
-		return fmt.Errorf("state: %w", err)
+	ctx := context.Background()
+	if st.Delta != nil {
+		if s.mark == 0 {
+			return errors.New("the state was saved on --fs overlay: it needs --fs overlay and the same --base")
+		}
+		if err := vfs.CheckBase(ctx, s.fs, st.Base); err != nil {
+			return fmt.Errorf("state: %w", err)
+		}
+		if err := vfs.ApplyDelta(ctx, s.fs, st.Delta, s.snapLimits()); err != nil {
+			return fmt.Errorf("state: %w", err)
+		}
+	}
+	if st.FS != nil {
+		if err := vfs.Restore(ctx, s.fs, st.FS, s.snapLimits()); err != nil {
+			return fmt.Errorf("state: %w", err)
+		}
 	}
 	return nil
 }
@@ -777,10 +807,13 @@ func (s *Sandbox) withRunner(f func(*interp.Runner) error) error {
 	return f(s.runner)
 }
 
-// State captures the session (shell state and, for the memory and
-// overlay filesystems, every file) for Config.State or statefile.Write.
-// A disk sandbox keeps its files on the disk; its state holds the shell
-// only.
+// State captures the session for Config.State or statefile.Write: the
+// shell state and, for the memory filesystem, every file; for an
+// overlay, what the runs changed over the base (a vfs.Delta since the
+// sandbox was set up) with stamps of what the base held at those paths,
+// so that it is as big as the change, and is refused over a base that
+// changed under it. A disk sandbox keeps its files on the disk; its
+// state holds the shell only.
 func (s *Sandbox) State(ctx context.Context) (*statefile.File, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -788,6 +821,19 @@ func (s *Sandbox) State(ctx context.Context) (*statefile.File, error) {
 		return nil, ErrClosed
 	}
 	st := &statefile.File{Shell: s.runner.ExportState()}
+	if s.mark != 0 {
+		// An overlay saves what changed over its base, with what the
+		// base held there, not the base.
+		d, err := vfs.ChangesSince(ctx, s.fs, s.mark, s.snapLimits())
+		if err != nil {
+			return nil, err
+		}
+		if st.Base, err = vfs.BaseStamps(ctx, s.fs, d); err != nil {
+			return nil, err
+		}
+		st.Delta = d
+		return st, nil
+	}
 	if _, ok := s.fs.(*vfs.MemFS); ok {
 		snap, err := vfs.TakeSnapshot(ctx, s.fs, s.snapLimits())
 		if err != nil {

@@ -2,13 +2,16 @@ package vfs
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path"
 	"slices"
 	"strings"
+	"syscall"
 )
 
 // Change tracking of the memory and overlay filesystems.
@@ -583,4 +586,157 @@ type BaseStamp struct {
 	Size   int64
 	Sum    [32]byte
 	Target string
+}
+
+// baseRel returns the path in the overlay base that sandbox path p
+// shows, false when p is not inside the base's mount point.
+func (l *lowerLayer) baseRel(p string) (string, bool) {
+	if p == l.mount {
+		return ".", true
+	}
+	prefix := l.mount + "/"
+	if l.mount == "/" {
+		prefix = "/"
+	}
+	if !strings.HasPrefix(p, prefix) {
+		return "", false
+	}
+	return p[len(prefix):], true
+}
+
+// stamp describes what the base holds at rel.
+func (l *lowerLayer) stamp(p, rel string) (BaseStamp, error) {
+	st := BaseStamp{Path: p}
+	fi, err := l.root.Lstat(rel)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
+		return st, nil
+	case err != nil:
+		return st, fmt.Errorf("base: %s: %w", p, hostErrno(err))
+	}
+	switch typ := fi.Mode().Type(); {
+	case typ == fs.ModeDir:
+		st.Type = "dir"
+	case typ == fs.ModeSymlink:
+		st.Type = "symlink"
+		if st.Target, err = l.root.Readlink(rel); err != nil {
+			return st, fmt.Errorf("base: %s: %w", p, hostErrno(err))
+		}
+	case typ == 0:
+		st.Type = "file"
+		f, err := l.open(rel)
+		if err != nil {
+			return st, fmt.Errorf("base: %s: %w", p, err)
+		}
+		defer f.Close()
+		h := sha256.New()
+		n, err := io.Copy(h, f)
+		if err != nil {
+			return st, fmt.Errorf("base: %s: %w", p, hostErrno(err))
+		}
+		st.Size = n
+		h.Sum(st.Sum[:0])
+	default:
+		st.Type = "other"
+	}
+	return st, nil
+}
+
+// BaseStamps returns what the base of overlay fsys holds at every path
+// d touches inside the base's mount point (nothing for a memory
+// filesystem), for CheckBase when d is applied again. A removed path
+// the base does not hold (a file made and removed again) is dropped
+// from d: removing it changes nothing.
+func BaseStamps(ctx context.Context, fsys FS, d *Delta) ([]BaseStamp, error) {
+	m, ok := fsys.(*MemFS)
+	if !ok || m.t.lower == nil || d == nil {
+		return nil, nil
+	}
+	l := m.t.lower
+	var out []BaseStamp
+	seen := map[string]bool{}
+	add := func(p string) (bool, error) {
+		if err := ctx.Err(); err != nil {
+			return false, err
+		}
+		rel, ok := l.baseRel(p)
+		if !ok {
+			return true, nil
+		}
+		st, err := l.stamp(p, rel)
+		if err != nil {
+			return false, err
+		}
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, st)
+		}
+		return st.Type != "", nil
+	}
+	kept := d.Removed[:0]
+	for _, p := range d.Removed {
+		inBase, err := add(p)
+		if err != nil {
+			return nil, err
+		}
+		if inBase {
+			kept = append(kept, p)
+		} else {
+			out = out[:len(out)-1]
+		}
+	}
+	d.Removed = kept
+	for i := range d.Entries {
+		if _, err := add(d.Entries[i].Path); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// CheckBase fails, naming the first path, if the base of overlay fsys no
+// longer holds what stamps say it held: a delta taken over the old base
+// must not be applied over the new one.
+func CheckBase(ctx context.Context, fsys FS, stamps []BaseStamp) error {
+	if len(stamps) == 0 {
+		return nil
+	}
+	m, ok := fsys.(*MemFS)
+	if !ok || m.t.lower == nil {
+		return errors.New("the state was saved on an overlay: it needs --fs overlay with its base")
+	}
+	l := m.t.lower
+	for _, want := range stamps {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		rel, ok := l.baseRel(want.Path)
+		if !ok {
+			return fmt.Errorf("base: %s is not inside the base's mount point %s", want.Path, l.mount)
+		}
+		got, err := l.stamp(want.Path, rel)
+		if err != nil {
+			return err
+		}
+		if got != want {
+			return fmt.Errorf("the base changed under the saved changes: %s (%s)", want.Path, stampText(want, got))
+		}
+	}
+	return nil
+}
+
+func stampText(was, now BaseStamp) string {
+	name := func(s BaseStamp) string {
+		if s.Type == "" {
+			return "absent"
+		}
+		if s.Type == "file" {
+			return fmt.Sprintf("a file of %d bytes", s.Size)
+		}
+		return "a " + s.Type
+	}
+	if name(was) == name(now) {
+		return "was " + name(was) + ", now another " + strings.TrimPrefix(name(now), "a ")
+	}
+	return "was " + name(was) + ", now " + name(now)
 }

@@ -54,7 +54,7 @@ func NewOverlay(baseDir, mount string, opts ...MemOption) (FS, error) {
 	t := m.t
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.lower = &lowerLayer{root: root, uid: m.cred.UID, gid: m.cred.GID}
+	t.lower = &lowerLayer{root: root, mount: mount, uid: m.cred.UID, gid: m.cred.GID}
 	lk, err := m.resolve(mount, true)
 	if err != nil || lk.node == nil {
 		root.Close()
@@ -74,7 +74,8 @@ func NewOverlay(baseDir, mount string, opts ...MemOption) (FS, error) {
 // lowerLayer is the read-only host side of an overlay.
 type lowerLayer struct {
 	root     *os.Root
-	uid, gid int // owner shown for base entries
+	mount    string // where the base shows in the sandbox
+	uid, gid int    // owner shown for base entries
 }
 
 // lowerRef names an entry in the base, relative to its root.

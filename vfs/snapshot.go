@@ -133,11 +133,13 @@ func TakeSnapshotAt(ctx context.Context, fsys FS, dir string, lim SnapLimits) (*
 			if err != nil {
 				return fmt.Errorf("snapshot: %w", err)
 			}
-			e.Data, err = io.ReadAll(io.LimitReader(f, fi.Size()))
+			e.Data = make([]byte, fi.Size())
+			n, err := io.ReadFull(f, e.Data)
 			f.Close()
-			if err != nil {
+			if err != nil && err != io.ErrUnexpectedEOF {
 				return fmt.Errorf("snapshot: %w", err)
 			}
+			e.Data = e.Data[:n]
 		default:
 			return nil // nothing else can be made in a MemFS
 		}

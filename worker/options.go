@@ -54,6 +54,7 @@ type Options struct {
 
 	// Session flags (results.go).
 	State     string
+	StateLock string
 	Vars      []string
 	VarJSON   []string
 	PrintVars []string
@@ -94,10 +95,11 @@ type Options struct {
 	// refuses them.
 	Ask sandbox.Asker `wire:"-"`
 
-	audit    *sandbox.Audit // where the sandbox's events go
-	auditRun *auditRun      // the parent's log, which the worker's events join
-	limitHit string         // the limit that killed the worker, for run_end
-	gate     *netgate.Gate  // the network gate of this sandsh (net.go), built once
+	audit      *sandbox.Audit // where the sandbox's events go
+	stateFiles *stateFiles    // --state's lock and files (state.go)
+	auditRun   *auditRun      // the parent's log, which the worker's events join
+	limitHit   string         // the limit that killed the worker, for run_end
+	gate       *netgate.Gate  // the network gate of this sandsh (net.go), built once
 }
 
 // DefaultOptions are the sandsh command's defaults (its flags' default

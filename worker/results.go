@@ -12,6 +12,7 @@ package worker
 // and prints the results. With --no-worker both sides are this process.
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -27,6 +28,7 @@ import (
 
 	"github.com/sandsh/sandsh/hostfile"
 	"github.com/sandsh/sandsh/interp"
+	"github.com/sandsh/sandsh/restrict"
 	"github.com/sandsh/sandsh/sandbox"
 	"github.com/sandsh/sandsh/statefile"
 	"github.com/sandsh/sandsh/vfs"
@@ -38,16 +40,55 @@ const jsonStreamMax = 1 << 20
 
 // runInputs is what the host side hands the sandbox side.
 type runInputs struct {
-	State    []byte        `json:"state,omitempty"` // the --state file, when it exists
-	HasState bool          `json:"hasState,omitempty"`
-	Import   *vfs.Snapshot `json:"import,omitempty"` // --import DIR, read on the host
+	// StateFD and StateOutFD are the worker's descriptors of the --state
+	// file (0 when there is none yet) and of the file the new state goes
+	// into (state.go); in-process, state holds them.
+	StateFD int `json:"stateFD,omitempty"`
+	// State is the state file's bytes, for a session's worker (state.go).
+	State      []byte        `json:"state,omitempty"`
+	HasState   bool          `json:"hasState,omitempty"`
+	StateOutFD int           `json:"stateOutFD,omitempty"`
+	Import     *vfs.Snapshot `json:"import,omitempty"` // --import DIR, read on the host
+	state      *stateFiles
+}
+
+// passState hands the state's files to the worker as extra descriptors.
+func (in *runInputs) passState(extra *[]*os.File) {
+	if in.state == nil {
+		return
+	}
+	if in.state.in != nil {
+		*extra = append(*extra, in.state.in)
+		in.StateFD = restrict.WorkerExtraFD + len(*extra) - 1
+	}
+	*extra = append(*extra, in.state.out)
+	in.StateOutFD = restrict.WorkerExtraFD + len(*extra) - 1
+}
+
+// stateFile returns the state file to read (nil: none) and the one to
+// write the new state into, in this process.
+func (in *runInputs) stateFile() (r, w *os.File) {
+	if in == nil {
+		return nil, nil
+	}
+	if in.state != nil {
+		return in.state.in, in.state.out
+	}
+	open := func(fd int, name string) *os.File {
+		if fd <= 0 {
+			return nil
+		}
+		restrict.CloseOnExec(fd) // host programs (unrestricted mode) must not inherit it
+		return os.NewFile(uintptr(fd), name)
+	}
+	return open(in.StateFD, "state"), open(in.StateOutFD, "new state")
 }
 
 // runOutcome is what the sandbox side reports back besides its streams.
 type runOutcome struct {
 	Limit    string         `json:"limit,omitempty"`
-	Finished bool           `json:"finished"` // the script ran to its end (whatever its status)
-	State    []byte         `json:"state,omitempty"`
+	Finished bool           `json:"finished"`          // the script ran to its end (whatever its status)
+	StateOK  bool           `json:"stateOK,omitempty"` // the new state was written whole
 	Vars     map[string]any `json:"vars,omitempty"`
 	Changes  []vfs.Change   `json:"changes,omitempty"`
 	HasDiff  bool           `json:"hasDiff,omitempty"`
@@ -237,25 +278,11 @@ func (o *Options) readInputs() (*runInputs, int, error) {
 		if err := hostfile.CheckWritable(o.State); err != nil {
 			return nil, ExitState, fmt.Errorf("--state %s: %s", o.State, hostfile.Describe(err))
 		}
-		f, err := hostfile.Open(o.State)
-		switch {
-		case errors.Is(err, os.ErrNotExist):
-		case err != nil:
-			return nil, ExitState, fmt.Errorf("--state %s: %v", o.State, hostErr(err))
-		default:
-			// A state holds at most the filesystem's bytes, compressed,
-			// plus the shell: anything much bigger is refused unread.
-			max := StateFileMax(lim)
-			data, err := io.ReadAll(io.LimitReader(f, max+1))
-			f.Close()
-			if err != nil {
-				return nil, ExitState, fmt.Errorf("--state %s: %v", o.State, err)
-			}
-			if int64(len(data)) > max {
-				return nil, ExitState, fmt.Errorf("--state %s: bigger than %d bytes", o.State, max)
-			}
-			in.State, in.HasState = data, true
+		sf, status, err := o.openState(StateFileMax(lim))
+		if err != nil {
+			return nil, status, err
 		}
+		in.state, o.stateFiles = sf, sf
 	}
 	if o.Import != "" {
 		snap, err := vfs.ReadHostTree(context.Background(), o.Import,
@@ -285,8 +312,11 @@ func (o *Options) runSandboxed(ctx context.Context, in *runInputs, sc sandbox.Sc
 	if err != nil {
 		return ReportSetupError(errw, err), oc
 	}
-	if in != nil && in.HasState {
-		f, err := statefile.Read(bytes.NewReader(in.State), StateFileMax(cfg.Limits))
+	stateIn, stateOut := in.stateFile()
+	if stateIn != nil {
+		lim := cfg.Limits
+		f, err := statefile.ReadWithin(stateIn, StateFileMax(lim),
+			vfs.SnapLimits{MaxBytes: lim.MaxFSBytes, MaxFiles: lim.MaxFiles, MaxFileSize: lim.MaxFileSize})
 		if err != nil {
 			fmt.Fprintf(errw, "sandsh: --state %s: %v\n", o.State, err)
 			return ExitState, oc
@@ -385,13 +415,14 @@ func (o *Options) runSandboxed(ctx context.Context, in *runInputs, sc sandbox.Sc
 		}
 		oc.Export = snap
 	}
-	if oc.Finished && o.State != "" {
+	if oc.Finished && o.State != "" && stateOut != nil {
 		st, err := sb.State(post)
 		if err == nil {
-			var buf bytes.Buffer
-			if err = statefile.Write(&buf, st); err == nil {
-				oc.State = buf.Bytes()
+			w := bufio.NewWriterSize(stateOut, 1<<20)
+			if err = statefile.Write(w, st); err == nil {
+				err = w.Flush()
 			}
+			oc.StateOK = err == nil
 		}
 		if err != nil {
 			fmt.Fprintf(errw, "sandsh: --state %s: cannot save: %v\n", o.State, err)
@@ -484,8 +515,8 @@ func (h *hostSide) finish(status int, limit string, oc *runOutcome) int {
 	if o.State != "" {
 		ok := false
 		saved = &ok
-		if oc.Finished && oc.State != nil {
-			if err := WriteAtomic(o.State, 0o600, func(w io.Writer) error { _, err := w.Write(oc.State); return err }); err != nil {
+		if oc.Finished && oc.StateOK && o.stateFiles != nil {
+			if err := o.stateFiles.commit(o.State); err != nil {
 				fmt.Fprintf(h.errw, "sandsh: --state %s: cannot save: %v\n", o.State, err)
 				status = ExitState
 			} else {
@@ -493,7 +524,9 @@ func (h *hostSide) finish(status int, limit string, oc *runOutcome) int {
 			}
 		}
 	}
-	if !oc.Finished && status != ExitState && status != ExitUsage {
+	o.stateFiles.close()
+	o.stateFiles = nil
+	if !oc.Finished && status != ExitState && status != ExitUsage && status != ExitLocked {
 		// Say what was not written, so a CI log shows why.
 		for _, f := range []struct{ flag, path string }{{"--state", o.State}, {"--export", o.Export}, {"--export-tar", o.ExportTar}} {
 			if f.path != "" {

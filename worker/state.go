@@ -24,23 +24,18 @@ func (o *Options) sessionState() ([]byte, *statefile.File, error) {
 	if o.State == "" {
 		return nil, nil, nil
 	}
-	oi := *o
-	oi.Import = ""
-	in, status, err := oi.readInputs()
+	data, err := o.readStateBytes()
 	if err != nil {
-		if status == ExitState {
-			return nil, nil, &stateError{err}
-		}
-		return nil, nil, err
+		return nil, nil, &stateError{err}
 	}
-	if !in.HasState {
+	if data == nil {
 		return nil, nil, nil
 	}
-	f, err := o.parseState(in.State)
+	f, err := o.parseState(data)
 	if err != nil {
 		return nil, nil, err
 	}
-	return in.State, f, nil
+	return data, f, nil
 }
 
 // parseState checks a state file's bytes.

@@ -159,15 +159,15 @@ func runSupervised(o *Options) int {
 	}
 	h := o.newHostSide()
 	var result bytes.Buffer
+	var in *runInputs
 	if session {
-		in, status, err := o.readInputs()
-		if err != nil {
+		var status int
+		var err error
+		if in, status, err = o.readInputs(); err != nil {
 			fmt.Fprintf(h.errw, "sandsh: %v\n", err)
 			return h.finish(status, "", nil)
 		}
-		if p.Inputs, err = json.Marshal(in); err != nil {
-			return finalStatus(stdio.Err, 0, &interp.InternalError{Value: "encode inputs: " + err.Error()})
-		}
+		defer o.stateFiles.close() // finish closes them; this is for the early returns
 		p.WantResult = true
 	}
 	if stdio.Getenv != nil {
@@ -221,6 +221,13 @@ func runSupervised(o *Options) int {
 		}
 		resW, resultDone = w, make(chan struct{})
 		spec.Extra = []*os.File{resW}
+		in.passState(&spec.Extra)
+		if p.Inputs, err = json.Marshal(in); err != nil {
+			return finalStatus(stdio.Err, 0, &interp.InternalError{Value: "encode inputs: " + err.Error()})
+		}
+		if spec.Payload, err = encodeWire(&p); err != nil {
+			return finalStatus(stdio.Err, 0, &interp.InternalError{Value: "encode options: " + err.Error()})
+		}
 		go func() {
 			io.Copy(&result, io.LimitReader(resR, resultMax))
 			io.Copy(io.Discard, resR)
