@@ -85,13 +85,9 @@ func (o *Options) lockState() (*os.File, int, error) {
 		return nil, ExitUsage, usagef("--state-lock %q: want wait or fail", o.StateLock)
 	}
 	name := o.State + ".lock"
-	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0o600)
+	f, err := hostfile.OpenWrite(name, 0o600, false, false)
 	if err != nil {
-		return nil, ExitState, fmt.Errorf("--state %s: lock: %v", o.State, err)
-	}
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		f.Close()
-		return nil, ExitState, fmt.Errorf("--state %s: lock: %s is not a regular file", o.State, name)
+		return nil, ExitState, fmt.Errorf("--state %s: lock: %s", o.State, hostErr(err))
 	}
 	var deadline time.Time
 	if o.Timeout > 0 {
