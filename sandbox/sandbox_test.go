@@ -5,6 +5,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -238,5 +241,69 @@ func TestEnvOverState(t *testing.T) {
 	r, err := sb2.Run(ctx2, sandbox.Script{Source: "sleep 5"})
 	if err != nil || r.Status != 130 {
 		t.Errorf("cancelled run: %+v %v", r, err)
+	}
+}
+
+// TestOverlayStateInProportion: an overlay's state holds what the runs
+// changed, not the base, and loads again over the same base; over a
+// base that changed under it, it is refused.
+func TestOverlayStateInProportion(t *testing.T) {
+	ctx := context.Background()
+	base := t.TempDir()
+	rng := rand.New(rand.NewSource(1))
+	for i := 0; i < 20; i++ {
+		data := make([]byte, 1<<20)
+		rng.Read(data)
+		if err := os.WriteFile(filepath.Join(base, fmt.Sprintf("f%d", i)), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	save := func(sb *sandbox.Sandbox) []byte {
+		st, err := sb.State(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if err := statefile.Write(&buf, st); err != nil {
+			t.Fatal(err)
+		}
+		return buf.Bytes()
+	}
+	load := func(data []byte) (*sandbox.Sandbox, error) {
+		st, err := statefile.Read(bytes.NewReader(data), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sandbox.New(sandbox.Config{FS: "overlay", Base: base, State: st})
+	}
+	sb := newSB(t, sandbox.Config{FS: "overlay", Base: base})
+	run(t, sb, `echo x > new; rm f3; x=1`)
+	data := save(sb)
+	if len(data) > 16<<10 {
+		t.Errorf("the state of a 2-byte change over a 20 MB base is %d bytes", len(data))
+	}
+	sb2, err := load(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sb2.Close()
+	if res := run(t, sb2, `cat new; ls f3 2>&1; echo $x; wc -c < f4`); string(res.Stdout) != "x\nls: cannot access 'f3': No such file or directory\n1\n1048576\n" {
+		t.Errorf("loaded: %q", res.Stdout)
+	}
+	// Saved again after another run: still the changes only.
+	run(t, sb2, `echo y >> new`)
+	if data2 := save(sb2); len(data2) > 16<<10 {
+		t.Errorf("second state: %d bytes", len(data2))
+	}
+	os.WriteFile(filepath.Join(base, "f3"), []byte("back"), 0o644)
+	_, err = load(data)
+	var se *sandbox.StateError
+	if !errors.As(err, &se) || !strings.Contains(err.Error(), "/workspace/f3") {
+		t.Errorf("base changed under the state: %v", err)
+	}
+	// Nor does it load on a memory filesystem.
+	st, _ := statefile.Read(bytes.NewReader(data), 0)
+	if _, err := sandbox.New(sandbox.Config{State: st}); !errors.As(err, &se) {
+		t.Errorf("overlay state on mem: %v", err)
 	}
 }
