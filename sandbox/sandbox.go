@@ -102,6 +102,14 @@ type Config struct {
 	FS   string
 	Base string
 	Root string
+	// Import, on a memory filesystem, is a host directory shown at the
+	// working directory as an overlay would show Base (vfs.NewImport):
+	// never written, each directory listed and each file read when the
+	// script first uses it, copied into memory when first written;
+	// sockets, FIFOs and devices are left out; the entries belong to
+	// the sandbox user, without setuid and setgid bits. The caller runs
+	// vfs.CheckHostTree first (sandsh --import does).
+	Import string
 	// Cwd is the starting directory inside the sandbox (default
 	// /workspace; "/" with Root). An unconfined disk sandbox needs an
 	// absolute host path here.
@@ -238,12 +246,27 @@ func New(cfg Config) (*Sandbox, error) {
 			cwd = vfs.WorkDir
 		}
 		cwd = vfs.Clean("/", cwd)
+		if cfg.Import != "" {
+			im, err := vfs.NewImport(cfg.Import, cwd, memOpts...)
+			if err != nil {
+				return nil, fmt.Errorf("set up the memory filesystem: %w", err)
+			}
+			if err := vfs.Populate(im, cwd); err != nil {
+				closeFS(im)
+				return nil, fmt.Errorf("set up the memory filesystem: %w", err)
+			}
+			fsys, desc = im, "mem with "+cfg.Import+" imported (read when used)"
+			break
+		}
 		m := vfs.NewMem(memOpts...)
 		if err := vfs.Populate(m, cwd); err != nil {
 			return nil, fmt.Errorf("set up the memory filesystem: %w", err)
 		}
 		fsys, desc = m, "mem"
 	case "overlay":
+		if cfg.Import != "" {
+			return nil, configErr("Import needs the memory filesystem")
+		}
 		if cfg.Base == "" {
 			return nil, configErr("--fs overlay needs --base DIR")
 		}
@@ -266,6 +289,9 @@ func New(cfg Config) (*Sandbox, error) {
 	case "disk":
 		if cfg.Base != "" {
 			return nil, configErr("--base goes with --fs overlay")
+		}
+		if cfg.Import != "" {
+			return nil, configErr("Import needs the memory filesystem")
 		}
 		restricted = cfg.Restricted
 		if cfg.Root != "" {

@@ -105,6 +105,71 @@ func ReadHostTree(ctx context.Context, dir string, lim SnapLimits) (*Snapshot, e
 	return s, nil
 }
 
+// CheckHostTree is the totals check of a lazy --import (NewImport): it
+// walks the host directory dir through os.Root, never following a
+// symlink and only stating (no file is read), and fails if what a copy
+// would hold (directories, regular files, symlinks) is more than lim
+// allows, in the words ReadHostTree would use.
+func CheckHostTree(ctx context.Context, dir string, lim SnapLimits) error {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	files := 0
+	var bytes int64
+	var walk func(rel string) error
+	walk = func(rel string) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		f, err := root.Open(rel)
+		if err != nil {
+			return err
+		}
+		ents, err := f.ReadDir(-1)
+		f.Close()
+		if err != nil {
+			return err
+		}
+		for _, e := range ents {
+			p := path.Join(rel, e.Name())
+			switch typ := e.Type(); {
+			case typ.IsDir():
+			case typ.IsRegular():
+				fi, err := e.Info()
+				if errors.Is(err, fs.ErrNotExist) {
+					continue // gone meanwhile
+				}
+				if err != nil {
+					return err
+				}
+				if lim.MaxFileSize > 0 && fi.Size() > lim.MaxFileSize {
+					return fmt.Errorf("%s: bigger than %d bytes", path.Join(dir, p), lim.MaxFileSize)
+				}
+				bytes += fi.Size()
+				if lim.MaxBytes > 0 && bytes > lim.MaxBytes {
+					return fmt.Errorf("%s: files hold more than %d bytes", dir, lim.MaxBytes)
+				}
+			case typ&fs.ModeSymlink != 0:
+			default:
+				continue // sockets, FIFOs, devices: not imported
+			}
+			files++
+			if lim.MaxFiles > 0 && files > lim.MaxFiles {
+				return fmt.Errorf("%s: more than %d files", dir, lim.MaxFiles)
+			}
+			if e.IsDir() {
+				if err := walk(p); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	return walk(".")
+}
+
 // CheckExportDir refuses an export target that exists and is not an
 // empty directory.
 func CheckExportDir(dir string) error {

@@ -36,6 +36,21 @@ import (
 // The caller normally runs Populate on the result. Close releases the
 // host directory.
 func NewOverlay(baseDir, mount string, opts ...MemOption) (FS, error) {
+	return openOverlay(baseDir, mount, false, opts)
+}
+
+// NewImport is --import DIR made lazy: a NewOverlay of dir at mount
+// that shows only directories, regular files and symlinks (sockets,
+// FIFOs and devices are left out, as a copy would skip them). Like any
+// overlay it is never written, and each directory is listed, and each
+// file read, when the sandbox first uses it; a file is copied into
+// memory when first written. CheckHostTree is the totals check to run
+// first.
+func NewImport(dir, mount string, opts ...MemOption) (FS, error) {
+	return openOverlay(dir, mount, true, opts)
+}
+
+func openOverlay(baseDir, mount string, filesOnly bool, opts []MemOption) (FS, error) {
 	root, err := os.OpenRoot(baseDir)
 	if err != nil {
 		return nil, fmt.Errorf("vfs: opening overlay base: %w", err)
@@ -54,7 +69,7 @@ func NewOverlay(baseDir, mount string, opts ...MemOption) (FS, error) {
 	t := m.t
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.lower = &lowerLayer{root: root, mount: mount, uid: m.cred.UID, gid: m.cred.GID}
+	t.lower = &lowerLayer{root: root, mount: mount, uid: m.cred.UID, gid: m.cred.GID, filesOnly: filesOnly}
 	lk, err := m.resolve(mount, true)
 	if err != nil || lk.node == nil {
 		root.Close()
@@ -75,6 +90,9 @@ func NewOverlay(baseDir, mount string, opts ...MemOption) (FS, error) {
 type lowerLayer struct {
 	root     *os.Root
 	mount    string // where the base shows in the sandbox
+	// filesOnly leaves out what is neither a directory, a regular file
+	// nor a symlink (NewImport).
+	filesOnly bool
 	uid, gid int    // owner shown for base entries
 }
 
@@ -185,6 +203,9 @@ func (t *memTree) lowerInode(rel string, fi fs.FileInfo) *inode {
 		}
 	default:
 		// Fifos, sockets and devices are listed but cannot be opened.
+		if l.filesOnly {
+			return nil
+		}
 		n.mode = typ | perm
 	}
 	return n

@@ -48,7 +48,11 @@ type runInputs struct {
 	State      []byte        `json:"state,omitempty"`
 	HasState   bool          `json:"hasState,omitempty"`
 	StateOutFD int           `json:"stateOutFD,omitempty"`
-	Import     *vfs.Snapshot `json:"import,omitempty"` // --import DIR, read on the host
+	// Import is --import DIR read on the host and grafted (with --fs
+	// overlay, or over a loaded state); LazyImport has the worker show
+	// DIR itself, read when used (vfs.NewImport).
+	Import     *vfs.Snapshot `json:"import,omitempty"`
+	LazyImport bool          `json:"lazyImport,omitempty"`
 	state      *stateFiles
 }
 
@@ -285,12 +289,22 @@ func (o *Options) readInputs() (*runInputs, int, error) {
 		in.state, o.stateFiles = sf, sf
 	}
 	if o.Import != "" {
-		snap, err := vfs.ReadHostTree(context.Background(), o.Import,
-			vfs.SnapLimits{MaxBytes: lim.MaxFSBytes, MaxFiles: lim.MaxFiles, MaxFileSize: lim.MaxFileSize})
-		if err != nil {
-			return nil, ExitUsage, usagef("--import: %v", err)
+		importLim := vfs.SnapLimits{MaxBytes: lim.MaxFSBytes, MaxFiles: lim.MaxFiles, MaxFileSize: lim.MaxFileSize}
+		// On a fresh memory filesystem the import is the lower layer of
+		// the tree, read when used; over a loaded state (which it must
+		// win over) or an overlay's base it is copied in as before.
+		if (o.FS == "" || o.FS == "mem") && (in.state == nil || in.state.in == nil) {
+			if err := vfs.CheckHostTree(context.Background(), o.Import, importLim); err != nil {
+				return nil, ExitUsage, usagef("--import: %v", err)
+			}
+			in.LazyImport = true
+		} else {
+			snap, err := vfs.ReadHostTree(context.Background(), o.Import, importLim)
+			if err != nil {
+				return nil, ExitUsage, usagef("--import: %v", err)
+			}
+			in.Import = snap
 		}
-		in.Import = snap
 	}
 	return in, 0, nil
 }
@@ -311,6 +325,9 @@ func (o *Options) runSandboxed(ctx context.Context, in *runInputs, sc sandbox.Sc
 	cfg, err := o.SandboxConfig()
 	if err != nil {
 		return ReportSetupError(errw, err), oc
+	}
+	if in != nil && in.LazyImport {
+		cfg.Import = o.Import
 	}
 	stateIn, stateOut := in.stateFile()
 	if stateIn != nil {

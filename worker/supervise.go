@@ -537,6 +537,9 @@ func confineSpec(o *Options, maxMem, maxFile int64) restrict.ConfineSpec {
 		}
 		return p
 	}
+	if o.Import != "" && (o.FS == "" || o.FS == "mem") {
+		spec.ReadOnly = []string{abs(o.Import)} // read when used (results.go)
+	}
 	switch o.FS {
 	case "overlay":
 		if o.Base != "" {
