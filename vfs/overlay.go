@@ -88,12 +88,12 @@ func openOverlay(baseDir, mount string, filesOnly bool, opts []MemOption) (FS, e
 
 // lowerLayer is the read-only host side of an overlay.
 type lowerLayer struct {
-	root     *os.Root
-	mount    string // where the base shows in the sandbox
+	root  *os.Root
+	mount string // where the base shows in the sandbox
 	// filesOnly leaves out what is neither a directory, a regular file
 	// nor a symlink (NewImport).
 	filesOnly bool
-	uid, gid int    // owner shown for base entries
+	uid, gid  int // owner shown for base entries
 }
 
 // lowerRef names an entry in the base, relative to its root.

@@ -43,11 +43,11 @@ type runInputs struct {
 	// StateFD and StateOutFD are the worker's descriptors of the --state
 	// file (0 when there is none yet) and of the file the new state goes
 	// into (state.go); in-process, state holds them.
-	StateFD int `json:"stateFD,omitempty"`
+	StateFD    int `json:"stateFD,omitempty"`
+	StateOutFD int `json:"stateOutFD,omitempty"`
 	// State is the state file's bytes, for a session's worker (state.go).
-	State      []byte        `json:"state,omitempty"`
-	HasState   bool          `json:"hasState,omitempty"`
-	StateOutFD int           `json:"stateOutFD,omitempty"`
+	State    []byte `json:"state,omitempty"`
+	HasState bool   `json:"hasState,omitempty"`
 	// Import is --import DIR read on the host and grafted (with --fs
 	// overlay, or over a loaded state); LazyImport has the worker show
 	// DIR itself, read when used (vfs.NewImport).
