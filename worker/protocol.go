@@ -22,7 +22,9 @@ package worker
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/binary"
+	"encoding/gob"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -56,7 +58,7 @@ const frameMax = 256 << 10
 
 // request is one request from the parent.
 type request struct {
-	Op       string `json:"op"`             // line, finish, commands, paths, script, read, write, list
+	Op       string `json:"op"`             // restore, line, finish, commands, paths, script, read, write, list
 	Src      string `json:"src,omitempty"`  // the line, or the script
 	Status   int    `json:"status"`         // $? before the request
 	Word     string `json:"word,omitempty"` // the word to complete
@@ -119,6 +121,65 @@ type checkpoint struct {
 	// from there rather than from zero.
 	DiskBytes int64
 	DiskFiles int
+	// DataLens are the lengths of the Delta entries' contents, which
+	// follow the gob-encoded checkpoint as raw bytes, in order.
+	DataLens []int
+}
+
+// encodeCheckpoint writes c gob-encoded, with the files' contents after
+// it as they are: gob would build the whole message in memory first.
+func encodeCheckpoint(w io.Writer, ck *checkpoint) error {
+	c := *ck
+	var blobs [][]byte
+	if ck.Delta != nil {
+		d := *ck.Delta
+		d.Entries = append([]vfs.SnapEntry(nil), d.Entries...)
+		c.DataLens = make([]int, len(d.Entries))
+		for i := range d.Entries {
+			c.DataLens[i] = len(d.Entries[i].Data)
+			blobs = append(blobs, d.Entries[i].Data)
+			d.Entries[i].Data = nil
+		}
+		c.Delta = &d
+	}
+	if err := gob.NewEncoder(w).Encode(&c); err != nil {
+		return err
+	}
+	for _, b := range blobs {
+		if _, err := w.Write(b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// decodeCheckpoint reads a checkpoint and the contents after it.
+func decodeCheckpoint(data []byte) (*checkpoint, error) {
+	r := bytes.NewReader(data) // a ByteReader: gob reads no further than its value
+	var c checkpoint
+	if err := gob.NewDecoder(r).Decode(&c); err != nil {
+		return nil, err
+	}
+	rest := data[len(data)-r.Len():]
+	if c.Delta != nil {
+		if len(c.DataLens) != len(c.Delta.Entries) {
+			return nil, errors.New("checkpoint: contents do not match the entries")
+		}
+		for i, n := range c.DataLens {
+			if n < 0 || n > len(rest) {
+				return nil, errors.New("checkpoint: truncated contents")
+			}
+			if n > 0 {
+				c.Delta.Entries[i].Data = rest[:n:n]
+			}
+			rest = rest[n:]
+		}
+	}
+	if len(rest) != 0 {
+		return nil, errors.New("checkpoint: bytes left over")
+	}
+	c.DataLens = nil
+	return &c, nil
 }
 
 // frameWriter is the worker's end of the reply pipe, shared by the
@@ -139,12 +200,18 @@ func (f *frameWriter) frame(kind byte, p []byte) error {
 	return err
 }
 
-// reply sends a reply and its payload.
-func (f *frameWriter) reply(rep, payload []byte) error {
+// reply sends a reply and its payload: bytes, or a checkpoint encoded
+// in data frames as it goes.
+func (f *frameWriter) reply(rep, payload []byte, ck *checkpoint) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if len(payload) > 0 {
-		if err := f.frame(frameData, payload); err != nil {
+		if err := (dataWriter{f}).writeAll(payload); err != nil {
+			return err
+		}
+	}
+	if ck != nil {
+		if err := encodeCheckpoint(dataWriter{f}, ck); err != nil {
 			return err
 		}
 	}
@@ -152,6 +219,23 @@ func (f *frameWriter) reply(rep, payload []byte) error {
 		return err
 	}
 	return f.w.Flush()
+}
+
+// dataWriter writes data frames of at most frameMax bytes; the caller
+// holds the frameWriter's lock.
+type dataWriter struct{ f *frameWriter }
+
+func (d dataWriter) Write(p []byte) (int, error) { return len(p), d.writeAll(p) }
+
+func (d dataWriter) writeAll(p []byte) error {
+	for len(p) > 0 {
+		chunk := p[:min(len(p), frameMax)]
+		if err := d.f.frame(frameData, chunk); err != nil {
+			return err
+		}
+		p = p[len(chunk):]
+	}
+	return nil
 }
 
 // stream is a writer of one output stream of a call.

@@ -89,11 +89,22 @@ func serveSession(o *Options, p *workerPayload, tty *TTYInput, h *Hooks, onLine 
 		// checkpoints carry is what changes after this mark.
 		s.mark = m.Mark()
 	}
-	if len(p.Checkpoint) > 0 {
-		if err := s.restore(p.Checkpoint); err != nil {
+	br := bufio.NewReaderSize(reqF, 64<<10)
+	if p.Restore {
+		// The checkpoint comes as the first request, read straight
+		// into one buffer (the payload pipe would hold it twice).
+		req, data, err := readRequest(br, replyMax(o))
+		if err == nil && req.Op != "restore" {
+			err = fmt.Errorf("the first request is %q", req.Op)
+		}
+		if err == nil {
+			err = s.restore(data)
+		}
+		if err != nil {
 			fmt.Fprintf(o.IO.Err, "sandsh: internal error: restore the session: %v (this is a bug in sandsh)\n", err)
 			return ExitInternal
 		}
+		releaseBig(len(data))
 	}
 	r := s.r
 	ready := reply{Dir: r.Dir(), Desc: sb.Description(), Jobs: r.RunningJobs()}
@@ -154,7 +165,6 @@ func serveSession(o *Options, p *workerPayload, tty *TTYInput, h *Hooks, onLine 
 		}
 		return st
 	}
-	br := bufio.NewReaderSize(reqF, 64<<10)
 	for {
 		req, data, err := readRequest(br, requestMax(o))
 		if err != nil {
@@ -166,6 +176,7 @@ func serveSession(o *Options, p *workerPayload, tty *TTYInput, h *Hooks, onLine 
 		}
 		var rep reply
 		var payload []byte
+		var ck *checkpoint
 		switch req.Op {
 		case "commands":
 			rep.Cands = r.CommandCompletions(req.Word)
@@ -177,7 +188,7 @@ func serveSession(o *Options, p *workerPayload, tty *TTYInput, h *Hooks, onLine 
 			if !r.Exited() { // `exit` in the EXIT trap sets the status
 				st = req.Status
 			}
-			s.send(reply{Status: st, Exited: true, Dir: r.Dir()}, nil)
+			s.send(reply{Status: st, Exited: true, Dir: r.Dir()}, nil, nil)
 			return st
 		case "line":
 			r.SetStatus(req.Status)
@@ -195,15 +206,15 @@ func serveSession(o *Options, p *workerPayload, tty *TTYInput, h *Hooks, onLine 
 			})
 			switch {
 			case panicked:
-				s.send(reply{Status: ExitInternal, Exited: true}, nil)
+				s.send(reply{Status: ExitInternal, Exited: true}, nil, nil)
 				return ExitInternal
 			case sig != 0:
 				finish()
-				s.send(reply{Status: 128 + sig, Exited: true, KillSig: sig}, nil)
+				s.send(reply{Status: 128 + sig, Exited: true, KillSig: sig}, nil, nil)
 				return 128 + sig
 			case r.Exited():
 				st := finish()
-				s.send(reply{Status: st, Exited: true}, nil)
+				s.send(reply{Status: st, Exited: true}, nil, nil)
 				return st
 			case interrupted:
 				status = StatusInterrupted
@@ -212,22 +223,22 @@ func serveSession(o *Options, p *workerPayload, tty *TTYInput, h *Hooks, onLine 
 			r.Reset()
 			rep.Status = status
 			r.SetStatus(status)
-			payload, rep.Checkpoint = s.checkpoint(status), true
+			ck, rep.Checkpoint = s.checkpoint(status), true
 		case "script":
 			var panicked bool
 			rep, panicked = s.script(req, data, h, guarded)
 			if panicked {
-				s.send(reply{Status: ExitInternal, Exited: true}, nil)
+				s.send(reply{Status: ExitInternal, Exited: true}, nil, nil)
 				return ExitInternal
 			}
-			payload, rep.Checkpoint = s.checkpoint(r.Status()), true
+			ck, rep.Checkpoint = s.checkpoint(r.Status()), true
 		case "read":
 			payload, err = readFile(s.r.FS(), s.r.Dir(), req.Path, req.MaxBytes, s.lim.MaxFileSize)
 			rep.Err = errString(err)
 		case "write":
 			err = writeFile(s.r.FS(), s.r.Dir(), req.Path, data, fs.FileMode(req.Mode)&fs.ModePerm)
 			rep.Err = errString(err)
-			payload, rep.Checkpoint = s.checkpoint(r.Status()), true
+			ck, rep.Checkpoint = s.checkpoint(r.Status()), true
 		case "list":
 			rep.Entries, err = readDir(s.r.FS(), s.r.Dir(), req.Path)
 			rep.Err = errString(err)
@@ -237,10 +248,14 @@ func serveSession(o *Options, p *workerPayload, tty *TTYInput, h *Hooks, onLine 
 		}
 		rep.Dir = r.Dir()
 		rep.Jobs = r.RunningJobs()
-		if err := s.send(rep, payload); err != nil {
+		if err := s.send(rep, payload, ck); err != nil {
 			return finish()
 		}
-		releaseBig(len(payload) + len(data))
+		n := len(payload) + len(data)
+		if ck != nil && ck.Delta != nil {
+			n += int(ck.Delta.Bytes())
+		}
+		releaseBig(n)
 	}
 }
 
@@ -334,12 +349,12 @@ func errString(err error) string {
 	return err.Error()
 }
 
-// checkpoint encodes what changed in the session since the last
+// checkpoint takes what changed in the session since the last
 // checkpoint: the shell state (when it changed) and the files changed
 // (a vfs.Delta), or the usage counters of a disk. nil when it cannot be
-// taken: the parent then keeps the last one.
-func (s *served) checkpoint(status int) []byte {
-	c := checkpoint{Status: status}
+// taken: the next one then holds these changes too.
+func (s *served) checkpoint(status int) *checkpoint {
+	c := &checkpoint{Status: status}
 	sh := s.r.ExportState()
 	var shBuf bytes.Buffer
 	if gob.NewEncoder(&shBuf).Encode(sh) != nil {
@@ -362,18 +377,14 @@ func (s *served) checkpoint(status int) []byte {
 	} else if u, ok := s.sb.FS().(interface{ Usage() (int64, int) }); ok {
 		c.DiskBytes, c.DiskFiles = u.Usage()
 	}
-	var buf bytes.Buffer
-	if gob.NewEncoder(&buf).Encode(&c) != nil {
-		return nil
-	}
-	return buf.Bytes()
+	return c
 }
 
 // restore starts the session from the parent's checkpoint: the files
 // changed since the session began, then the shell.
 func (s *served) restore(data []byte) error {
-	var c checkpoint
-	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&c); err != nil {
+	c, err := decodeCheckpoint(data)
+	if err != nil {
 		return err
 	}
 	if c.Delta != nil && s.mem != nil {
@@ -399,17 +410,19 @@ func (s *served) restore(data []byte) error {
 
 // sendCheckpoint sends a reply with a checkpoint.
 func (s *served) sendCheckpoint(rep reply, status int) error {
-	rep.Checkpoint = true
-	return s.send(rep, s.checkpoint(status))
+	return s.send(rep, nil, s.checkpoint(status))
 }
 
-// send writes a reply (and its payload) to the parent.
-func (s *served) send(rep reply, payload []byte) error {
+// send writes a reply and its payload to the parent: the bytes of a
+// file read, or a checkpoint, encoded straight onto the pipe (a big one
+// is never held twice in the worker, whose memory is limited).
+func (s *served) send(rep reply, payload []byte, ck *checkpoint) error {
+	rep.Checkpoint = rep.Checkpoint || ck != nil
 	b, err := json.Marshal(rep)
 	if err != nil {
 		return err
 	}
-	return s.out.reply(b, payload)
+	return s.out.reply(b, payload, ck)
 }
 
 // requestMax bounds one request from the parent (a file written, the

@@ -18,7 +18,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/gob"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -260,8 +259,8 @@ func (s *Session) apply(rep *reply) error {
 		}
 		return nil
 	}
-	var c checkpoint
-	if err := gob.NewDecoder(bytes.NewReader(rep.data)).Decode(&c); err != nil {
+	c, err := decodeCheckpoint(rep.data)
+	if err != nil {
 		return fmt.Errorf("decode a checkpoint: %w", err)
 	}
 	if s.wantChanges && k.fs != nil {
@@ -306,7 +305,7 @@ func (s *Session) restartPayload() ([]byte, error) {
 		}
 	}
 	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(&c); err != nil {
+	if err := encodeCheckpoint(&buf, &c); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
@@ -322,7 +321,7 @@ func (s *Session) startTry(retry int) (reply, error) {
 		return reply{}, fmt.Errorf("restart the session: %w", err)
 	}
 	p := workerPayload{HostEnv: hostEnv(o), Session: true, Interactive: s.cfg.Interactive,
-		Capture: s.cfg.Stdout == nil, Checkpoint: ck, Inputs: s.inputs}
+		Capture: s.cfg.Stdout == nil, Restore: ck != nil, Inputs: s.inputs}
 	p.Options = *o
 	reqR, reqW, err := os.Pipe()
 	if err != nil {
@@ -402,6 +401,15 @@ func (s *Session) startTry(retry int) (reply, error) {
 	}
 	reqR.Close()
 	respW.Close()
+	if ck != nil {
+		// Written while the worker reads it; an error shows as the
+		// worker's death below.
+		go func() {
+			b, _ := json.Marshal(request{Op: "restore", DataLen: int64(len(ck))})
+			reqW.Write(append(b, '\n'))
+			reqW.Write(ck)
+		}()
+	}
 	replies := make(chan reply, 1)
 	go s.readFrames(respR, replies, replyMax(o))
 	s.mu.Lock()
@@ -482,7 +490,10 @@ func (s *Session) readFrames(r *os.File, replies chan<- reply, max int64) {
 				w.Write(b)
 			}
 		case frameData:
-			data = b
+			if int64(len(data)+len(b)) > max {
+				return
+			}
+			data = append(data, b...)
 		case frameReply:
 			var rep reply
 			if json.Unmarshal(b, &rep) != nil {

@@ -57,14 +57,15 @@ type workerPayload struct {
 	// Script is the script file's content when the script is a file.
 	HasScript bool
 	Script    []byte
-	// Session makes the worker a long-lived session's (session.go),
-	// started from the session's checkpoint when it is set; Interactive
-	// the interactive shell's; Capture sends each call's output back
-	// framed instead of writing it to the worker's stdout and stderr.
+	// Session makes the worker a long-lived session's (session.go);
+	// Restore says its first request is the checkpoint to start from;
+	// Interactive makes it the interactive shell's; Capture sends each
+	// call's output back framed instead of writing it to the worker's
+	// stdout and stderr.
 	Session     bool
+	Restore     bool
 	Interactive bool
 	Capture     bool
-	Checkpoint  []byte
 	// Inputs (a *runInputs in JSON, which carries a vfs.Snapshot) and
 	// WantResult carry the session flags (results.go).
 	Inputs     []byte
