@@ -6,8 +6,10 @@ const archUsage = `Usage: arch [OPTION]...
 Print machine architecture.
 `
 
+var archGetopt = Getopt{}
+
 func runArch(ctx context.Context, env *Env, args []string) int {
-	_, ops, err := Getopt{}.Parse(args[1:])
+	_, ops, err := archGetopt.Parse(args[1:])
 	if err != nil {
 		return env.UsageError(args[0], err, 1)
 	}

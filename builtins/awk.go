@@ -63,15 +63,17 @@ type awkInvocation struct {
 	operands []string
 }
 
+var awkGetopt = Getopt{
+	Short:         "+F:v:f:e:W:V",
+	Long:          []string{"field-separator=", "assign=", "file=", "source=", "version", "posix", "traditional", "re-interval", "lint?", "sandbox", "help"},
+	LongAlias:     map[string]string{"field-separator": "F", "assign": "v", "file": "f", "source": "e", "version": "V"},
+	StopAtOperand: true,
+}
+
 // awkParseArgs parses the options up to the program text. done means the
 // command is over (--version, --help or an error) with status.
 func awkParseArgs(env *Env, name string, args []string) (inv awkInvocation, status int, done bool) {
-	g := Getopt{
-		Short:         "+F:v:f:e:W:V",
-		Long:          []string{"field-separator=", "assign=", "file=", "source=", "version", "posix", "traditional", "re-interval", "lint?", "sandbox", "help"},
-		LongAlias:     map[string]string{"field-separator": "F", "assign": "v", "file": "f", "source": "e", "version": "V"},
-		StopAtOperand: true,
-	}
+	g := awkGetopt
 	opts, operands, err := g.Parse(args)
 	if err != nil {
 		return inv, env.UsageError(name, err, 2), true

@@ -20,12 +20,14 @@ const bcUsage = `usage: bc [options] [file ...]
   -v  --version      print version information and exit
 `
 
+var bcGetopt = Getopt{Short: "hilqswv", Long: []string{"help", "interactive", "mathlib", "quiet", "standard", "warn", "version"},
+	LongAlias: map[string]string{"help": "h", "interactive": "i", "mathlib": "l", "quiet": "q", "standard": "s", "warn": "w", "version": "v"}}
+
 // runBc runs each file and then standard input through one interpreter,
 // like GNU bc.
 func runBc(ctx context.Context, env *Env, args []string) int {
 	name := args[0]
-	opts, files, err := Getopt{Short: "hilqswv", Long: []string{"help", "interactive", "mathlib", "quiet", "standard", "warn", "version"},
-		LongAlias: map[string]string{"help": "h", "interactive": "i", "mathlib": "l", "quiet": "q", "standard": "s", "warn": "w", "version": "v"}}.Parse(args[1:])
+	opts, files, err := bcGetopt.Parse(args[1:])
 	if err != nil {
 		env.Errorf(name, "%v", err)
 		io.WriteString(env.Stdout, bcUsage)

@@ -18,9 +18,11 @@ With no FILE, or when FILE is -, read standard input.
       --untagged        create a reversed style checksum, without digest type
 `
 
+var cksumGetopt = Getopt{Short: "a:", Long: []string{"algorithm=", "tag", "untagged", "check", "zero"},
+	LongAlias: map[string]string{"algorithm": "a"}}
+
 func runCksum(ctx context.Context, env *Env, args []string) int {
-	g := Getopt{Short: "a:", Long: []string{"algorithm=", "tag", "untagged", "check", "zero"},
-		LongAlias: map[string]string{"algorithm": "a"}}
+	g := cksumGetopt
 	opts, files, err := g.Parse(args[1:])
 	if err != nil {
 		return env.UsageError("cksum", err, 1)

@@ -13,10 +13,12 @@ Options:
   -x          do not try to clear scrollback
 `
 
+var clearGetopt = Getopt{Short: "T:Vx"}
+
 // runClear prints the xterm clear sequence; like ncurses' clear it needs
 // to know the terminal type.
 func runClear(ctx context.Context, env *Env, args []string) int {
-	opts, ops, err := Getopt{Short: "T:Vx"}.Parse(args[1:])
+	opts, ops, err := clearGetopt.Parse(args[1:])
 	if err != nil || len(ops) > 0 {
 		io.WriteString(env.Stderr, clearUsage)
 		return 1

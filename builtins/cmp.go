@@ -36,9 +36,11 @@ type dataCmpOpts struct {
 	skip                        [2]int64
 }
 
+var cmpGetopt = Getopt{Short: "bi:ln:sv", Long: []string{"print-bytes", "ignore-initial=", "verbose", "bytes=", "quiet", "silent"},
+	LongAlias: map[string]string{"print-bytes": "b", "ignore-initial": "i", "verbose": "l", "bytes": "n", "quiet": "s", "silent": "s"}}
+
 func runCmp(ctx context.Context, env *Env, args []string) int {
-	g := Getopt{Short: "bi:ln:sv", Long: []string{"print-bytes", "ignore-initial=", "verbose", "bytes=", "quiet", "silent"},
-		LongAlias: map[string]string{"print-bytes": "b", "ignore-initial": "i", "verbose": "l", "bytes": "n", "quiet": "s", "silent": "s"}}
+	g := cmpGetopt
 	opts, ops, err := g.Parse(args[1:])
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "cmp: %v\ncmp: Try 'cmp --help' for more information.\n", err)

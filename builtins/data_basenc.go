@@ -37,10 +37,12 @@ With no FILE, or when FILE is -, read standard input.
 
 var errDataBasencInvalid = errors.New("invalid input")
 
+var basencGetopt = Getopt{Short: "diw:", Long: []string{"decode", "ignore-garbage", "wrap="},
+	LongAlias: map[string]string{"decode": "d", "ignore-garbage": "i", "wrap": "w"}}
+
 func dataRunBasenc(ctx context.Context, env *Env, args []string, enc dataBasenc) int {
 	name := args[0]
-	g := Getopt{Short: "diw:", Long: []string{"decode", "ignore-garbage", "wrap="},
-		LongAlias: map[string]string{"decode": "d", "ignore-garbage": "i", "wrap": "w"}}
+	g := basencGetopt
 	opts, files, err := g.Parse(args[1:])
 	if err != nil {
 		return env.UsageError(name, err, 1)

@@ -70,11 +70,13 @@ type dataSumOpts struct {
 	strict, warn                 bool
 }
 
+var digestGetopt = Getopt{Short: "bctzw", Long: []string{"binary", "check", "tag", "text", "zero",
+	"ignore-missing", "quiet", "status", "strict", "warn"},
+	LongAlias: map[string]string{"binary": "b", "check": "c", "text": "t", "zero": "z", "warn": "w"}}
+
 func dataRunSum(ctx context.Context, env *Env, args []string, d dataDigest) int {
 	name := args[0]
-	g := Getopt{Short: "bctzw", Long: []string{"binary", "check", "tag", "text", "zero",
-		"ignore-missing", "quiet", "status", "strict", "warn"},
-		LongAlias: map[string]string{"binary": "b", "check": "c", "text": "t", "zero": "z", "warn": "w"}}
+	g := digestGetopt
 	opts, files, err := g.Parse(args[1:])
 	if err != nil {
 		return env.UsageError(name, err, 1)

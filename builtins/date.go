@@ -33,13 +33,15 @@ Display the current time in the given FORMAT, or set the system date.
 // dateDefaultFormat is date's output format in the C locale.
 const dateDefaultFormat = "%a %b %e %H:%M:%S %Z %Y"
 
+var dateGetopt = Getopt{Short: "d:f:I::r:Rs:u",
+	Long: []string{"date=", "file=", "iso-8601?", "reference=", "rfc-email", "rfc-822", "rfc-2822",
+		"rfc-3339=", "set=", "utc", "universal", "debug", "resolution"},
+	LongAlias: map[string]string{"date": "d", "file": "f", "iso-8601": "I", "reference": "r",
+		"rfc-email": "R", "rfc-822": "R", "rfc-2822": "R", "set": "s", "utc": "u", "universal": "u"}}
+
 func runDate(ctx context.Context, env *Env, args []string) int {
 	name := args[0]
-	opts, ops, err := Getopt{Short: "d:f:I::r:Rs:u",
-		Long: []string{"date=", "file=", "iso-8601?", "reference=", "rfc-email", "rfc-822", "rfc-2822",
-			"rfc-3339=", "set=", "utc", "universal", "debug", "resolution"},
-		LongAlias: map[string]string{"date": "d", "file": "f", "iso-8601": "I", "reference": "r",
-			"rfc-email": "R", "rfc-822": "R", "rfc-2822": "R", "set": "s", "utc": "u", "universal": "u"}}.Parse(args[1:])
+	opts, ops, err := dateGetopt.Parse(args[1:])
 	if err != nil {
 		return env.UsageError(name, err, 1)
 	}

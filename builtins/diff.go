@@ -65,19 +65,21 @@ type dataDiff struct {
 	side                           diff.SideBySide
 }
 
+var diffGetopt = Getopt{Short: "qscC:uU:erNx:ibwBadtTpyW:", Long: []string{"normal", "brief", "report-identical-files",
+	"context?", "unified?", "ed", "recursive", "new-file", "exclude=", "ignore-case", "ignore-space-change",
+	"ignore-all-space", "ignore-blank-lines", "strip-trailing-cr", "text", "label=", "minimal",
+	"speed-large-files", "color?", "no-dereference", "side-by-side", "width=", "expand-tabs",
+	"suppress-common-lines", "left-column"},
+	LongAlias: map[string]string{"brief": "q", "report-identical-files": "s", "ed": "e", "recursive": "r",
+		"new-file": "N", "exclude": "x", "ignore-case": "i", "ignore-space-change": "b", "ignore-all-space": "w",
+		"ignore-blank-lines": "B", "text": "a", "minimal": "d", "side-by-side": "y", "width": "W",
+		"expand-tabs": "t"}}
+
 // runDiffCommand is diff; the plain name runDiff is taken by the test
 // harness's differential-test helper.
 func runDiffCommand(ctx context.Context, env *Env, args []string) int {
 	d := &dataDiff{ctx: ctx, env: env, format: "normal", context: 3, side: diff.SideBySide{Width: 130}}
-	g := Getopt{Short: "qscC:uU:erNx:ibwBadtTpyW:", Long: []string{"normal", "brief", "report-identical-files",
-		"context?", "unified?", "ed", "recursive", "new-file", "exclude=", "ignore-case", "ignore-space-change",
-		"ignore-all-space", "ignore-blank-lines", "strip-trailing-cr", "text", "label=", "minimal",
-		"speed-large-files", "color?", "no-dereference", "side-by-side", "width=", "expand-tabs",
-		"suppress-common-lines", "left-column"},
-		LongAlias: map[string]string{"brief": "q", "report-identical-files": "s", "ed": "e", "recursive": "r",
-			"new-file": "N", "exclude": "x", "ignore-case": "i", "ignore-space-change": "b", "ignore-all-space": "w",
-			"ignore-blank-lines": "B", "text": "a", "minimal": "d", "side-by-side": "y", "width": "W",
-			"expand-tabs": "t"}}
+	g := diffGetopt
 	opts, ops, err := g.Parse(args[1:])
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "diff: %v\ndiff: Try 'diff --help' for more information.\n", err)

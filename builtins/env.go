@@ -94,13 +94,15 @@ func runEnv(ctx context.Context, env *Env, args []string) int {
 	return st
 }
 
+var envGetopt = Getopt{Short: "+i0u:C:S:v", Long: []string{"ignore-environment", "null", "unset=", "chdir=",
+	"split-string=", "debug", "help", "default-signal?", "ignore-signal?", "block-signal?", "list-signal-handling"},
+	LongAlias: map[string]string{"ignore-environment": "i", "null": "0", "unset": "u", "chdir": "C",
+		"split-string": "S", "debug": "v"}}
+
 // envParse parses env's options; -S strings are split into more
 // arguments in place, and a lone "-" means -i.
 func envParse(args []string) ([]Opt, []string, error) {
-	g := Getopt{Short: "+i0u:C:S:v", Long: []string{"ignore-environment", "null", "unset=", "chdir=",
-		"split-string=", "debug", "help", "default-signal?", "ignore-signal?", "block-signal?", "list-signal-handling"},
-		LongAlias: map[string]string{"ignore-environment": "i", "null": "0", "unset": "u", "chdir": "C",
-			"split-string": "S", "debug": "v"}}
+	g := envGetopt
 	var opts []Opt
 	for {
 		o, ops, err := g.Parse(args)

@@ -40,8 +40,10 @@ func getconfValues(env *Env) map[string]struct {
 	}
 }
 
+var getconfGetopt = Getopt{Short: "+av:"}
+
 func runGetconf(ctx context.Context, env *Env, args []string) int {
-	opts, ops, err := Getopt{Short: "+av:"}.Parse(args[1:])
+	opts, ops, err := getconfGetopt.Parse(args[1:])
 	if err != nil {
 		io.WriteString(env.Stderr, getconfUsage)
 		return 2

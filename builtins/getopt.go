@@ -26,6 +26,14 @@ type Getopt struct {
 	// NumericShort lets "-5" mean option "5" with the digits as value
 	// (head -5, tail -20, xargs not included).
 	NumericShort bool
+	// Prepare, when set, rewrites the arguments before they are parsed:
+	// a historical form the command accepts (tar's "tar czf a.tgz") that
+	// a policy's options: rule must read exactly as the command does.
+	Prepare func(args []string) []string
+	// Same names options the command treats alike (rm's -R is -r, sed's
+	// -r is -E, curl's --data-binary sends data like -d), so that a
+	// policy rule naming one covers the others. Parse does not apply it.
+	Same map[string]string
 }
 
 // Opt is one parsed option. Name is the short letter or the long name
@@ -38,6 +46,9 @@ type Opt struct {
 
 // Parse splits args (without the command name) into options and operands.
 func (g Getopt) Parse(args []string) ([]Opt, []string, error) {
+	if g.Prepare != nil {
+		args = g.Prepare(args)
+	}
 	short := g.Short
 	stop := g.StopAtOperand
 	if strings.HasPrefix(short, "+") {

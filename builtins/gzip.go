@@ -55,12 +55,14 @@ func runGzip(ctx context.Context, env *Env, args []string) int {
 	return dataRunGzip(ctx, env, args, false, false)
 }
 
+var gzipGetopt = Getopt{Short: "cdfklnNqrS:tvV123456789", Long: []string{"stdout", "to-stdout", "decompress", "uncompress",
+	"force", "keep", "list", "no-name", "name", "quiet", "recursive", "suffix=", "test", "verbose", "fast", "best"},
+	LongAlias: map[string]string{"stdout": "c", "to-stdout": "c", "decompress": "d", "uncompress": "d", "force": "f",
+		"keep": "k", "list": "l", "no-name": "n", "name": "N", "quiet": "q", "recursive": "r", "suffix": "S",
+		"test": "t", "verbose": "v", "fast": "1", "best": "9"}}
+
 func dataRunGzip(ctx context.Context, env *Env, args []string, decompress, toStdout bool) int {
-	g := Getopt{Short: "cdfklnNqrS:tvV123456789", Long: []string{"stdout", "to-stdout", "decompress", "uncompress",
-		"force", "keep", "list", "no-name", "name", "quiet", "recursive", "suffix=", "test", "verbose", "fast", "best"},
-		LongAlias: map[string]string{"stdout": "c", "to-stdout": "c", "decompress": "d", "uncompress": "d", "force": "f",
-			"keep": "k", "list": "l", "no-name": "n", "name": "N", "quiet": "q", "recursive": "r", "suffix": "S",
-			"test": "t", "verbose": "v", "fast": "1", "best": "9"}}
+	g := gzipGetopt
 	opts, files, err := g.Parse(args[1:])
 	z := &dataGzip{ctx: ctx, env: env, name: args[0], decompress: decompress, stdout: toStdout, level: 6, suffix: ".gz"}
 	if err != nil {

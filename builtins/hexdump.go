@@ -25,11 +25,13 @@ Options:
  -v, --no-squeezing        output identical lines
 `
 
+var hexdumpGetopt = Getopt{Short: "bcCdoxn:s:v", Long: []string{"one-byte-octal", "one-byte-char", "canonical", "two-bytes-decimal",
+	"two-bytes-octal", "two-bytes-hex", "length=", "skip=", "no-squeezing"},
+	LongAlias: map[string]string{"one-byte-octal": "b", "one-byte-char": "c", "canonical": "C", "two-bytes-decimal": "d",
+		"two-bytes-octal": "o", "two-bytes-hex": "x", "length": "n", "skip": "s", "no-squeezing": "v"}}
+
 func runHexdump(ctx context.Context, env *Env, args []string) int {
-	g := Getopt{Short: "bcCdoxn:s:v", Long: []string{"one-byte-octal", "one-byte-char", "canonical", "two-bytes-decimal",
-		"two-bytes-octal", "two-bytes-hex", "length=", "skip=", "no-squeezing"},
-		LongAlias: map[string]string{"one-byte-octal": "b", "one-byte-char": "c", "canonical": "C", "two-bytes-decimal": "d",
-			"two-bytes-octal": "o", "two-bytes-hex": "x", "length": "n", "skip": "s", "no-squeezing": "v"}}
+	g := hexdumpGetopt
 	opts, files, err := g.Parse(args[1:])
 	if err != nil {
 		env.Errorf("hexdump", "%v", err)

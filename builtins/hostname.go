@@ -14,10 +14,12 @@ Show the system's host name.
   -i, --ip-address       addresses for the host name
 `
 
+var hostnameGetopt = Getopt{Short: "sfdiIaA", Long: []string{"short", "fqdn", "long", "domain", "ip-address", "all-ip-addresses"},
+	LongAlias: map[string]string{"short": "s", "fqdn": "f", "long": "f", "domain": "d", "ip-address": "i", "all-ip-addresses": "I"}}
+
 // runHostname shows the virtual host name; the sandbox cannot rename it.
 func runHostname(ctx context.Context, env *Env, args []string) int {
-	opts, ops, err := Getopt{Short: "sfdiIaA", Long: []string{"short", "fqdn", "long", "domain", "ip-address", "all-ip-addresses"},
-		LongAlias: map[string]string{"short": "s", "fqdn": "f", "long": "f", "domain": "d", "ip-address": "i", "all-ip-addresses": "I"}}.Parse(args[1:])
+	opts, ops, err := hostnameGetopt.Parse(args[1:])
 	if err != nil {
 		env.Errorf(args[0], "%v", err)
 		return 1

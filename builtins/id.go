@@ -135,10 +135,12 @@ func (db *idDB) userName(uid int) string {
 	return strconv.Itoa(uid)
 }
 
+var idGetopt = Getopt{Short: "agGnruzZ", Long: []string{"group", "groups", "name", "real", "user", "zero", "context"},
+	LongAlias: map[string]string{"group": "g", "groups": "G", "name": "n", "real": "r", "user": "u", "zero": "z", "context": "Z"}}
+
 func runID(ctx context.Context, env *Env, args []string) int {
 	name := args[0]
-	opts, ops, err := Getopt{Short: "agGnruzZ", Long: []string{"group", "groups", "name", "real", "user", "zero", "context"},
-		LongAlias: map[string]string{"group": "g", "groups": "G", "name": "n", "real": "r", "user": "u", "zero": "z", "context": "Z"}}.Parse(args[1:])
+	opts, ops, err := idGetopt.Parse(args[1:])
 	if err != nil {
 		return env.UsageError(name, err, 1)
 	}

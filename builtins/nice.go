@@ -30,6 +30,9 @@ func niceOldStyle(s string) bool {
 	return s != "" && strings.Trim(s, "0123456789") == ""
 }
 
+var niceGetopt = Getopt{Short: "+n:", Long: []string{"adjustment=", "help"},
+	LongAlias: map[string]string{"adjustment": "n"}}
+
 // runNice runs the command unchanged: the sandbox has no scheduler
 // priorities, but the adjustment is still validated.
 func runNice(ctx context.Context, env *Env, args []string) int {
@@ -39,8 +42,7 @@ func runNice(ctx context.Context, env *Env, args []string) int {
 		adjust, hasAdjust = rest[0][1:], true
 		rest = rest[1:]
 	}
-	opts, ops, err := Getopt{Short: "+n:", Long: []string{"adjustment=", "help"},
-		LongAlias: map[string]string{"adjustment": "n"}}.Parse(rest)
+	opts, ops, err := niceGetopt.Parse(rest)
 	if err != nil {
 		return env.UsageError(args[0], err, envStatusUsage)
 	}

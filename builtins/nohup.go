@@ -10,10 +10,12 @@ const nohupUsage = `Usage: nohup COMMAND [ARG]...
 Run COMMAND, ignoring hangup signals.
 `
 
+var nohupGetopt = Getopt{Short: "+", Long: []string{"help"}}
+
 // runNohup just runs the command: sandsh has no terminal, so GNU nohup's
 // redirections to nohup.out never apply.
 func runNohup(ctx context.Context, env *Env, args []string) int {
-	opts, ops, err := Getopt{Short: "+", Long: []string{"help"}}.Parse(args[1:])
+	opts, ops, err := nohupGetopt.Parse(args[1:])
 	if err != nil {
 		return env.UsageError(args[0], err, envStatusUsage)
 	}

@@ -15,10 +15,12 @@ which may be less than the number of online processors
       --ignore=N  if possible, exclude N processing units
 `
 
+var nprocGetopt = Getopt{Long: []string{"all", "ignore="}}
+
 // runNproc reports the virtual CPU count, honouring OMP_NUM_THREADS and
 // OMP_THREAD_LIMIT like GNU nproc.
 func runNproc(ctx context.Context, env *Env, args []string) int {
-	opts, ops, err := Getopt{Long: []string{"all", "ignore="}}.Parse(args[1:])
+	opts, ops, err := nprocGetopt.Parse(args[1:])
 	if err != nil {
 		return env.UsageError(args[0], err, 1)
 	}

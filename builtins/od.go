@@ -154,11 +154,13 @@ type dataOd struct {
 	lineSize int // width of a line's fields
 }
 
+var odGetopt = Getopt{Short: "A:j:N:t:vw::abcdfilosxS:", Long: []string{"address-radix=", "skip-bytes=", "read-bytes=",
+	"format=", "output-duplicates", "width?", "strings?", "traditional", "endian="},
+	LongAlias: map[string]string{"address-radix": "A", "skip-bytes": "j", "read-bytes": "N", "format": "t",
+		"output-duplicates": "v", "width": "w"}}
+
 func runOd(ctx context.Context, env *Env, args []string) int {
-	g := Getopt{Short: "A:j:N:t:vw::abcdfilosxS:", Long: []string{"address-radix=", "skip-bytes=", "read-bytes=",
-		"format=", "output-duplicates", "width?", "strings?", "traditional", "endian="},
-		LongAlias: map[string]string{"address-radix": "A", "skip-bytes": "j", "read-bytes": "N", "format": "t",
-			"output-duplicates": "v", "width": "w"}}
+	g := odGetopt
 	opts, files, err := g.Parse(args[1:])
 	if err != nil {
 		return env.UsageError("od", err, 1)

@@ -53,13 +53,15 @@ type dataPatch struct {
 	failed                   bool
 }
 
+var patchGetopt = Getopt{Short: "p:i:RNo:d:bElftsuF:", Long: []string{"strip=", "input=", "reverse", "forward", "output=",
+	"directory=", "backup", "remove-empty-files", "ignore-whitespace", "force", "batch", "quiet", "silent",
+	"dry-run", "fuzz=", "no-backup-if-mismatch", "unified", "posix", "binary"},
+	LongAlias: map[string]string{"strip": "p", "input": "i", "reverse": "R", "forward": "N", "output": "o",
+		"directory": "d", "backup": "b", "remove-empty-files": "E", "ignore-whitespace": "l", "force": "f",
+		"batch": "t", "fuzz": "F", "quiet": "s", "silent": "s", "unified": "u"}}
+
 func runPatch(ctx context.Context, env *Env, args []string) int {
-	g := Getopt{Short: "p:i:RNo:d:bElftsuF:", Long: []string{"strip=", "input=", "reverse", "forward", "output=",
-		"directory=", "backup", "remove-empty-files", "ignore-whitespace", "force", "batch", "quiet", "silent",
-		"dry-run", "fuzz=", "no-backup-if-mismatch", "unified", "posix", "binary"},
-		LongAlias: map[string]string{"strip": "p", "input": "i", "reverse": "R", "forward": "N", "output": "o",
-			"directory": "d", "backup": "b", "remove-empty-files": "E", "ignore-whitespace": "l", "force": "f",
-			"batch": "t", "fuzz": "F", "quiet": "s", "silent": "s", "unified": "u"}}
+	g := patchGetopt
 	opts, ops, err := g.Parse(args[1:])
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "patch: %v\npatch: Try 'patch --help' for more information.\n", err)

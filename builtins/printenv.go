@@ -13,8 +13,10 @@ If no VARIABLE is specified, print name and value pairs for them all.
       --help     display this help and exit
 `
 
+var printenvGetopt = Getopt{Short: "0", Long: []string{"null"}, LongAlias: map[string]string{"null": "0"}}
+
 func runPrintenv(ctx context.Context, env *Env, args []string) int {
-	opts, ops, err := Getopt{Short: "0", Long: []string{"null"}, LongAlias: map[string]string{"null": "0"}}.Parse(args[1:])
+	opts, ops, err := printenvGetopt.Parse(args[1:])
 	if err != nil {
 		return env.UsageError(args[0], err, 2)
 	}

@@ -13,9 +13,11 @@ Options:
  -h, --help     display this help
 `
 
+var revGetopt = Getopt{Short: "", Long: nil}
+
 func runRev(ctx context.Context, env *Env, args []string) int {
 	name := args[0]
-	_, files, err := Getopt{Short: "", Long: nil}.Parse(args[1:])
+	_, files, err := revGetopt.Parse(args[1:])
 	if err != nil {
 		return env.UsageError(name, err, 1)
 	}

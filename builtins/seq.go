@@ -124,12 +124,14 @@ func runSeq(ctx context.Context, env *Env, args []string) int {
 	return s.finish(env, name)
 }
 
+var seqGetopt = Getopt{Short: "f:s:w", Long: []string{"format=", "separator=", "equal-width"},
+	LongAlias: map[string]string{"format": "f", "separator": "s", "equal-width": "w"}}
+
 // seqParseArgs parses options up to the first operand; an argument like
 // -1 or -.5 is a negative number, not an option.
 func seqParseArgs(args []string) (seqOptions, []string, error) {
 	o := seqOptions{sep: "\n"}
-	g := Getopt{Short: "f:s:w", Long: []string{"format=", "separator=", "equal-width"},
-		LongAlias: map[string]string{"format": "f", "separator": "s", "equal-width": "w"}}
+	g := seqGetopt
 	i := 0
 	for i < len(args) {
 		a := args[i]

@@ -18,9 +18,11 @@ integer.  Given two or more arguments, pause for the amount of time
 specified by the sum of their values.
 `
 
+var sleepGetopt = Getopt{}
+
 // runSleep waits for the summed durations or until ctx is cancelled.
 func runSleep(ctx context.Context, env *Env, args []string) int {
-	_, ops, err := Getopt{}.Parse(args[1:])
+	_, ops, err := sleepGetopt.Parse(args[1:])
 	if err != nil {
 		return env.UsageError(args[0], err, 1)
 	}

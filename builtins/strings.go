@@ -21,12 +21,14 @@ const dataStringsUsage = `Usage: strings [option(s)] [file(s)]
   -o                        An alias for --radix=o
 `
 
+var stringsGetopt = Getopt{Short: "afn:t:wodT:e:", NumericShort: true, Long: []string{"all", "print-file-name", "bytes=", "radix=",
+	"include-all-whitespace", "data", "encoding=", "target="},
+	LongAlias: map[string]string{"all": "a", "print-file-name": "f", "bytes": "n", "radix": "t",
+		"include-all-whitespace": "w", "data": "d", "encoding": "e", "target": "T"}}
+
 func runStrings(ctx context.Context, env *Env, args []string) int {
 	// GNU accepts -NUM as a shorthand for -n NUM.
-	g := Getopt{Short: "afn:t:wodT:e:", NumericShort: true, Long: []string{"all", "print-file-name", "bytes=", "radix=",
-		"include-all-whitespace", "data", "encoding=", "target="},
-		LongAlias: map[string]string{"all": "a", "print-file-name": "f", "bytes": "n", "radix": "t",
-			"include-all-whitespace": "w", "data": "d", "encoding": "e", "target": "T"}}
+	g := stringsGetopt
 	opts, files, err := g.Parse(args[1:])
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "strings: %v\n", err)

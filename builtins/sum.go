@@ -10,8 +10,10 @@ With no FILE, or when FILE is -, read standard input.
   -s, --sysv      use System V sum algorithm, use 512 bytes blocks
 `
 
+var sumGetopt = Getopt{Short: "rs", Long: []string{"sysv"}, LongAlias: map[string]string{"sysv": "s"}}
+
 func runSum(ctx context.Context, env *Env, args []string) int {
-	g := Getopt{Short: "rs", Long: []string{"sysv"}, LongAlias: map[string]string{"sysv": "s"}}
+	g := sumGetopt
 	opts, files, err := g.Parse(args[1:])
 	if err != nil {
 		return env.UsageError("sum", err, 1)

@@ -9,10 +9,12 @@ Synchronize cached writes to persistent storage.
   -f, --file-system      sync the file systems that contain the files
 `
 
+var syncGetopt = Getopt{Short: "df", Long: []string{"data", "file-system"},
+	LongAlias: map[string]string{"data": "d", "file-system": "f"}}
+
 // runSync has nothing to flush; it only checks that named files exist.
 func runSync(ctx context.Context, env *Env, args []string) int {
-	opts, ops, err := Getopt{Short: "df", Long: []string{"data", "file-system"},
-		LongAlias: map[string]string{"data": "d", "file-system": "f"}}.Parse(args[1:])
+	opts, ops, err := syncGetopt.Parse(args[1:])
 	if err != nil {
 		return env.UsageError(args[0], err, 1)
 	}

@@ -59,14 +59,15 @@ type dataTar struct {
 	ugswidth             int  // width of "owner/group size" in -tv listings
 }
 
-// dataTarOldStyle turns "tar czf a.tgz dir" into "tar -c -z -f a.tgz dir".
+// dataTarOldStyle turns "czf a.tgz dir" (tar's arguments) into "-c -z
+// -f a.tgz dir".
 func dataTarOldStyle(args []string) []string {
-	if len(args) < 2 || strings.HasPrefix(args[1], "-") {
+	if len(args) < 1 || strings.HasPrefix(args[0], "-") {
 		return args
 	}
-	out := []string{args[0]}
-	rest := args[2:]
-	for _, c := range args[1] {
+	var out []string
+	rest := args[1:]
+	for _, c := range args[0] {
 		if strings.ContainsRune("fCT", c) && len(rest) > 0 {
 			out = append(out, "-"+string(c), rest[0])
 			rest = rest[1:]
@@ -77,15 +78,17 @@ func dataTarOldStyle(args []string) []string {
 	return append(out, rest...)
 }
 
+var tarGetopt = Getopt{Short: "cxtf:zjC:vpOkaoT:", Long: []string{"create", "extract", "get", "list", "file=", "gzip", "gunzip",
+	"bzip2", "directory=", "verbose", "preserve-permissions", "same-permissions", "to-stdout", "keep-old-files",
+	"strip-components=", "exclude=", "sort=", "no-same-owner", "same-owner", "overwrite", "auto-compress",
+	"numeric-owner", "owner=", "group=", "mode=", "mtime=", "files-from="},
+	LongAlias: map[string]string{"create": "c", "extract": "x", "get": "x", "list": "t", "file": "f", "gzip": "z",
+		"gunzip": "z", "bzip2": "j", "directory": "C", "verbose": "v", "preserve-permissions": "p",
+		"same-permissions": "p", "to-stdout": "O", "keep-old-files": "k", "auto-compress": "a", "files-from": "T"},
+	Prepare: dataTarOldStyle}
+
 func runTar(ctx context.Context, env *Env, args []string) int {
-	args = dataTarOldStyle(args)
-	g := Getopt{Short: "cxtf:zjC:vpOkaoT:", Long: []string{"create", "extract", "get", "list", "file=", "gzip", "gunzip",
-		"bzip2", "directory=", "verbose", "preserve-permissions", "same-permissions", "to-stdout", "keep-old-files",
-		"strip-components=", "exclude=", "sort=", "no-same-owner", "same-owner", "overwrite", "auto-compress",
-		"numeric-owner", "owner=", "group=", "mode=", "mtime=", "files-from="},
-		LongAlias: map[string]string{"create": "c", "extract": "x", "get": "x", "list": "t", "file": "f", "gzip": "z",
-			"gunzip": "z", "bzip2": "j", "directory": "C", "verbose": "v", "preserve-permissions": "p",
-			"same-permissions": "p", "to-stdout": "O", "keep-old-files": "k", "auto-compress": "a", "files-from": "T"}}
+	g := tarGetopt
 	opts, ops, err := g.Parse(args[1:])
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "tar: %v\nTry 'tar --help' or 'tar --usage' for more information.\n", err)

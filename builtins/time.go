@@ -19,12 +19,14 @@ Run COMMAND, then print its resource usage like GNU time.
 const timeDefaultFormat = "%Uuser %Ssystem %Eelapsed %PCPU (%Xavgtext+%Davgdata %Mmaxresident)k\n" +
 	"%Iinputs+%Ooutputs (%Fmajor+%Rminor)pagefaults %Wswaps"
 
+var timeGetopt = Getopt{Short: "+af:o:pqvV", Long: []string{"append", "format=", "output=", "portability", "quiet", "verbose", "version", "help"},
+	LongAlias: map[string]string{"append": "a", "format": "f", "output": "o", "portability": "p", "quiet": "q", "verbose": "v", "version": "V"}}
+
 // runTime is GNU /usr/bin/time. In-process commands have no separate CPU
 // accounting, so user and system times are reported as zero.
 func runTime(ctx context.Context, env *Env, args []string) int {
 	name := args[0]
-	opts, ops, err := Getopt{Short: "+af:o:pqvV", Long: []string{"append", "format=", "output=", "portability", "quiet", "verbose", "version", "help"},
-		LongAlias: map[string]string{"append": "a", "format": "f", "output": "o", "portability": "p", "quiet": "q", "verbose": "v", "version": "V"}}.Parse(args[1:])
+	opts, ops, err := timeGetopt.Parse(args[1:])
 	if err != nil {
 		return env.UsageError(name, err, 125)
 	}

@@ -43,12 +43,14 @@ func timeoutSignals() map[string]int {
 		"WINCH": 28, "IO": 29, "POLL": 29, "PWR": 30, "SYS": 31}
 }
 
+var timeoutGetopt = Getopt{Short: "+k:s:v", Long: []string{"kill-after=", "signal=", "verbose", "preserve-status", "foreground", "help"},
+	LongAlias: map[string]string{"kill-after": "k", "signal": "s", "verbose": "v"}}
+
 // runTimeout runs the command under a deadline; commands stop when their
 // ctx is done, which stands in for the signal.
 func runTimeout(ctx context.Context, env *Env, args []string) int {
 	name := args[0]
-	opts, ops, err := Getopt{Short: "+k:s:v", Long: []string{"kill-after=", "signal=", "verbose", "preserve-status", "foreground", "help"},
-		LongAlias: map[string]string{"kill-after": "k", "signal": "s", "verbose": "v"}}.Parse(args[1:])
+	opts, ops, err := timeoutGetopt.Parse(args[1:])
 	if err != nil {
 		return env.UsageError(name, err, envStatusUsage)
 	}

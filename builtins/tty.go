@@ -8,10 +8,12 @@ Print the file name of the terminal connected to standard input.
   -s, --silent, --quiet   print nothing, only return an exit status
 `
 
+var ttyGetopt = Getopt{Short: "s", Long: []string{"silent", "quiet"},
+	LongAlias: map[string]string{"silent": "s", "quiet": "s"}}
+
 // runTty reports that stdin is not a terminal: sandsh never has one.
 func runTty(ctx context.Context, env *Env, args []string) int {
-	opts, ops, err := Getopt{Short: "s", Long: []string{"silent", "quiet"},
-		LongAlias: map[string]string{"silent": "s", "quiet": "s"}}.Parse(args[1:])
+	opts, ops, err := ttyGetopt.Parse(args[1:])
 	if err != nil {
 		return env.UsageError(args[0], err, 2)
 	}

@@ -28,13 +28,15 @@ const (
 	shellOS            = "GNU/Linux"
 )
 
+var unameGetopt = Getopt{Short: "asnrvmpio",
+	Long: []string{"all", "kernel-name", "nodename", "kernel-release", "kernel-version", "machine",
+		"processor", "hardware-platform", "operating-system", "sysname", "release"},
+	LongAlias: map[string]string{"all": "a", "kernel-name": "s", "sysname": "s", "nodename": "n",
+		"kernel-release": "r", "release": "r", "kernel-version": "v", "machine": "m", "processor": "p",
+		"hardware-platform": "i", "operating-system": "o"}}
+
 func runUname(ctx context.Context, env *Env, args []string) int {
-	opts, ops, err := Getopt{Short: "asnrvmpio",
-		Long: []string{"all", "kernel-name", "nodename", "kernel-release", "kernel-version", "machine",
-			"processor", "hardware-platform", "operating-system", "sysname", "release"},
-		LongAlias: map[string]string{"all": "a", "kernel-name": "s", "sysname": "s", "nodename": "n",
-			"kernel-release": "r", "release": "r", "kernel-version": "v", "machine": "m", "processor": "p",
-			"hardware-platform": "i", "operating-system": "o"}}.Parse(args[1:])
+	opts, ops, err := unameGetopt.Parse(args[1:])
 	if err != nil {
 		return env.UsageError(args[0], err, 1)
 	}

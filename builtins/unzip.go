@@ -18,8 +18,10 @@ const dataUnzipUsage = `Usage: unzip [-opts] file[.zip] [list] [-d exdir]
   -d  extract files into exdir
 `
 
+var unzipGetopt = Getopt{Short: "lponqd:j", Long: []string{}}
+
 func runUnzip(ctx context.Context, env *Env, args []string) int {
-	g := Getopt{Short: "lponqd:j", Long: []string{}}
+	g := unzipGetopt
 	opts, ops, err := g.Parse(args[1:])
 	if err != nil {
 		fmt.Fprint(env.Stderr, dataUnzipUsage)

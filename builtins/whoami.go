@@ -9,8 +9,10 @@ const whoamiUsage = `Usage: whoami [OPTION]...
 Print the user name associated with the current effective user ID.
 `
 
+var whoamiGetopt = Getopt{}
+
 func runWhoami(ctx context.Context, env *Env, args []string) int {
-	_, ops, err := Getopt{}.Parse(args[1:])
+	_, ops, err := whoamiGetopt.Parse(args[1:])
 	if err != nil {
 		return env.UsageError(args[0], err, 1)
 	}

@@ -138,16 +138,18 @@ func runXargs(ctx context.Context, env *Env, args []string) int {
 	return x.status()
 }
 
+var xargsGetopt = Getopt{Short: "+0a:d:E:e::I:i::L:l::n:P:prs:tx",
+	Long: []string{"null", "arg-file=", "delimiter=", "eof?", "replace?", "max-lines=", "max-args=",
+		"max-procs=", "interactive", "no-run-if-empty", "max-chars=", "verbose", "exit", "show-limits",
+		"help", "version", "open-tty", "process-slot-var="},
+	LongAlias: map[string]string{"null": "0", "arg-file": "a", "delimiter": "d", "eof": "e", "replace": "i",
+		"max-lines": "L", "max-args": "n", "max-procs": "P", "interactive": "p", "no-run-if-empty": "r",
+		"max-chars": "s", "verbose": "t", "exit": "x", "open-tty": "o"}}
+
 // xargsParse parses options; st >= 0 means exit with that status now.
 func xargsParse(env *Env, name string, args []string) (xargsConfig, []string, int) {
 	cfg := xargsConfig{delim: -1, maxChars: xargsBufSize, procs: 1}
-	g := Getopt{Short: "+0a:d:E:e::I:i::L:l::n:P:prs:tx",
-		Long: []string{"null", "arg-file=", "delimiter=", "eof?", "replace?", "max-lines=", "max-args=",
-			"max-procs=", "interactive", "no-run-if-empty", "max-chars=", "verbose", "exit", "show-limits",
-			"help", "version", "open-tty", "process-slot-var="},
-		LongAlias: map[string]string{"null": "0", "arg-file": "a", "delimiter": "d", "eof": "e", "replace": "i",
-			"max-lines": "L", "max-args": "n", "max-procs": "P", "interactive": "p", "no-run-if-empty": "r",
-			"max-chars": "s", "verbose": "t", "exit": "x", "open-tty": "o"}}
+	g := xargsGetopt
 	opts, ops, err := g.Parse(args)
 	if err != nil {
 		return cfg, nil, env.UsageError(name, err, 1)

@@ -33,9 +33,11 @@ type dataZipEntry struct {
 	verb string // "adding" or "updating" for new members, "" for kept ones
 }
 
+var zipGetopt = Getopt{Short: "rqjd0123456789Dv", Long: []string{"recurse-paths", "quiet", "junk-paths", "delete"},
+	LongAlias: map[string]string{"recurse-paths": "r", "quiet": "q", "junk-paths": "j", "delete": "d"}}
+
 func runZip(ctx context.Context, env *Env, args []string) int {
-	g := Getopt{Short: "rqjd0123456789Dv", Long: []string{"recurse-paths", "quiet", "junk-paths", "delete"},
-		LongAlias: map[string]string{"recurse-paths": "r", "quiet": "q", "junk-paths": "j", "delete": "d"}}
+	g := zipGetopt
 	opts, ops, err := g.Parse(args[1:])
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "zip error: Invalid command arguments (%v)\n", err)

@@ -23,10 +23,10 @@ const (
 // CheckOptions configure `sandsh check`.
 type CheckOptions struct {
 	IO       IO
-	Format   string // text, json or sarif
-	Severity string // the lowest severity that fails the check
-	Policy   string // policy file, or ""
-	List     bool   // add the command inventory as info findings
+	Format   string   // text, json or sarif
+	Severity string   // the lowest severity that fails the check
+	Policy   []string // policy files (layers), or none
+	List     bool     // add the command inventory as info findings
 	Scripts  []string
 }
 
@@ -49,7 +49,7 @@ Exit status: 0 clean, 1 findings at or above --severity, 2 a syntax error.`,
 	}
 	c.Flags().StringVar(&o.Format, "format", "text", "output format: text, json or sarif")
 	c.Flags().StringVar(&o.Severity, "severity", "warning", "lowest severity that fails the check: error, warning or info")
-	c.Flags().StringVar(&o.Policy, "policy", "", "apply the policy `FILE`: its denials are errors, its asks warnings")
+	c.Flags().StringArrayVar(&o.Policy, "policy", nil, "apply the policy `FILE` (repeat to layer files): its denials are errors, its asks warnings")
 	c.Flags().BoolVar(&o.List, "list", false, "also report every command the script can run (info findings, code command)")
 	return c
 }
@@ -65,7 +65,7 @@ func runCheck(ctx context.Context, o *CheckOptions) int {
 		return worker.ReportSetupError(o.IO.Err, worker.Usagef("--format: unknown format %q (want text, json or sarif)", o.Format))
 	}
 	var opts check.Options
-	if o.Policy != "" {
+	if len(o.Policy) > 0 {
 		p, err := readCheckPolicy(o.Policy)
 		if err != nil {
 			fmt.Fprintf(o.IO.Err, "sandsh: %v\n", err)
@@ -146,12 +146,20 @@ func checkSource(ctx context.Context, name string, data []byte, opts check.Optio
 
 // readCheckPolicy reads and validates a policy file for check, as a run
 // would (policy_load.go).
-func readCheckPolicy(name string) (*policy.Policy, error) {
-	data, err := worker.ReadPolicyFile(name)
-	if err != nil {
-		return nil, err
+func readCheckPolicy(names []string) (*policy.Policy, error) {
+	var layers []*policy.Policy
+	for _, name := range names {
+		data, err := worker.ReadPolicyFile(name)
+		if err != nil {
+			return nil, err
+		}
+		p, err := policy.Parse(name, data)
+		if err != nil {
+			return nil, err
+		}
+		layers = append(layers, p)
 	}
-	return policy.Parse(name, data)
+	return policy.Layer(layers...), nil
 }
 
 // preCheck is run --check: the script is checked, as `sandsh check` would

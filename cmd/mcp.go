@@ -469,7 +469,7 @@ func reachSummary(o *Options) string {
 	progs := "no host programs"
 	if len(o.AllowRun) > 0 {
 		progs = "host programs only " + strings.Join(o.AllowRun, ", ") + " (in an OS jail)"
-	} else if o.Policy != "" {
+	} else if len(o.Policy) > 0 {
 		progs = "host programs only where the operator's policy says jail"
 	}
 	network := "no network"

@@ -248,7 +248,7 @@ func TestReachSummary(t *testing.T) {
 		{Options{}, "no host programs, no network"},
 		{Options{AllowRun: []string{"python3", "git"}}, "host programs only python3, git (in an OS jail), no network"},
 		{Options{AllowNet: []string{"example.com"}}, "no host programs, network only to example.com"},
-		{Options{Policy: "p.yaml"}, "host programs only where the operator's policy says jail, no network"},
+		{Options{Policy: []string{"p.yaml"}}, "host programs only where the operator's policy says jail, no network"},
 	} {
 		if got := reachSummary(&tc.o); got != tc.want {
 			t.Errorf("%+v: got %q, want %q", tc.o, got, tc.want)

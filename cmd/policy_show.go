@@ -35,7 +35,12 @@ func policyShow(o *Options) int {
 	if p == nil {
 		fmt.Fprintln(w, "# no policy: every command may run (restricted mode still applies); no dangerous-pattern checks")
 	} else {
-		fmt.Fprintf(w, "# policy %s (%s)\n", p.File, p.Digest)
+		for _, l := range p.Layers() {
+			fmt.Fprintf(w, "# policy %s (%s)\n", l.File, l.Digest)
+		}
+		if len(p.Layers()) > 1 {
+			fmt.Fprintln(w, "# layered: every file decides, the strictest decision wins (deny, ask, allow); limits the smallest; paths and network the intersection")
+		}
 		if o.Yes {
 			fmt.Fprintln(w, "# ask: allowed without asking (--yes)")
 		} else {
@@ -47,15 +52,22 @@ func policyShow(o *Options) int {
 		}
 		for _, r := range p.Rules {
 			if r.Name != "" {
-				fmt.Fprintf(w, "  - name: %s # line %d\n    command: %s\n", yq(r.Name), r.Line, yq(r.Command))
+				fmt.Fprintf(w, "  - name: %s # %s\n    command: %s\n", yq(r.Name), r.Where(), yq(r.Command))
 			} else {
-				fmt.Fprintf(w, "  - command: %s # line %d\n", yq(r.Command), r.Line)
+				fmt.Fprintf(w, "  - command: %s # %s\n", yq(r.Command), r.Where())
 			}
 			if r.Args != "" {
 				fmt.Fprintf(w, "    args: %s\n", yq(r.Args))
 			}
 			if r.ArgsRegex != "" {
 				fmt.Fprintf(w, "    args_regex: %s\n", yq(r.ArgsRegex))
+			}
+			if len(r.Options) > 0 {
+				q := make([]string, len(r.Options))
+				for i, o := range r.Options {
+					q[i] = yq(o)
+				}
+				fmt.Fprintf(w, "    options: [%s]\n", strings.Join(q, ", "))
 			}
 			fmt.Fprintf(w, "    action: %s\n    priority: %d\n", r.Action, r.Priority)
 			if r.Reason != "" {

@@ -21,12 +21,19 @@ const (
 
 func newPolicyTestCmd(opts *Options) *cobra.Command {
 	return &cobra.Command{
-		Use:   "test FILE -- COMMAND [ARGS...]",
-		Short: "Say which rule of the policy FILE decides a command line, and why (status 0 allow, 1 deny, 2 ask)",
+		Use:   "test FILE... -- COMMAND [ARGS...]",
+		Short: "Say which rule of the policy FILEs (layered) decides a command line, and why (status 0 allow, 1 deny, 2 ask)",
 		Args:  cobra.MinimumNArgs(2),
 		RunE: func(c *cobra.Command, args []string) error {
-			opts.Policy, opts.PolicyData = args[0], nil
-			return statusErr(policyTest(opts, args[1:]))
+			files, argv := args[:1], args[1:]
+			if dash := c.ArgsLenAtDash(); dash > 0 {
+				files, argv = args[:dash], args[dash:]
+			}
+			if len(argv) == 0 {
+				return worker.Usagef("policy test: no command line after --")
+			}
+			opts.Policy, opts.PolicyData = files, nil
+			return statusErr(policyTest(opts, argv))
 		},
 	}
 }
@@ -52,15 +59,15 @@ func policyTest(o *Options, argv []string) int {
 	}
 	why := d.String()
 	for _, r := range p.Rules {
-		if r.Label() == d.Rule && d.Pattern == "" {
-			why = fmt.Sprintf("%s (line %d, priority %d)", why, r.Line, r.Priority)
+		if r.Where() == d.At && d.Pattern == "" {
+			why = fmt.Sprintf("%s (%s, priority %d)", why, r.Where(), r.Priority)
 			break
 		}
 	}
 	fmt.Fprintf(w, "%s: %s\n  decided by %s\n", d.Action, line, why)
 	for _, r := range p.Matching(argv) {
-		if r.Label() != d.Rule || d.Pattern != "" {
-			fmt.Fprintf(w, "  also matches rule %q (line %d, priority %d, %s)\n", r.Label(), r.Line, r.Priority, r.Action)
+		if r.Where() != d.At || d.Pattern != "" {
+			fmt.Fprintf(w, "  also matches rule %q (%s, priority %d, %s)\n", r.Label(), r.Where(), r.Priority, r.Action)
 		}
 	}
 	switch d.Action {

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/sandsh/sandsh/builtins"
 )
 
 // Error is a policy that cannot be used: "file:line: message". Line is 0
@@ -107,6 +109,8 @@ func Parse(file string, data []byte) (*Policy, error) {
 		return nil, fail(at(doc, "rules"), "more than %d rules", maxRules)
 	}
 	rulesNode := child(doc, "rules")
+	// Every rule needs the tables: one on egrep reads grep's options.
+	p.tables = builtins.OptionTables()
 	for i, r := range p.Rules {
 		if r == nil {
 			return nil, fail(at(doc, "rules"), "rule %d is empty", i+1)
@@ -116,6 +120,7 @@ func Parse(file string, data []byte) (*Policy, error) {
 			rn = rulesNode.Content[i]
 			r.Line = rn.Line
 		}
+		r.File = file
 		what := fmt.Sprintf("rule %d", i+1)
 		if r.Name != "" {
 			what = fmt.Sprintf("rule %q", r.Name)
@@ -145,6 +150,20 @@ func Parse(file string, data []byte) (*Policy, error) {
 		if r.ArgsRegex != "" {
 			if r.args, err = regexp.Compile(r.ArgsRegex); err != nil {
 				return nil, fail(at(rn, "args_regex"), "%s: args_regex: %v", what, err)
+			}
+		}
+		r.tables = p.tables
+		if r.Options != nil {
+			on := child(rn, "options")
+			if len(r.Options) == 0 {
+				return nil, fail(at(rn, "options"), "%s: options: empty list (remove the key, or name an option)", what)
+			}
+			if i, err := r.checkOptions(p.tables); err != nil {
+				line := at(rn, "options")
+				if on != nil && on.Kind == yaml.SequenceNode && i < len(on.Content) {
+					line = on.Content[i].Line
+				}
+				return nil, fail(line, "%v", err)
 			}
 		}
 	}

@@ -25,6 +25,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/sandsh/sandsh/builtins"
 )
 
 // Action is what a rule or the default does with a command.
@@ -68,13 +70,18 @@ type Rule struct {
 	Command   string `yaml:"command" json:"command"`
 	Args      string `yaml:"args,omitempty" json:"args,omitempty"`
 	ArgsRegex string `yaml:"args_regex,omitempty" json:"args_regex,omitempty"`
-	Action    Action `yaml:"action" json:"action"`
-	Priority  int    `yaml:"priority,omitempty" json:"priority,omitempty"`
-	Reason    string `yaml:"reason,omitempty" json:"reason,omitempty"`
-	Line      int    `yaml:"-" json:"line,omitempty"` // where the rule starts in the file
+	// Options are option names (in-place, recursive, or a letter), any of
+	// which the command line must set as the command's parser reads it.
+	Options  []string `yaml:"options,omitempty" json:"options,omitempty"`
+	Action   Action   `yaml:"action" json:"action"`
+	Priority int      `yaml:"priority,omitempty" json:"priority,omitempty"`
+	Reason   string   `yaml:"reason,omitempty" json:"reason,omitempty"`
+	Line     int      `yaml:"-" json:"line,omitempty"` // where the rule starts in the file
+	File     string   `yaml:"-" json:"file,omitempty"` // the policy file it is in
 
-	cmd  *regexp.Regexp
-	args *regexp.Regexp
+	cmd    *regexp.Regexp
+	args   *regexp.Regexp
+	tables map[string]builtins.OptionTable
 }
 
 // Paths restricts the directories a script may read and write inside the
@@ -124,6 +131,8 @@ type Policy struct {
 	Digest string `yaml:"-" json:"digest,omitempty"`
 
 	disabled map[string]bool
+	layers   []*Policy                       // the files a combined policy decides with (Layer)
+	tables   map[string]builtins.OptionTable // the in-process commands' option parsers
 }
 
 // Decision is the verdict on one command line.
@@ -135,6 +144,9 @@ type Decision struct {
 	Reason string
 	// Pattern is the dangerous pattern's name when one matched.
 	Pattern string
+	// At is where the deciding rule is ("file:line"); the policy file
+	// for a default, "" for a dangerous pattern.
+	At string
 }
 
 // String is a one-line account of the decision for messages:
@@ -162,12 +174,16 @@ func (p *Policy) Decide(argv []string) Decision {
 	if len(argv) == 0 {
 		return Decision{Action: Allow, Rule: "default"}
 	}
+	if len(p.layers) > 0 {
+		return p.decideLayers(argv)
+	}
 	if pat := p.Dangerous.match(p, argv); pat != nil {
 		return Decision{Action: Deny, Rule: "dangerous:" + pat.Name, Reason: pat.Desc, Pattern: pat.Name}
 	}
 	var best *Rule
+	opts := p.optionsOnce(argv)
 	for _, r := range p.Rules {
-		if !r.Match(argv) {
+		if !r.match(argv, opts) {
 			continue
 		}
 		if best == nil || r.Priority > best.Priority ||
@@ -176,26 +192,86 @@ func (p *Policy) Decide(argv []string) Decision {
 		}
 	}
 	if best == nil {
-		return Decision{Action: p.Default, Rule: "default", Reason: "no rule matches"}
+		return Decision{Action: p.Default, Rule: "default", Reason: "no rule matches", At: p.File}
 	}
-	return Decision{Action: best.Action, Rule: best.label(), Reason: best.Reason}
+	return Decision{Action: best.Action, Rule: best.label(), Reason: best.Reason, At: best.Where()}
 }
 
 // Match reports whether the rule applies to argv: its command glob
-// matches the command word or, for a path, its base name; and its args
-// glob or regular expression (if any) matches any one argument word.
+// matches the command word, for a path its base name, or another name of
+// the same in-process command (a rule on awk covers gawk, one on grep
+// egrep, one on egrep grep -E); its args glob or regular expression (if
+// any) matches any one argument word; and argv sets one of its options
+// (if any).
 func (r *Rule) Match(argv []string) bool {
 	if len(argv) == 0 {
 		return false
 	}
-	name := argv[0]
-	if !r.cmd.MatchString(name) && !r.cmd.MatchString(path.Base(name)) {
+	return r.match(argv, optionsOnce(r.tables, argv))
+}
+
+// optionsOnce reads argv's options at most once, for all the rules of a
+// decision that need them.
+func (p *Policy) optionsOnce(argv []string) func() setOptions { return optionsOnce(p.tables, argv) }
+
+func optionsOnce(tables map[string]builtins.OptionTable, argv []string) func() setOptions {
+	var set *setOptions
+	return func() setOptions {
+		if set == nil {
+			s := readOptions(tables, argv)
+			set = &s
+		}
+		return *set
+	}
+}
+
+func (r *Rule) match(argv []string, opts func() setOptions) bool {
+	return r.matchName(argv, opts) && r.matchWords(argv, opts)
+}
+
+// matchWords matches the rule's args and options.
+func (r *Rule) matchWords(argv []string, opts func() setOptions) bool {
+	if r.args != nil && !slices.ContainsFunc(argv[1:], r.args.MatchString) {
 		return false
 	}
-	if r.args == nil {
+	return len(r.Options) == 0 || r.matchOptions(opts())
+}
+
+func (r *Rule) matchName(argv []string, opts func() setOptions) bool {
+	name, base := argv[0], path.Base(argv[0])
+	if r.cmd.MatchString(name) || r.cmd.MatchString(base) {
 		return true
 	}
-	return slices.ContainsFunc(argv[1:], r.args.MatchString)
+	cmd, _ := builtins.SameCommand(base)
+	if cmd != base && r.cmd.MatchString(cmd) {
+		return true
+	}
+	for _, a := range builtins.Aliases(cmd) {
+		if a == base || !r.cmd.MatchString(a) {
+			continue
+		}
+		t, ok := r.tables[a]
+		if !ok || len(t.Implied) == 0 {
+			return true
+		}
+		// A rule on egrep covers grep -E: the options the name
+		// implies are set.
+		implied, _ := t.Present(nil)
+		set := opts()
+		if set.table != nil && set.table.Command == t.Command && !set.refused && containsAll(set.names, implied) {
+			return true
+		}
+	}
+	return false
+}
+
+func containsAll(have, want []string) bool {
+	for _, w := range want {
+		if !slices.Contains(have, w) {
+			return false
+		}
+	}
+	return true
 }
 
 // Disabled reports whether the policy turned the dangerous pattern off.
@@ -269,9 +345,13 @@ func (p *Policy) DecideBuiltin(argv []string) (Decision, bool) {
 	if len(argv) == 0 {
 		return Decision{}, false
 	}
+	if len(p.layers) > 0 {
+		return p.decideBuiltinLayers(argv)
+	}
 	var best *Rule
+	opts := p.optionsOnce(argv)
 	for _, r := range p.Rules {
-		if r.Command != argv[0] || !r.Match(argv) {
+		if !sameBuiltin(r.Command, argv[0]) || !r.matchWords(argv, opts) {
 			continue
 		}
 		if best == nil || r.Priority > best.Priority ||
@@ -282,7 +362,21 @@ func (p *Policy) DecideBuiltin(argv []string) (Decision, bool) {
 	if best == nil {
 		return Decision{}, false
 	}
-	return Decision{Action: best.Action, Rule: best.label(), Reason: best.Reason}, true
+	return Decision{Action: best.Action, Rule: best.label(), Reason: best.Reason, At: best.Where()}, true
+}
+
+// sameBuiltin reports whether a rule's command names the builtin name:
+// literally, or as its other name (source and ., test and [).
+func sameBuiltin(rule, name string) bool {
+	if rule == name {
+		return true
+	}
+	for _, pair := range [][2]string{{"source", "."}, {"test", "["}} {
+		if rule == pair[0] && name == pair[1] || rule == pair[1] && name == pair[0] {
+			return true
+		}
+	}
+	return false
 }
 
 func (r *Rule) label() string {
@@ -296,8 +390,9 @@ func (r *Rule) label() string {
 // `sandsh policy test`, which shows what the decision overrode).
 func (p *Policy) Matching(argv []string) []*Rule {
 	var out []*Rule
+	opts := p.optionsOnce(argv)
 	for _, r := range p.Rules {
-		if r.Match(argv) {
+		if r.match(argv, opts) {
 			out = append(out, r)
 		}
 	}

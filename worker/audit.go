@@ -48,7 +48,7 @@ func (o *Options) openAudit(argv []string) (*auditRun, error) {
 		a.log = sandbox.NewAudit(w, redact)
 	}
 	start := map[string]any{"argv": a.log.Argv(argv), "limits": o.auditLimits()}
-	if o.Policy != "" {
+	if len(o.Policy) > 0 {
 		if p, err := o.LoadPolicy(); err == nil && p != nil {
 			start["policy"] = map[string]any{"file": p.File, "digest": p.Digest}
 		}

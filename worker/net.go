@@ -37,7 +37,7 @@ func (o *Options) applyPolicyNetwork(p *policy.Policy) error {
 	if n.Timeout != nil && set("net-timeout") {
 		d, err := time.ParseDuration(*n.Timeout)
 		if err != nil {
-			return &configError{fmt.Errorf("%s: network: timeout: %v", o.Policy, err)}
+			return &configError{fmt.Errorf("%s: network: timeout: %v", p.File, err)}
 		}
 		o.NetTimeout = d
 	}

@@ -64,9 +64,10 @@ type Options struct {
 	ExportTar string
 	Changes   bool
 
-	// Policy (policy_load.go): the file's name, and its bytes once read.
-	Policy     string
-	PolicyData []byte
+	// Policy (policy.go): the files' names (--policy, repeatable:
+	// layers, the strictest decision wins), and their bytes once read.
+	Policy     []string
+	PolicyData [][]byte
 	Yes        bool // allow what the policy's ask rules ask about
 	Check      bool // run sandsh check first; refuse a script with error findings (check.go)
 
@@ -207,7 +208,7 @@ func (o *Options) SandboxConfig() (sandbox.Config, error) {
 	if p := cfg.Policy; p != nil && (p.Paths.Read != nil || p.Paths.Write != nil) && o.FS == "disk" && o.Root == "" && !o.Restricted {
 		// Host programs open host files without the vfs layer: the lists
 		// could not hold, and a policy never looks stricter than it is.
-		return cfg, &configError{fmt.Errorf("%s: paths: need a sandbox filesystem (--fs mem, overlay, --root or -r), not the unrestricted host disk", o.Policy)}
+		return cfg, &configError{fmt.Errorf("%s: paths: need a sandbox filesystem (--fs mem, overlay, --root or -r), not the unrestricted host disk", p.File)}
 	}
 	if allowed, err := o.jailAllowed(cfg.Policy); err != nil {
 		return cfg, err

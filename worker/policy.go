@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/sandsh/sandsh/builtins"
@@ -21,21 +22,31 @@ func (e *configError) Error() string { return e.err.Error() }
 // PolicyData (the confined worker reads no host file), and the file's
 // limits are copied into the options for every flag not given.
 func (o *Options) LoadPolicy() (*policy.Policy, error) {
-	if o.Policy == "" {
+	if len(o.Policy) == 0 {
 		return nil, nil
 	}
 	fresh := o.PolicyData == nil
 	if fresh {
-		data, err := ReadPolicyFile(o.Policy)
+		for _, name := range o.Policy {
+			data, err := ReadPolicyFile(name)
+			if err != nil {
+				return nil, &configError{err}
+			}
+			o.PolicyData = append(o.PolicyData, data)
+		}
+	}
+	if len(o.PolicyData) != len(o.Policy) {
+		return nil, &configError{fmt.Errorf("%s: policy files and their contents disagree", strings.Join(o.Policy, ", "))}
+	}
+	layers := make([]*policy.Policy, len(o.Policy))
+	for i, name := range o.Policy {
+		l, err := policy.Parse(name, o.PolicyData[i])
 		if err != nil {
 			return nil, &configError{err}
 		}
-		o.PolicyData = data
+		layers[i] = l
 	}
-	p, err := policy.Parse(o.Policy, o.PolicyData)
-	if err != nil {
-		return nil, &configError{err}
-	}
+	p := policy.Layer(layers...)
 	if fresh {
 		if err := o.applyPolicyLimits(p); err != nil {
 			return nil, err
@@ -90,7 +101,7 @@ func (o *Options) applyPolicyLimits(p *policy.Policy) error {
 	if l.Timeout != nil && set("timeout") {
 		d, err := time.ParseDuration(*l.Timeout)
 		if err != nil {
-			return &configError{fmt.Errorf("%s: limits: timeout: %v", o.Policy, err)}
+			return &configError{fmt.Errorf("%s: limits: timeout: %v", p.File, err)}
 		}
 		o.Timeout = d
 	}
