@@ -47,7 +47,7 @@ Copy SOURCE to DEST, or multiple SOURCE(s) to DIRECTORY.
 `
 
 var cpGetopt = Getopt{
-	Same: map[string]string{"R": "r"},
+	Same:  map[string]string{"R": "r"},
 	Short: "adfHilLnPpRrst:Tuvx",
 	Long: []string{"archive", "force", "interactive", "link", "dereference", "no-clobber", "no-dereference",
 		"preserve?", "no-preserve=", "parents", "recursive", "remove-destination", "symbolic-link",

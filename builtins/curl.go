@@ -42,7 +42,7 @@ Transfer a URL over HTTP or HTTPS through the sandbox's network gate
 `
 
 var curlGetopt = Getopt{
-	Same: map[string]string{"data-binary": "d", "data-raw": "d", "data-urlencode": "d"},
+	Same:  map[string]string{"data-binary": "d", "data-raw": "d", "data-urlencode": "d"},
 	Short: "A:d:e:fGH:IikLm:o:OsSu:vw:X:N#",
 	Long: []string{"user-agent=", "data=", "data-binary=", "data-raw=", "data-urlencode=", "referer=", "fail",
 		"fail-with-body", "get", "header=", "head", "include", "insecure", "location", "max-redirs=", "max-time=",

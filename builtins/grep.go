@@ -89,7 +89,7 @@ if any error occurs and -q is not given, the exit status is 2.
 `
 
 var grepGetopt = Getopt{
-	Same: map[string]string{"y": "i"},
+	Same:         map[string]string{"y": "i"},
 	Short:        "EFGPe:f:iywxzsvm:bnHhoqaId:D:rRLlcZA:B:C:UVT",
 	NumericShort: true,
 	Long: []string{

@@ -60,7 +60,7 @@ Sort entries alphabetically if none of -cftuvSUX nor --sort is specified.
 `
 
 var lsGetopt = Getopt{
-	Same: map[string]string{"classify": "F"},
+	Same:  map[string]string{"classify": "F"},
 	Short: "aAcCdfFgGhHiklLmnopqrRsStuUw:x1",
 	Long: []string{"all", "almost-all", "color?", "colour?", "directory", "classify?", "file-type", "full-time",
 		"no-group", "human-readable", "si", "dereference-command-line", "inode", "kibibytes", "dereference",

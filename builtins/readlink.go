@@ -30,7 +30,7 @@ Print value of a symbolic link or canonical file name
 `
 
 var readlinkGetopt = Getopt{
-	Same: map[string]string{"q": "s"},
+	Same:  map[string]string{"q": "s"},
 	Short: "femnqsvz",
 	Long: []string{"canonicalize", "canonicalize-existing", "canonicalize-missing", "no-newline", "quiet",
 		"silent", "verbose", "zero"},

@@ -30,7 +30,7 @@ Remove (unlink) the FILE(s).
 `
 
 var rmGetopt = Getopt{
-	Same: map[string]string{"R": "r", "I": "i", "interactive": "i"},
+	Same:  map[string]string{"R": "r", "I": "i", "interactive": "i"},
 	Short: "fiIrRdv",
 	Long: []string{"force", "interactive?", "no-preserve-root", "preserve-root?", "recursive", "dir", "verbose",
 		"one-file-system"},

@@ -59,7 +59,7 @@ specified, then the standard input is read.
 `
 
 var sedGetopt = Getopt{
-	Same: map[string]string{"r": "E"},
+	Same:  map[string]string{"r": "E"},
 	Short: "nrsuEzbi::l:e:f:",
 	Long: []string{"quiet", "silent", "expression=", "file=", "in-place?", "line-length=",
 		"null-data", "zero-terminated", "regexp-extended", "separate", "unbuffered", "posix",

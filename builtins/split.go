@@ -52,7 +52,7 @@ CHUNKS may be:
 `
 
 var splitGetopt = Getopt{
-	Same: map[string]string{"numeric-suffixes": "d", "hex-suffixes": "x"},
+	Same:  map[string]string{"numeric-suffixes": "d", "hex-suffixes": "x"},
 	Short: "a:b:C:dxel:n:t:u",
 	Long: []string{"suffix-length=", "additional-suffix=", "bytes=", "line-bytes=", "numeric-suffixes?",
 		"hex-suffixes?", "elide-empty-files", "lines=", "number=", "separator=", "unbuffered", "verbose", "filter="},
