@@ -46,9 +46,22 @@ var yamlLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(
 
 // Parse parses and validates a policy file's bytes; file names it in
 // errors. Unknown keys, wrong types, invalid patterns and unknown actions
-// or dangerous-pattern names are all errors: a policy is used whole or
-// not at all.
+// or dangerous-pattern names are all errors, and so is an inline test
+// (`tests:`) the policy fails: a policy is used whole or not at all.
 func Parse(file string, data []byte) (*Policy, error) {
+	p, err := ParseUnchecked(file, data)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.checkTests(); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// ParseUnchecked is Parse without running the inline tests, for a tool
+// that reports on them (`sandsh policy test`).
+func ParseUnchecked(file string, data []byte) (*Policy, error) {
 	if len(data) > MaxSize {
 		return nil, &Error{File: file, Msg: fmt.Sprintf("policy file larger than %d bytes", MaxSize)}
 	}
@@ -215,6 +228,27 @@ func Parse(file string, data []byte) (*Policy, error) {
 		return at(nn, "allow")
 	}, fail); err != nil {
 		return nil, err
+	}
+	tn := child(doc, "tests")
+	for i, t := range p.Tests {
+		line := at(doc, "tests")
+		if tn != nil && i < len(tn.Content) {
+			line = tn.Content[i].Line
+		}
+		if t == nil || t.Run == "" {
+			return nil, fail(line, "tests: test %d: run: missing (a command line)", i+1)
+		}
+		t.Line = line
+		switch t.Expect {
+		case Allow, Deny, Ask:
+		default:
+			return nil, fail(line, "tests: %q: expect: %q: want allow, deny or ask", t.Run, t.Expect)
+		}
+		argv, err := Words(t.Run)
+		if err != nil {
+			return nil, fail(line, "tests: %q: %v", t.Run, err)
+		}
+		t.argv = argv
 	}
 	return &p, nil
 }

@@ -124,6 +124,7 @@ type Policy struct {
 	Paths     Paths     `yaml:"paths,omitempty" json:"paths,omitempty"`
 	Limits    Limits    `yaml:"limits,omitempty" json:"limits,omitempty"`
 	Network   Network   `yaml:"network,omitempty" json:"network,omitempty"`
+	Tests     []*Test   `yaml:"tests,omitempty" json:"tests,omitempty"`
 
 	// File is the name the policy was loaded from; Digest the SHA-256 of
 	// its bytes ("sha256:…"), for the audit log.

@@ -21,7 +21,15 @@ func (e *configError) Error() string { return e.err.Error() }
 // parsed the command line: the file's bytes travel to the worker in
 // PolicyData (the confined worker reads no host file), and the file's
 // limits are copied into the options for every flag not given.
-func (o *Options) LoadPolicy() (*policy.Policy, error) {
+func (o *Options) LoadPolicy() (*policy.Policy, error) { return o.loadPolicy(policy.Parse) }
+
+// LoadPolicyUnchecked is LoadPolicy without running the files' inline
+// tests (`sandsh policy test` reports on them instead).
+func (o *Options) LoadPolicyUnchecked() (*policy.Policy, error) {
+	return o.loadPolicy(policy.ParseUnchecked)
+}
+
+func (o *Options) loadPolicy(parse func(string, []byte) (*policy.Policy, error)) (*policy.Policy, error) {
 	if len(o.Policy) == 0 {
 		return nil, nil
 	}
@@ -40,7 +48,7 @@ func (o *Options) LoadPolicy() (*policy.Policy, error) {
 	}
 	layers := make([]*policy.Policy, len(o.Policy))
 	for i, name := range o.Policy {
-		l, err := policy.Parse(name, o.PolicyData[i])
+		l, err := parse(name, o.PolicyData[i])
 		if err != nil {
 			return nil, &configError{err}
 		}
