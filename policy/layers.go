@@ -30,6 +30,9 @@ func Layer(ps ...*Policy) *Policy {
 			out.Default = p.Default
 		}
 		out.tables = p.tables
+		if p.ExitOnDeny() {
+			out.OnDeny = "exit"
+		}
 	}
 	out.File, out.Digest = strings.Join(files, ", "), strings.Join(digests, ", ")
 	for _, name := range PatternNames() {

@@ -118,6 +118,11 @@ func ParseUnchecked(file string, data []byte) (*Policy, error) {
 	default:
 		return nil, fail(at(doc, "default"), "default: %q: want allow, deny or ask", p.Default)
 	}
+	switch p.OnDeny {
+	case "", "continue", "exit":
+	default:
+		return nil, fail(at(doc, "on_deny"), "on_deny: %q: want continue or exit", p.OnDeny)
+	}
 	if len(p.Rules) > maxRules {
 		return nil, fail(at(doc, "rules"), "more than %d rules", maxRules)
 	}

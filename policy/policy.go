@@ -54,6 +54,10 @@ func (a Action) strength() int {
 	return 0 // allow and jail: both let the command run
 }
 
+// ExitOnDeny reports whether the first refusal ends the run (on_deny:
+// exit in any layer).
+func (p *Policy) ExitOnDeny() bool { return p.OnDeny == "exit" }
+
 // HasJail reports whether a rule says jail.
 func (p *Policy) HasJail() bool {
 	for _, r := range p.Rules {
@@ -125,6 +129,10 @@ type Policy struct {
 	Limits    Limits    `yaml:"limits,omitempty" json:"limits,omitempty"`
 	Network   Network   `yaml:"network,omitempty" json:"network,omitempty"`
 	Tests     []*Test   `yaml:"tests,omitempty" json:"tests,omitempty"`
+	// OnDeny is what a refusal does to the run: "continue" (the
+	// default: the command fails with 126 and the script goes on, as in
+	// bash) or "exit" (the first refusal ends the run with 126).
+	OnDeny string `yaml:"on_deny,omitempty" json:"on_deny,omitempty"`
 
 	// File is the name the policy was loaded from; Digest the SHA-256 of
 	// its bytes ("sha256:…"), for the audit log.

@@ -24,6 +24,8 @@ type enforcer struct {
 	ask   Asker
 	yes   bool
 	audit *Audit
+	// abort ends the run (on_deny: exit).
+	abort func(error)
 
 	// running pairs a command's exit with its start in the audit log: the
 	// gateway hands the check and the exit the same Env, one per command.
@@ -92,8 +94,23 @@ func (e *enforcer) gateway(ctx context.Context, env *builtins.Env, args []string
 		rt.id = e.begin(env, d)
 	}
 	e.record(args, rt, d, ok, why)
+	e.refused(ok)
 	return why, ok
 }
+
+// refused ends the run after a refusal when the policy says on_deny:
+// exit: the refusal's own line is the one line the run ends with.
+func (e *enforcer) refused(ok bool) {
+	if !ok && e.p != nil && e.p.ExitOnDeny() && e.abort != nil {
+		e.abort(&DeniedExit{})
+	}
+}
+
+// DeniedExit is how a run ends at its first refusal under a policy's
+// on_deny: exit (status 126, ExitDenied).
+type DeniedExit struct{}
+
+func (*DeniedExit) Error() string { return "denied by policy (on_deny: exit)" }
 
 // route is how a command was reached, for the audit log.
 type route struct {
@@ -177,6 +194,7 @@ func (e *enforcer) builtin(ctx context.Context, call interp.BuiltinCall) (string
 		rt.id = e.begin(nil, d)
 	}
 	e.record(call.Args, rt, d, ok, why)
+	e.refused(ok)
 	if !ok || e.audit == nil {
 		return why, ok, nil
 	}

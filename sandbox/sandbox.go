@@ -71,6 +71,7 @@ const (
 	ExitAudit    = 74  // the audit log failed (a write error, a lost event): the run was stopped
 	ExitTimeout  = 124 // the Timeout limit
 	ExitLimit    = 125 // any other limit
+	ExitDenied   = 126 // a refusal under a policy's on_deny: exit
 )
 
 // Limits bound one run; zero means no limit for every field. The
@@ -361,7 +362,11 @@ func New(cfg Config) (*Sandbox, error) {
 		})}
 	var policyOpts []interp.Option
 	if cfg.Policy != nil || cfg.Audit != nil {
-		e := &enforcer{p: cfg.Policy, ask: cfg.Ask, yes: cfg.AssumeYes, audit: cfg.Audit}
+		e := &enforcer{p: cfg.Policy, ask: cfg.Ask, yes: cfg.AssumeYes, audit: cfg.Audit, abort: func(err error) {
+			if runner != nil {
+				runner.Abort(err)
+			}
+		}}
 		gwOpts = append(gwOpts, restrict.WithCheck(e.gateway))
 		if cfg.Audit != nil {
 			gwOpts = append(gwOpts, restrict.Observe(e.exited))
@@ -666,7 +671,10 @@ func (s *Sandbox) Run(ctx context.Context, sc Script) (*Result, error) {
 		res.Status, res.Err = ExitAudit, ae
 	} else if err != nil {
 		var le *interp.LimitError
+		var de *DeniedExit
 		switch {
+		case errors.As(err, &de):
+			res.Status = ExitDenied
 		case errors.As(err, &le):
 			res.Limit, res.Status = le.Limit, ExitLimit
 			if le.Limit == "timeout" {
