@@ -95,6 +95,16 @@ func OptionTables() map[string]OptionTable {
 	return out
 }
 
+// LookupOptions is the option table of one command name.
+func LookupOptions(name string) (OptionTable, bool) {
+	cmd, implied := SameCommand(name)
+	spec, ok := optionSpecs()[cmd]
+	if !ok {
+		return OptionTable{}, false
+	}
+	return OptionTable{Command: cmd, Implied: implied, spec: spec}, true
+}
+
 // Resolve maps an option name as a policy writes it — a long name
 // without dashes, or a single letter — to the name Present reports for
 // it. It does not take abbreviations: a policy names options in full.

@@ -104,6 +104,8 @@ type Options struct {
 	// Policy, if set, is applied to every command line whose words are
 	// known: its denials are errors, its asks warnings.
 	Policy *policy.Policy
+	// Config is the repository's configuration (.sandsh-check.yaml).
+	Config *Config
 }
 
 // SyntaxError is a script that does not parse; the check reports it with
@@ -164,9 +166,11 @@ func Script(ctx context.Context, file string, src []byte, opts Options) (*Result
 		return nil, &SyntaxError{fd}
 	}
 	c.walk(f, frame{})
+	c.substitutions(f)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	c.filter(c.suppressions(f, src))
 	slices.SortStableFunc(c.res.Findings, func(a, b Finding) int {
 		if a.Pos.Line != b.Pos.Line {
 			return a.Pos.Line - b.Pos.Line
@@ -177,7 +181,7 @@ func Script(ctx context.Context, file string, src []byte, opts Options) (*Result
 }
 
 func parse(src []byte, name string) (*syntax.File, error) {
-	return syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(bytes.NewReader(src), name)
+	return syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(true)).Parse(bytes.NewReader(src), name)
 }
 
 type checker struct {
@@ -286,10 +290,11 @@ func textBase(w *syntax.Word, fr frame) Pos {
 
 // Literal returns the value of a word that has no expansion in it: bare
 // text, '…', "…" without $ or `, and $'…' without escapes. Unquoted glob
-// characters make a word computed too: the name depends on the files.
+// characters make a word computed too: the name depends on the files. A
+// '[' that no ']' closes is not a glob in bash (the test command `[`).
 func Literal(w *syntax.Word) (string, bool) {
 	var b strings.Builder
-	for _, part := range w.Parts {
+	for pi, part := range w.Parts {
 		switch p := part.(type) {
 		case *syntax.Lit:
 			v := p.Value
@@ -302,7 +307,12 @@ func Literal(w *syntax.Word) (string, bool) {
 							b.WriteByte(v[i])
 						}
 					}
-				case '*', '?', '[':
+				case '[':
+					if closes(v[i+1:], w.Parts[pi+1:]) {
+						return "", false
+					}
+					b.WriteByte('[')
+				case '*', '?':
 					return "", false
 				default:
 					b.WriteByte(v[i])
@@ -335,6 +345,20 @@ func Literal(w *syntax.Word) (string, bool) {
 		}
 	}
 	return b.String(), true
+}
+
+// closes reports whether a ']' follows an unquoted '[' in the rest of
+// its word: only then is the '[' a bracket expression.
+func closes(rest string, parts []syntax.WordPart) bool {
+	if strings.Contains(rest, "]") {
+		return true
+	}
+	for _, p := range parts {
+		if l, ok := p.(*syntax.Lit); ok && strings.Contains(l.Value, "]") {
+			return true
+		}
+	}
+	return false
 }
 
 // wordText is a word's source form, for messages.

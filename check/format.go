@@ -63,6 +63,7 @@ type (
 	sarifRule struct {
 		ID               string       `json:"id"`
 		ShortDescription sarifMessage `json:"shortDescription"`
+		HelpURI          string       `json:"helpUri,omitempty"`
 	}
 	sarifMessage struct {
 		Text string `json:"text"`
@@ -106,7 +107,7 @@ func WriteSARIF(w io.Writer, fs []Finding, toolVersion string) error {
 	slices.Sort(ids)
 	drv := sarifDriver{Name: "sandsh check", InformationURI: "https://github.com/sandsh/sandsh", Version: toolVersion, Rules: []sarifRule{}}
 	for _, id := range ids {
-		drv.Rules = append(drv.Rules, sarifRule{ID: id, ShortDescription: sarifMessage{Text: ruleText(id)}})
+		drv.Rules = append(drv.Rules, sarifRule{ID: id, ShortDescription: sarifMessage{Text: ruleText(id)}, HelpURI: HelpURI})
 	}
 	run := sarifRun{Tool: sarifTool{Driver: drv}, Results: []sarifResult{}}
 	for _, f := range fs {
@@ -125,34 +126,53 @@ func WriteSARIF(w io.Writer, fs []Finding, toolVersion string) error {
 	return enc.Encode(sarifLog{Schema: SARIFSchema, Version: "2.1.0", Runs: []sarifRun{run}})
 }
 
+// WriteGCC writes findings as compilers do (file:line:col: error|warning|
+// note: message [code]), which editors and CI annotators read.
+func WriteGCC(w io.Writer, fs []Finding) error {
+	for _, f := range fs {
+		sev := map[Severity]string{Error: "error", Warning: "warning", Info: "note"}[f.Severity]
+		if _, err := fmt.Fprintf(w, "%s:%d:%d: %s: %s [%s]\n", f.File, max(f.Pos.Line, 1), max(f.Pos.Column, 1), sev, f.Message, f.Code); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// HelpURI is where a finding code is explained (SARIF's helpUri).
+const HelpURI = "https://github.com/sandsh/sandsh/blob/main/README.md#sandsh-check-the-static-check"
+
 // rules describe each finding code (SARIF's rule descriptions, README).
 var rules = map[string]string{
-	"syntax":              "the script does not parse",
-	"nested-syntax":       "text handed to a shell (bash -c, eval, trap, alias) does not parse",
-	"too-deep":            "text nested too deep to check",
-	"dynamic-command":     "a command name computed at run time",
-	"eval":                "eval of literal text (checked)",
-	"eval-computed":       "eval of computed text",
-	"source-file":         "a sourced or run script file this check does not read",
-	"source-computed":     "source or . of a computed path",
-	"shell-computed":      "bash or sh with computed text or script",
-	"shell-stdin":         "bash or sh reading commands from standard input",
-	"trap-computed":       "trap with computed text",
-	"alias":               "an alias definition (its text is checked)",
-	"alias-call":          "a call to an alias",
-	"alias-computed":      "an alias with computed text",
-	"wrapper-computed":    "env, xargs, find -exec, timeout, nice, nohup, command or exec running a computed command",
-	"awk-file":            "an awk program read from a file",
-	"awk-computed":        "a computed awk program",
-	"awk-system-computed": "awk system() or a pipe with computed text",
-	"sed-file":            "a sed script read from a file",
-	"sed-computed":        "a computed sed script",
-	"sed-e-computed":      "sed e or s///e running the pattern space",
-	"script-file":         "a command named by path outside the in-process command directories",
-	"unavailable":         "neither a shell builtin nor an in-process command: refused in restricted mode",
-	"policy-deny":         "denied by the policy",
-	"policy-ask":          "the policy asks before running it (deny without a terminal)",
-	"command":             "a command the script can run (inventory)",
+	"syntax":                 "the script does not parse",
+	"nested-syntax":          "text handed to a shell (bash -c, eval, trap, alias) does not parse",
+	"too-deep":               "text nested too deep to check",
+	"dynamic-command":        "a command name computed at run time",
+	"eval":                   "eval of literal text (checked)",
+	"eval-computed":          "eval of computed text",
+	"source-file":            "a sourced or run script file this check does not read",
+	"source-computed":        "source or . of a computed path (the file is not checked)",
+	"shell-computed":         "bash or sh with computed text or options",
+	"shell-file-computed":    "bash or sh running a computed script path (the file is not checked)",
+	"subscript-substitution": "a command substitution inside an array subscript that is evaluated later as arithmetic (printf -v, declare, let, (( )), a nameref)",
+	"ps4-substitution":       "PS4 holding a command substitution, run by set -x at every traced command",
+	"suppress-no-reason":     "an inline suppression without a reason (-- reason): it suppresses nothing",
+	"shell-stdin":            "bash or sh reading commands from standard input",
+	"trap-computed":          "trap with computed text",
+	"alias":                  "an alias definition (its text is checked)",
+	"alias-call":             "a call to an alias",
+	"alias-computed":         "an alias with computed text",
+	"wrapper-computed":       "env, xargs, find -exec, timeout, nice, nohup, command or exec running a computed command",
+	"awk-file":               "an awk program read from a file",
+	"awk-computed":           "a computed awk program",
+	"awk-system-computed":    "awk system() or a pipe with computed text",
+	"sed-file":               "a sed script read from a file",
+	"sed-computed":           "a computed sed script",
+	"sed-e-computed":         "sed e or s///e running the pattern space",
+	"script-file":            "a command named by path outside the in-process command directories",
+	"unavailable":            "neither a shell builtin nor an in-process command: refused in restricted mode",
+	"policy-deny":            "denied by the policy",
+	"policy-ask":             "the policy asks before running it (deny without a terminal)",
+	"command":                "a command the script can run (inventory)",
 }
 
 func ruleText(id string) string {

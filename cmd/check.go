@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/spf13/cobra"
 
+	"github.com/sandsh/sandsh/builtins"
 	"github.com/sandsh/sandsh/check"
 	"github.com/sandsh/sandsh/policy"
 	"github.com/sandsh/sandsh/worker"
@@ -27,7 +29,9 @@ type CheckOptions struct {
 	Severity string   // the lowest severity that fails the check
 	Policy   []string // policy files (layers), or none
 	List     bool     // add the command inventory as info findings
+	Config   string   // the configuration file (default .sandsh-check.yaml, if there)
 	Scripts  []string
+	changed  func(flag string) bool
 }
 
 func newCheckCmd(stdio IO) *cobra.Command {
@@ -42,12 +46,14 @@ aliases, awk system(), sed e, trap), commands sandsh does not provide, and,
 with --policy, what the policy denies or would ask for.
 Exit status: 0 clean, 1 findings at or above --severity, 2 a syntax error.`,
 		Args: cobra.MinimumNArgs(1),
-		RunE: func(_ *cobra.Command, args []string) error {
+		RunE: func(c *cobra.Command, args []string) error {
 			o.Scripts = args
+			o.changed = c.Flags().Changed
 			return statusErr(runCheck(context.Background(), o))
 		},
 	}
-	c.Flags().StringVar(&o.Format, "format", "text", "output format: text, json or sarif")
+	c.Flags().StringVar(&o.Format, "format", "text", "output format: text, gcc, json or sarif")
+	c.Flags().StringVar(&o.Config, "config", "", "read the check configuration from `FILE` (default: "+check.ConfigFile+" in the working directory, if there)")
 	c.Flags().StringVar(&o.Severity, "severity", "warning", "lowest severity that fails the check: error, warning or info")
 	c.Flags().StringArrayVar(&o.Policy, "policy", nil, "apply the policy `FILE` (repeat to layer files): its denials are errors, its asks warnings")
 	c.Flags().BoolVar(&o.List, "list", false, "also report every command the script can run (info findings, code command)")
@@ -57,14 +63,23 @@ Exit status: 0 clean, 1 findings at or above --severity, 2 a syntax error.`,
 // runCheck checks every script and prints the findings at or above
 // --severity.
 func runCheck(ctx context.Context, o *CheckOptions) int {
+	var opts check.Options
+	cfg, err := readCheckConfig(o.Config)
+	if err != nil {
+		fmt.Fprintf(o.IO.Err, "sandsh: %v\n", err)
+		return ExitConfig
+	}
+	opts.Config = cfg
+	if cfg != nil && cfg.FailOn != "" && (o.changed == nil || !o.changed("severity")) {
+		o.Severity = cfg.FailOn
+	}
 	min, err := check.ParseSeverity(o.Severity)
 	if err != nil {
 		return worker.ReportSetupError(o.IO.Err, worker.Usagef("--severity: %v", err))
 	}
-	if o.Format != "text" && o.Format != "json" && o.Format != "sarif" {
-		return worker.ReportSetupError(o.IO.Err, worker.Usagef("--format: unknown format %q (want text, json or sarif)", o.Format))
+	if o.Format != "text" && o.Format != "gcc" && o.Format != "json" && o.Format != "sarif" {
+		return worker.ReportSetupError(o.IO.Err, worker.Usagef("--format: unknown format %q (want text, gcc, json or sarif)", o.Format))
 	}
-	var opts check.Options
 	if len(o.Policy) > 0 {
 		p, err := readCheckPolicy(o.Policy)
 		if err != nil {
@@ -78,7 +93,8 @@ func runCheck(ctx context.Context, o *CheckOptions) int {
 	for _, name := range o.Scripts {
 		fs, st := checkOne(ctx, name, opts, o.List, o.IO)
 		for _, f := range fs {
-			if f.Severity >= min {
+			// --list shows the inventory whatever --severity says.
+			if f.Severity >= min || f.Code == "command" && o.List {
 				shown = append(shown, f)
 				if f.Code != "command" && status == checkOK {
 					status = checkFound
@@ -94,6 +110,8 @@ func runCheck(ctx context.Context, o *CheckOptions) int {
 		err = check.WriteJSON(o.IO.Out, shown)
 	case "sarif":
 		err = check.WriteSARIF(o.IO.Out, shown, Version)
+	case "gcc":
+		err = check.WriteGCC(o.IO.Out, shown)
 	default:
 		err = check.WriteText(o.IO.Out, shown)
 	}
@@ -162,6 +180,28 @@ func readCheckPolicy(names []string) (*policy.Policy, error) {
 	return policy.Layer(layers...), nil
 }
 
+// readCheckConfig reads the check configuration: name, or
+// .sandsh-check.yaml in the working directory when it is there.
+func readCheckConfig(name string) (*check.Config, error) {
+	explicit := name != ""
+	if !explicit {
+		name = check.ConfigFile
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		if !explicit && errors.Is(err, os.ErrNotExist) {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("%s: %s", name, builtins.ErrText(err))
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, 1<<20))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s", name, builtins.ErrText(err))
+	}
+	return check.ParseConfig(name, data)
+}
+
 // preCheck is run --check: the script is checked, as `sandsh check` would
 // with the run's policy, before anything runs, and a script with an error
 // finding (or a syntax error) is refused. Its error findings go to
@@ -184,7 +224,12 @@ func preCheck(o *Options, p *policy.Policy) (int, bool) {
 	default:
 		return worker.ReportSetupError(o.IO.Err, worker.Usagef("--check needs a script file or -c")), true
 	}
-	fs, status := checkSource(context.Background(), name, data, check.Options{Policy: p}, false, o.IO.Err)
+	cfg, err := readCheckConfig("")
+	if err != nil {
+		fmt.Fprintf(o.IO.Err, "sandsh: %v\n", err)
+		return ExitConfig, true
+	}
+	fs, status := checkSource(context.Background(), name, data, check.Options{Policy: p, Config: cfg}, false, o.IO.Err)
 	if status != 0 {
 		check.WriteText(o.IO.Err, fs)
 		return ExitSyntax, true

@@ -4,6 +4,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/sandsh/sandsh/builtins"
 )
 
 // Pattern is a built-in dangerous pattern. Those with an Argv matcher
@@ -67,6 +69,32 @@ func MatchArgv(argv []string) *Pattern {
 	return nil
 }
 
+// absOperands resolves the relative operands of rm, chmod and chown
+// against dir ("" leaves argv as it is).
+func absOperands(dir string, argv []string) []string {
+	switch path.Base(argv[0]) {
+	case "rm", "chmod", "chown":
+	default:
+		return argv
+	}
+	if dir == "" || !strings.HasPrefix(dir, "/") {
+		return argv
+	}
+	out := slices.Clone(argv)
+	dashes := false
+	for i, a := range out[1:] {
+		switch {
+		case a == "--" && !dashes:
+			dashes = true
+		case dashes || a != "" && a[0] != '-' && a[0] != '/':
+			if a != "" && a[0] != '/' {
+				out[i+1] = path.Join(dir, a)
+			}
+		}
+	}
+	return out
+}
+
 func (d *Dangerous) match(p *Policy, argv []string) *Pattern {
 	if len(argv) == 0 {
 		return nil
@@ -123,7 +151,16 @@ func rmRoot(argv []string) bool {
 	}
 	short, long, ops := flags(argv)
 	recursive := strings.ContainsAny(short, "rR") || slices.Contains(long, "--recursive")
-	if slices.Contains(long, "--no-preserve-root") && recursive {
+	noPreserve := slices.Contains(long, "--no-preserve-root")
+	// rm's own parser reads what the words mean: --recursive abbreviated
+	// (--rec), --no-preserve abbreviated, -R among other letters.
+	if t, ok := builtins.LookupOptions("rm"); ok {
+		if names, err := t.Present(argv[1:]); err == nil {
+			recursive = recursive || slices.Contains(names, "r")
+			noPreserve = noPreserve || slices.Contains(names, "no-preserve-root")
+		}
+	}
+	if noPreserve && recursive {
 		return true
 	}
 	return recursive && slices.ContainsFunc(ops, isRoot)

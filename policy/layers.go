@@ -273,10 +273,10 @@ func (a NetAllow) allowsSchemePort(scheme string, port int) bool {
 }
 
 // decideLayers decides with every layer.
-func (p *Policy) decideLayers(argv []string) Decision {
+func (p *Policy) decideLayers(dir string, argv []string) Decision {
 	ds := make([]Decision, len(p.layers))
 	for i, l := range p.layers {
-		ds[i] = l.Decide(argv)
+		ds[i] = l.DecideAt(dir, argv)
 	}
 	return strictest(ds)
 }

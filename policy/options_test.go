@@ -114,3 +114,37 @@ func TestOptionsRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestDangerousLongOptions: rm's recursive removal of / is caught however
+// rm's own parser spells it.
+func TestDangerousLongOptions(t *testing.T) {
+	for _, argv := range []string{"rm --rec --force /", "rm --recursive /etc", "rm -r --no-preserve /", "rm -Rf /usr", "rm --recur -- /"} {
+		if pat := MatchArgv(strings.Fields(argv)); pat == nil || pat.Name != "rm-rf-root" {
+			t.Errorf("%s: %v", argv, pat)
+		}
+	}
+	if pat := MatchArgv(strings.Fields("rm --rec ./x")); pat != nil {
+		t.Errorf("rm --rec ./x: %v", pat.Name)
+	}
+}
+
+// TestDangerousRelative: relative operands reach / through the working
+// directory.
+func TestDangerousRelative(t *testing.T) {
+	p, err := Parse("p.yaml", []byte("default: allow\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		dir, argv string
+		deny      bool
+	}{
+		{"/", "rm -rf etc", true}, {"/workspace", "rm -rf ../../..", true}, {"/workspace/a", "rm -r ../../usr", true},
+		{"/workspace", "rm -rf etc", false}, {"/", "rm -f etc", false}, {"/", "chmod -R 777 usr", true}, {"/", "chmod -R 777 -- -x", false},
+	} {
+		d := p.DecideAt(c.dir, strings.Fields(c.argv))
+		if (d.Action == Deny) != c.deny {
+			t.Errorf("in %s: %s: %s %s", c.dir, c.argv, d.Action, d.Rule)
+		}
+	}
+}

@@ -179,14 +179,20 @@ func (d Decision) String() string {
 
 // Decide rules on argv (argv[0] is the command as the script named it,
 // perhaps a path).
-func (p *Policy) Decide(argv []string) Decision {
+func (p *Policy) Decide(argv []string) Decision { return p.DecideAt("", argv) }
+
+// DecideAt is Decide for a command run in directory dir (absolute, in the
+// sandbox): the dangerous patterns see relative operands of rm, chmod
+// and chown resolved against it, so `cd /; rm -rf etc` and `rm -rf
+// ../../..` are the removal of a system directory they are.
+func (p *Policy) DecideAt(dir string, argv []string) Decision {
 	if len(argv) == 0 {
 		return Decision{Action: Allow, Rule: "default"}
 	}
 	if len(p.layers) > 0 {
-		return p.decideLayers(argv)
+		return p.decideLayers(dir, argv)
 	}
-	if pat := p.Dangerous.match(p, argv); pat != nil {
+	if pat := p.Dangerous.match(p, absOperands(dir, argv)); pat != nil {
 		return Decision{Action: Deny, Rule: "dangerous:" + pat.Name, Reason: pat.Desc, Pattern: pat.Name}
 	}
 	var best *Rule

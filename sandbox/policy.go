@@ -87,7 +87,7 @@ func (e *enforcer) gateway(ctx context.Context, env *builtins.Env, args []string
 	d := policy.Decision{Action: policy.Allow, Rule: "no policy"}
 	why, ok := "", true
 	if e.p != nil {
-		d = e.p.Decide(args)
+		d = e.p.DecideAt(env.Dir, args)
 		why, ok = e.verdict(ctx, args, d)
 	}
 	if ok && e.audit != nil {

@@ -173,7 +173,11 @@ func finalStatus(w io.Writer, status int, err error) int {
 	var le *interp.LimitError
 	var ie *interp.InternalError
 	var ae *sandbox.AuditError
+	var de *sandbox.DeniedExit
 	switch {
+	case errors.As(err, &de):
+		// The refusal said so on its own line: the run ends with it.
+		return sandbox.ExitDenied
 	case errors.As(err, &ae):
 		fmt.Fprintf(w, "sandsh: %v; the run was stopped\n", ae)
 		return sandbox.ExitAudit
