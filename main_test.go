@@ -25,6 +25,7 @@ import (
 
 	"github.com/sandsh/sandsh/cmd"
 	"github.com/sandsh/sandsh/internal/suite"
+	"github.com/sandsh/sandsh/sandbox"
 )
 
 func TestMain(m *testing.M) {
@@ -302,6 +303,10 @@ func scriptParams(dir string, files []string, setup ...func(*testscript.Env) err
 				}
 				if !strings.Contains(lines[0], `"event":"run_start"`) || !strings.Contains(lines[len(lines)-1], `"event":"run_end"`) {
 					ts.Fatalf("the log must start with run_start and end with run_end")
+				}
+				// Every log is one hash chain (prev), whole.
+				if _, _, err := sandbox.VerifyAudit(strings.NewReader(ts.ReadFile(args[0]))); err != nil {
+					ts.Fatalf("audit chain: %v", err)
 				}
 			},
 		},

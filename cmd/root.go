@@ -90,7 +90,7 @@ sandsh's in-process commands unless --fs disk is chosen without -r.`,
 	root.Flags().SetInterspersed(false)
 	root.Flags().StringP("command", "c", "", "run `COMMANDS` instead of a script file")
 	addRunFlags(root.PersistentFlags(), opts)
-	root.AddCommand(newRunCmd(opts), newVersionCmd(stdio), newCommandsCmd(stdio), newMCPCmd(opts), newPolicyCmd(opts), newCheckCmd(stdio))
+	root.AddCommand(newRunCmd(opts), newVersionCmd(stdio), newCommandsCmd(stdio), newMCPCmd(opts), newPolicyCmd(opts), newCheckCmd(stdio), newAuditCmd(stdio))
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return worker.Usagef("%v", err) })
 	root.CompletionOptions.DisableDefaultCmd = true
 	return root

@@ -3,6 +3,9 @@ package sandbox
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -61,6 +64,7 @@ type Audit struct {
 	hooks   map[int]func(error)
 	nextID  int
 	lost    []string // why events were lost, for the audit_lost event
+	prev    string   // sha256 (hex) of the last line written: the next event's "prev"
 }
 
 // NewAudit returns an audit log writing to w; redact (may be nil) masks
@@ -153,16 +157,24 @@ func (a *Audit) Emit(event string, fields map[string]any) {
 	runHooks(hooks, err)
 }
 
-// writeLocked writes one event's line, unless the log has failed. On a
-// write error the owned file is cut back to the last whole event and a
-// last audit_failed event is tried, so the log ends by saying why.
+// writeLocked writes one event's line, unless the log has failed, with
+// "prev", the sha256 of the line before it (of no bytes for the first):
+// the events form a chain that `sandsh audit verify` checks, so a line
+// changed, removed or inserted afterwards is found. On a write error the
+// owned file is cut back to the last whole event and a last audit_failed
+// event is tried, so the log ends by saying why.
 func (a *Audit) writeLocked(line []byte) []func(error) {
 	if a.broken {
 		return nil
 	}
+	if a.prev == "" {
+		a.prev = hashLine(nil)
+	}
+	line = withPrev(line, a.prev)
 	n, err := a.w.Write(append(line, '\n'))
 	if err == nil {
 		a.written += int64(n)
+		a.prev = hashLine(line)
 		return nil
 	}
 	a.broken = true
@@ -171,8 +183,8 @@ func (a *Audit) writeLocked(line []byte) []func(error) {
 		if a.file.Truncate(a.written) == nil {
 			if _, serr := a.file.Seek(a.written, io.SeekStart); serr == nil {
 				a.seq++
-				last := encodeEvent(map[string]any{"v": AuditVersion, "seq": a.seq, "time": time.Now().UTC().Format(time.RFC3339Nano),
-					"event": "audit_failed", "reason": err.Error(), "unwritten_seq": a.seq - 1})
+				last := withPrev(encodeEvent(map[string]any{"v": AuditVersion, "seq": a.seq, "time": time.Now().UTC().Format(time.RFC3339Nano),
+					"event": "audit_failed", "reason": err.Error(), "unwritten_seq": a.seq - 1}), a.prev)
 				if _, err := a.file.Write(append(last, '\n')); err != nil {
 					a.file.Truncate(a.written)
 				}
@@ -192,10 +204,32 @@ func encodeEvent(ev map[string]any) []byte {
 			"truncated": true, "encode_error": err.Error()})
 		return line
 	}
-	if len(line) <= MaxAuditEvent {
+	if len(line) <= MaxAuditEvent-prevBytes {
 		return line
 	}
 	return shrinkEvent(line)
+}
+
+// prevBytes is what "prev" adds to a line: `"prev":"<64 hex>",`.
+const prevBytes = len(`"prev":"",`) + 64
+
+// withPrev puts "prev" first in an encoded event (over any the event
+// carried: a relayed worker's line has its own chain).
+func withPrev(line []byte, prev string) []byte {
+	out := make([]byte, 0, len(line)+prevBytes)
+	out = append(out, `{"prev":"`...)
+	out = append(out, prev...)
+	out = append(out, '"')
+	if len(line) > 2 {
+		out = append(out, ',')
+	}
+	return append(out, line[1:]...)
+}
+
+// hashLine is the sha256 (hex) of one line's bytes, without its newline.
+func hashLine(line []byte) string {
+	sum := sha256.Sum256(line)
+	return hex.EncodeToString(sum[:])
 }
 
 // The bounds an oversized event is cut to first: each string and each
@@ -234,7 +268,7 @@ func shrinkEvent(line []byte) []byte {
 			out[k] = v
 		}
 		out["original_sizes"] = boundSizes(sizes)
-		if b, err := json.Marshal(out); err == nil && len(b) <= MaxAuditEvent {
+		if b, err := json.Marshal(out); err == nil && len(b) <= MaxAuditEvent-prevBytes {
 			return b
 		}
 	}
@@ -362,6 +396,7 @@ func (a *Audit) relayLine(line []byte, base int64, next *int64) {
 	}
 	*next = seq + 1
 	event, _ := ev["event"].(string)
+	delete(ev, "prev") // the worker's own chain; this log's is added on writing
 	ev["v"], ev["seq"], ev["event"] = AuditVersion, base+seq, event
 	out := encodeEvent(ev)
 	a.mu.Lock()
@@ -401,6 +436,27 @@ func readBoundedLine(br *bufio.Reader, max int) (line []byte, tooLong bool, err 
 			continue
 		}
 		return bytes.TrimSuffix(buf, []byte("\n")), tooLong, err
+	}
+}
+
+// ArgvFields are an argv's audit fields: "argv", the words (redacted),
+// and, when a word is not UTF-8 — which JSON would show with U+FFFD, so
+// that two different byte strings looked the same — "argv_b64", the
+// exact bytes of each such word in base64 by its index.
+func (a *Audit) ArgvFields(args []string, f map[string]any) {
+	argv := a.Argv(args)
+	f["argv"] = argv
+	var b64 map[string]string
+	for i, w := range argv {
+		if !utf8.ValidString(w) {
+			if b64 == nil {
+				b64 = map[string]string{}
+			}
+			b64[fmt.Sprint(i)] = base64.StdEncoding.EncodeToString([]byte(w))
+		}
+	}
+	if b64 != nil {
+		f["argv_b64"] = b64
 	}
 }
 

@@ -152,15 +152,19 @@ func TestAuditWriteError(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	// Events of about 480 bytes: with 300 bytes to spare after the third
-	// the fourth does not fit and audit_failed does; with 600 bytes in
-	// all the second does not fit and neither does audit_failed.
+	// Events of about 550 bytes (measured): with 300 bytes to spare after
+	// the third the fourth does not fit and audit_failed does; with 120
+	// bytes to spare after the first the second does not fit and neither
+	// does audit_failed.
 	pad := strings.Repeat("p", 400)
+	var probe bytes.Buffer
+	sandbox.NewAudit(&probe, nil).Emit("file", map[string]any{"op": "create", "path": fmt.Sprintf("/workspace/%s%02d", pad, 0)})
+	size := int64(probe.Len())
 	for _, c := range []struct {
 		limit      int64
 		whole      int
 		saysFailed bool
-	}{{3*480 + 300, 3, true}, {600, 1, false}} {
+	}{{3*size + 300, 3, true}, {size + 120, 1, false}} {
 		f.Truncate(0)
 		f.Seek(0, io.SeekStart)
 		a := sandbox.NewAuditFile(&failingFile{File: f, limit: c.limit}, nil)

@@ -121,7 +121,8 @@ type route struct {
 }
 
 func (e *enforcer) fields(args []string, rt route) map[string]any {
-	f := map[string]any{"name": args[0], "argv": e.audit.Argv(args), "kind": rt.kind}
+	f := map[string]any{"name": args[0], "kind": rt.kind}
+	e.audit.ArgvFields(args, f)
 	if rt.how != "" {
 		f["route"] = rt.how
 	}
