@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -234,12 +235,29 @@ func scriptParams(dir string, files []string, setup ...func(*testscript.Env) err
 			// netServer); httphits N checks how many requests reached it
 			// since the last httphits.
 			"httpserver": func(ts *testscript.TestScript, neg bool, args []string) {
-				srv, hits := netServer()
+				srv, hits, auth := netServer()
 				ts.Defer(srv.Close)
 				hp := strings.TrimPrefix(srv.URL, "http://")
 				ts.Setenv("SRV", hp)
 				ts.Setenv("SRV_PORT", hp[strings.LastIndexByte(hp, ':')+1:])
 				ts.Value(hitsKey{}).(*hitsHolder).hits = hits
+				ts.Value(hitsKey{}).(*hitsHolder).auth = auth
+			},
+			// httpauth VALUE: the Authorization headers the server got
+			// (on /auth), in order, are VALUE ("none" for a request
+			// without one; several joined by commas).
+			"httpauth": func(ts *testscript.TestScript, neg bool, args []string) {
+				h := ts.Value(hitsKey{}).(*hitsHolder)
+				if len(args) != 1 || h.auth == nil {
+					ts.Fatalf("usage: httpauth VALUE (after httpserver)")
+				}
+				h.auth.mu.Lock()
+				got := strings.Join(h.auth.seen, ",")
+				h.auth.seen = nil
+				h.auth.mu.Unlock()
+				if (got == args[0]) == neg {
+					ts.Fatalf("the server got Authorization %q, want %q", got, args[0])
+				}
 			},
 			"httphits": func(ts *testscript.TestScript, neg bool, args []string) {
 				want, err := strconv.ParseInt(args[0], 10, 64)
@@ -524,7 +542,17 @@ func checkSARIF(data []byte) (int, error) {
 type hitsKey struct{}
 
 // hitsHolder is where httpserver leaves its request counter for httphits.
-type hitsHolder struct{ hits *atomic.Int64 }
+type hitsHolder struct {
+	hits *atomic.Int64
+	auth *seenAuth
+}
+
+// seenAuth is what the server's /auth got in the Authorization header;
+// it answers only "auth checked", so the value never flows back.
+type seenAuth struct {
+	mu   sync.Mutex
+	seen []string
+}
 
 // netServer is the network tests' server: /hello, /echo (method, the
 // X-Test header, the body), /status/404, /redirect?to=URL, /big (1 MiB).
@@ -532,9 +560,20 @@ type hitsHolder struct{ hits *atomic.Int64 }
 // takes a backslash for a slash, drops path parameters, resolves dot
 // segments): /secret answers SECRET and anything under /v1/ "v1 PATH",
 // for the path-prefix tests. Every request counts in hits.
-func netServer() (*httptest.Server, *atomic.Int64) {
+func netServer() (*httptest.Server, *atomic.Int64, *seenAuth) {
 	hits := new(atomic.Int64)
+	auth := new(seenAuth)
 	mux := http.NewServeMux()
+	mux.HandleFunc("/auth", func(w http.ResponseWriter, r *http.Request) {
+		v := r.Header.Get("Authorization")
+		if v == "" {
+			v = "none"
+		}
+		auth.mu.Lock()
+		auth.seen = append(auth.seen, v)
+		auth.mu.Unlock()
+		io.WriteString(w, "auth checked\n")
+	})
 	mux.HandleFunc("/hello", func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "hello\n") })
 	mux.HandleFunc("/echo", func(w http.ResponseWriter, r *http.Request) {
 		b, _ := io.ReadAll(r.Body)
@@ -561,5 +600,5 @@ func netServer() (*httptest.Server, *atomic.Int64) {
 		}
 		mux.ServeHTTP(w, r)
 	}))
-	return srv, hits
+	return srv, hits, auth
 }

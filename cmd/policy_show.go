@@ -139,6 +139,26 @@ func writeList(w io.Writer, key string, dirs []string) {
 	}
 }
 
+// writeNetEntry writes one allow or deny entry: a string, or a mapping
+// when it limits methods or bodies or gives a reason.
+func writeNetEntry(w io.Writer, e policy.NetEntry) {
+	if e.Methods == nil && e.MaxBody == nil && e.Reason == "" {
+		fmt.Fprintf(w, "    - %s\n", yq(e.URL))
+		return
+	}
+	parts := []string{"url: " + yq(e.URL)}
+	if e.Methods != nil {
+		parts = append(parts, "methods: ["+strings.Join(e.Methods, ", ")+"]")
+	}
+	if e.MaxBody != nil {
+		parts = append(parts, "max_body: "+yq(*e.MaxBody))
+	}
+	if e.Reason != "" {
+		parts = append(parts, "reason: "+yq(e.Reason))
+	}
+	fmt.Fprintf(w, "    - {%s}\n", strings.Join(parts, ", "))
+}
+
 // yq quotes a YAML scalar so that it reads back as the same string.
 func yq(s string) string { return strconv.Quote(s) }
 
@@ -162,8 +182,27 @@ func showNetwork(o *Options, w io.Writer, p *policy.Policy) {
 		fmt.Fprintln(w, "  allow: [] # no network: curl and wget refuse every request")
 	} else {
 		fmt.Fprintf(w, "  allow: # %s\n", from("allow-net", len(pn.Allow) > 0))
-		for _, a := range o.AllowNet {
-			fmt.Fprintf(w, "    - %s\n", yq(a))
+		if o.Changed != nil && o.Changed("allow-net") || len(pn.Allow) == 0 {
+			pn.Allow = policy.NetEntries(o.AllowNet)
+		}
+		for _, e := range pn.Allow {
+			writeNetEntry(w, e)
+		}
+	}
+	if len(pn.Deny) > 0 {
+		fmt.Fprintln(w, "  deny: # policy file")
+		for _, e := range pn.Deny {
+			writeNetEntry(w, e)
+		}
+	}
+	if len(pn.Credentials) > 0 {
+		fmt.Fprintln(w, "  credentials: # policy file; the values stay in sandsh")
+		for _, c := range pn.Credentials {
+			src := "value_env: " + yq(c.ValueEnv)
+			if c.ValueFile != "" {
+				src = "value_file: " + yq(c.ValueFile)
+			}
+			fmt.Fprintf(w, "    - {url: %s, header: %s, %s}\n", yq(c.URL), yq(c.Header), src)
 		}
 	}
 	fmt.Fprintf(w, "  max-requests: %d # %s\n", o.MaxNetRequests, from("max-net-requests", pn.MaxRequests != nil))

@@ -63,6 +63,11 @@ const (
 // Config is what a Gate allows.
 type Config struct {
 	Allow []policy.NetAllow
+	// Deny refuses what an entry covers, before Allow is looked at.
+	Deny []policy.NetAllow
+	// Credentials are headers added to the requests they cover, after
+	// the checks, in place of the script's header of the same name.
+	Credentials []Credential
 	// MaxRequests bounds the requests of the run, redirects included (0:
 	// no bound); MaxBytes one response body (0: no bound); Timeout one
 	// request, redirects included (0: no bound but the run's).
@@ -73,6 +78,14 @@ type Config struct {
 	Resolver *net.Resolver
 	// RootCAs, when set, replaces the host's CA roots (tests).
 	RootCAs *x509.CertPool
+}
+
+// Credential is one header the gate adds: Value never leaves the gate
+// (not in a response, a refusal or the audit log).
+type Credential struct {
+	Cover  policy.NetAllow
+	Header string
+	Value  string
 }
 
 // Gate performs the requests its Config allows. Safe for concurrent use.
@@ -280,8 +293,9 @@ func cleanPath(u *url.URL) *builtins.NetError {
 	return nil
 }
 
-// check cleans u's path and refuses a URL no allow entry covers.
-func (g *Gate) check(u *url.URL) *builtins.NetError {
+// check cleans u's path and refuses a URL a deny entry covers or no allow
+// entry covers with this method and a body of n bytes.
+func (g *Gate) check(u *url.URL, method string, n int64) *builtins.NetError {
 	if ne := cleanPath(u); ne != nil {
 		return ne
 	}
@@ -289,14 +303,61 @@ func (g *Gate) check(u *url.URL) *builtins.NetError {
 	if ne != nil {
 		return ne
 	}
+	for _, d := range g.cfg.Deny {
+		if d.Allows(t.scheme, t.host, t.port, t.path) {
+			why := fmt.Sprintf("%s: restricted: %s://%s%s is denied by the policy (%s)", t.host, t.scheme,
+				net.JoinHostPort(t.host, strconv.Itoa(t.port)), t.path, d.Entry)
+			if d.Reason != "" {
+				why += ": " + d.Reason
+			}
+			return &builtins.NetError{Kind: builtins.NetRestricted, Host: t.host, URL: redacted(u), Msg: why}
+		}
+	}
+	refusal := ""
 	for _, a := range g.cfg.Allow {
 		if a.Allows(t.scheme, t.host, t.port, t.path) {
-			return nil
+			why, ok := a.AllowsRequest(method, n)
+			if ok {
+				return nil
+			}
+			if refusal == "" {
+				refusal = why
+			}
 		}
+	}
+	if refusal != "" {
+		return &builtins.NetError{Kind: builtins.NetRestricted, Host: t.host, URL: redacted(u),
+			Msg: fmt.Sprintf("%s: restricted: %s", t.host, refusal)}
 	}
 	hp := net.JoinHostPort(t.host, strconv.Itoa(t.port))
 	return &builtins.NetError{Kind: builtins.NetRestricted, Host: t.host, URL: redacted(u),
 		Msg: fmt.Sprintf("%s: restricted: %s://%s%s is not in the allow list (--allow-net)", t.host, t.scheme, hp, t.path)}
+}
+
+// credentials sets the headers of the credentials that cover u, over the
+// script's own, and first takes away every header it set on an earlier
+// hop (sent; a redirect copies the first request's headers): a redirect
+// elsewhere never carries one. It returns every header it has set.
+func (g *Gate) credentials(u *url.URL, h http.Header, sent []string) []string {
+	if len(g.cfg.Credentials) == 0 {
+		return nil
+	}
+	for _, name := range sent {
+		h.Del(name)
+	}
+	t, ne := parseTarget(u)
+	if ne != nil {
+		return sent
+	}
+	for _, c := range g.cfg.Credentials {
+		if c.Cover.Allows(t.scheme, t.host, t.port, t.path) {
+			h.Set(c.Header, c.Value)
+			if !slices.Contains(sent, c.Header) {
+				sent = append(sent, c.Header)
+			}
+		}
+	}
+	return sent
 }
 
 // count charges one request against MaxRequests.
@@ -318,7 +379,11 @@ func (g *Gate) Do(ctx context.Context, req *builtins.NetRequest) (*builtins.NetR
 	if err != nil {
 		return nil, &builtins.NetError{Kind: builtins.NetURL, Msg: "URL rejected: Malformed input to a URL function"}
 	}
-	if ne := g.check(u); ne != nil {
+	method := req.Method
+	if method == "" {
+		method = http.MethodGet
+	}
+	if ne := g.check(u, method, int64(len(req.Body))); ne != nil {
 		return nil, ne
 	}
 	if ne := g.count(); ne != nil {
@@ -339,10 +404,6 @@ func (g *Gate) Do(ctx context.Context, req *builtins.NetRequest) (*builtins.NetR
 		ctx, cancel = context.WithTimeout(ctx, timeout)
 		defer cancel()
 	}
-	method := req.Method
-	if method == "" {
-		method = http.MethodGet
-	}
 	var body io.Reader
 	if req.Body != nil {
 		body = bytes.NewReader(req.Body)
@@ -358,6 +419,7 @@ func (g *Gate) Do(ctx context.Context, req *builtins.NetRequest) (*builtins.NetR
 		}
 		hr.Header.Add(h[0], h[1])
 	}
+	sent := g.credentials(hr.URL, hr.Header, nil)
 	var hops []builtins.NetHop
 	maxRedirs := req.MaxRedirects
 	if maxRedirs <= 0 || maxRedirs > maxRedirects {
@@ -378,10 +440,11 @@ func (g *Gate) Do(ctx context.Context, req *builtins.NetRequest) (*builtins.NetR
 			if len(via) > maxRedirs {
 				return &builtins.NetError{Kind: builtins.NetRedirects, Msg: fmt.Sprintf("Maximum (%d) redirects followed", maxRedirs)}
 			}
-			if ne := g.check(next.URL); ne != nil {
+			if ne := g.check(next.URL, next.Method, max(next.ContentLength, 0)); ne != nil {
 				ne.Msg = "redirect to " + ne.Msg
 				return ne
 			}
+			sent = g.credentials(next.URL, next.Header, sent)
 			if ne := g.count(); ne != nil {
 				return ne
 			}

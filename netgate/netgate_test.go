@@ -277,3 +277,37 @@ func TestGateNeverProxies(t *testing.T) {
 		t.Fatalf("got %+v %v, want the resolver's failure: the gate must dial example.test itself", resp, ne)
 	}
 }
+
+// TestCredentials: the gate's header replaces the script's on a request
+// the credential covers, and a redirect away from it does not carry it.
+func TestCredentials(t *testing.T) {
+	srv, hp := testServer(t)
+	cred := func(prefix string) Credential {
+		c, err := policy.ParseNetAllow(srv.URL + prefix)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return Credential{Cover: c, Header: "X-Test", Value: "SECRET"}
+	}
+	g := gate(t, Config{Credentials: []Credential{cred("/echo")}}, hp)
+	resp, ne := do(g, "GET", srv.URL+"/echo", false)
+	if ne != nil || string(resp.Body) != "GET /echo x=SECRET body=" {
+		t.Fatalf("covered: %v %q", ne, resp.Body)
+	}
+	g = gate(t, Config{Credentials: []Credential{cred("/redirect")}}, hp)
+	resp, ne = do(g, "GET", srv.URL+"/redirect?to=/echo", true)
+	if ne != nil || string(resp.Body) != "GET /echo x= body=" {
+		t.Fatalf("redirect away from the credential: %v %q", ne, resp.Body)
+	}
+	// Methods and a deny entry, with their reasons.
+	a, _ := policy.NetEntry{URL: srv.URL + "/echo", Methods: []string{"GET"}, Reason: "read only"}.Parse()
+	d, _ := policy.NetEntry{URL: srv.URL + "/hello", Reason: "not this"}.Parse()
+	hello, _ := policy.ParseNetAllow(srv.URL + "/hello")
+	g = gate(t, Config{Allow: []policy.NetAllow{a, hello}, Deny: []policy.NetAllow{d}})
+	if _, ne := do(g, "POST", srv.URL+"/echo", false); ne == nil || !strings.Contains(ne.Msg, "method POST is not allowed") || !strings.HasSuffix(ne.Msg, ": read only") {
+		t.Errorf("POST: %v", ne)
+	}
+	if _, ne := do(g, "GET", srv.URL+"/hello", false); ne == nil || !strings.HasSuffix(ne.Msg, "denied by the policy ("+srv.URL+"/hello): not this") {
+		t.Errorf("deny: %v", ne)
+	}
+}

@@ -194,35 +194,69 @@ func intersectNetwork(a, b Network) Network {
 	default:
 		out.Allow = intersectAllow(a.Allow, b.Allow)
 	}
+	// A deny in any file holds; every file's credentials are added.
+	out.Deny = append(slices.Clone(a.Deny), b.Deny...)
+	out.Credentials = append(slices.Clone(a.Credentials), b.Credentials...)
 	return out
 }
 
 // intersectAllow keeps, of each pair of entries, the one the other
-// contains. Two entries that overlap without either containing the other
-// add nothing: the intersection may lose a corner, never gain one.
-func intersectAllow(a, b []string) []string {
-	out := []string{}
+// contains, with the methods both allow and the smaller max_body. Two
+// entries that overlap without either containing the other add nothing:
+// the intersection may lose a corner, never gain one.
+func intersectAllow(a, b []NetEntry) []NetEntry {
+	out := []NetEntry{}
 	for _, x := range a {
-		ex, err := ParseNetAllow(x)
+		ex, err := ParseNetAllow(x.URL)
 		if err != nil {
 			continue
 		}
 		for _, y := range b {
-			ey, err := ParseNetAllow(y)
+			ey, err := ParseNetAllow(y.URL)
 			if err != nil {
 				continue
 			}
-			var keep string
+			var keep NetEntry
 			switch {
 			case ex.within(ey):
 				keep = x
 			case ey.within(ex):
 				keep = y
+			default:
+				continue
 			}
-			if keep != "" && !slices.Contains(out, keep) {
+			keep.Methods = bothMethods(x.Methods, y.Methods)
+			keep.MaxBody = smaller(x.MaxBody, y.MaxBody, sizeOrder)
+			if x.Reason != "" && y.Reason != "" && x.Reason != y.Reason {
+				keep.Reason = x.Reason + "; " + y.Reason
+			} else if keep.Reason == "" {
+				keep.Reason = x.Reason + y.Reason
+			}
+			if !slices.ContainsFunc(out, func(e NetEntry) bool { return e.URL == keep.URL && slices.Equal(e.Methods, keep.Methods) }) {
 				out = append(out, keep)
 			}
 		}
+	}
+	return out
+}
+
+// bothMethods intersects two method lists (nil: every method). Nothing
+// in common is a list no request matches.
+func bothMethods(a, b []string) []string {
+	switch {
+	case a == nil:
+		return b
+	case b == nil:
+		return a
+	}
+	out := []string{}
+	for _, m := range a {
+		if slices.Contains(b, m) {
+			out = append(out, m)
+		}
+	}
+	if len(out) == 0 {
+		out = []string{"NONE"}
 	}
 	return out
 }

@@ -47,8 +47,12 @@ func TestLayerValues(t *testing.T) {
 	if !slices.Equal(p.Paths.Read, []string{"/workspace/src"}) || !slices.Equal(p.Paths.Write, []string{"/tmp"}) {
 		t.Errorf("paths: %v %v", p.Paths.Read, p.Paths.Write)
 	}
-	if want := []string{"https://api.example.com/v1/", "files.pypi.org", "http://h:8080/x"}; !slices.Equal(p.Network.Allow, want) {
-		t.Errorf("network: %q, want %q", p.Network.Allow, want)
+	var urls []string
+	for _, e := range p.Network.Allow {
+		urls = append(urls, e.URL)
+	}
+	if want := []string{"https://api.example.com/v1/", "files.pypi.org", "http://h:8080/x"}; !slices.Equal(urls, want) {
+		t.Errorf("network: %q, want %q", urls, want)
 	}
 	if *p.Network.MaxRequests != 10 {
 		t.Errorf("max-requests %d", *p.Network.MaxRequests)
@@ -56,7 +60,7 @@ func TestLayerValues(t *testing.T) {
 	// Nothing in common is nothing, not everything.
 	c := mustParse(t, "c", "network:\n  allow: [\"https://x.org/\"]\npaths: {read: [/srv]}\n")
 	if q := Layer(a, c); q.Network.Allow == nil || len(q.Network.Allow) != 0 || q.Paths.Read == nil || len(q.Paths.Read) != 0 {
-		t.Errorf("disjoint: allow %q, read %q", q.Network.Allow, q.Paths.Read)
+		t.Errorf("disjoint: allow %v, read %q", q.Network.Allow, q.Paths.Read)
 	}
 	for _, c := range []struct {
 		a, b string
@@ -71,5 +75,23 @@ func TestLayerValues(t *testing.T) {
 		if x.within(y) != c.in {
 			t.Errorf("%s within %s: %v, want %v", c.a, c.b, !c.in, c.in)
 		}
+	}
+}
+
+// TestLayerNetEntries: methods intersect, max_body the smaller, deny lists
+// add up.
+func TestLayerNetEntries(t *testing.T) {
+	a := mustParse(t, "a", "network:\n  allow:\n    - {url: \"https://api.example.com/\", methods: [GET, POST], max_body: 1MiB}\n  deny: [{url: \"https://api.example.com/admin/\", reason: no admin}]\n")
+	b := mustParse(t, "b", "network:\n  allow:\n    - {url: \"https://api.example.com/v1/\", methods: [GET, HEAD], max_body: 1KiB}\n")
+	p := Layer(a, b)
+	if len(p.Network.Allow) != 1 {
+		t.Fatalf("allow: %+v", p.Network.Allow)
+	}
+	e := p.Network.Allow[0]
+	if e.URL != "https://api.example.com/v1/" || !slices.Equal(e.Methods, []string{"GET"}) || *e.MaxBody != "1KiB" {
+		t.Errorf("entry: %+v", e)
+	}
+	if len(p.Network.Deny) != 1 {
+		t.Errorf("deny: %+v", p.Network.Deny)
 	}
 }

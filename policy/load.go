@@ -226,11 +226,11 @@ func ParseUnchecked(file string, data []byte) (*Policy, error) {
 		return nil, err
 	}
 	nn := child(doc, "network")
-	if err := p.Network.validate(func(key string) int { return at(nn, key) }, func(i int) int {
-		if an := child(nn, "allow"); an != nil && i < len(an.Content) {
+	if err := p.Network.validate(func(key string) int { return at(nn, key) }, func(key string, i int) int {
+		if an := child(nn, key); an != nil && i < len(an.Content) {
 			return an.Content[i].Line
 		}
-		return at(nn, "allow")
+		return at(nn, key)
 	}, fail); err != nil {
 		return nil, err
 	}

@@ -5,9 +5,12 @@ import (
 	"net/netip"
 	"net/url"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // Network is the policy's `network:` section: the hosts curl and wget may
@@ -15,10 +18,94 @@ import (
 // (--allow-net, --max-net-requests, --max-net-bytes, --net-timeout), which
 // win over the file. Without an allow entry the run has no network.
 type Network struct {
-	Allow       []string `yaml:"allow,omitempty" json:"allow,omitempty"`
-	MaxRequests *int64   `yaml:"max-requests,omitempty" json:"max-requests,omitempty"`
-	MaxBytes    *string  `yaml:"max-bytes,omitempty" json:"max-bytes,omitempty"`
-	Timeout     *string  `yaml:"timeout,omitempty" json:"timeout,omitempty"`
+	Allow       []NetEntry `yaml:"allow,omitempty" json:"allow,omitempty"`
+	MaxRequests *int64     `yaml:"max-requests,omitempty" json:"max-requests,omitempty"`
+	MaxBytes    *string    `yaml:"max-bytes,omitempty" json:"max-bytes,omitempty"`
+	Timeout     *string    `yaml:"timeout,omitempty" json:"timeout,omitempty"`
+	// Deny refuses what it names even where Allow allows it, with its
+	// reason in the refusal.
+	Deny []NetEntry `yaml:"deny,omitempty" json:"deny,omitempty"`
+	// Credentials are headers the gate adds to the requests they cover,
+	// after the allow check, in place of any the script sent: the value
+	// stays in the parent sandsh.
+	Credentials []Credential `yaml:"credentials,omitempty" json:"credentials,omitempty"`
+}
+
+// NetEntry is one allow or deny entry: a bare string is the URL (HOST,
+// HOST:PORT, scheme://HOST/PATH); a mapping also limits the methods and
+// the request body and says why.
+type NetEntry struct {
+	URL     string   `yaml:"url" json:"url"`
+	Methods []string `yaml:"methods,omitempty" json:"methods,omitempty"`
+	MaxBody *string  `yaml:"max_body,omitempty" json:"max_body,omitempty"`
+	Reason  string   `yaml:"reason,omitempty" json:"reason,omitempty"`
+}
+
+// UnmarshalYAML takes a string or a mapping with known keys only.
+func (e *NetEntry) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind == yaml.ScalarNode {
+		*e = NetEntry{URL: n.Value}
+		return nil
+	}
+	if n.Kind != yaml.MappingNode {
+		return fmt.Errorf("line %d: want a URL or {url, methods, max_body, reason}", n.Line)
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		switch k := n.Content[i].Value; k {
+		case "url", "methods", "max_body", "reason":
+		default:
+			return fmt.Errorf("line %d: unknown key %s (want url, methods, max_body, reason)", n.Content[i].Line, k)
+		}
+	}
+	type plain NetEntry
+	var p plain
+	if err := n.Decode(&p); err != nil {
+		return err
+	}
+	*e = NetEntry(p)
+	return nil
+}
+
+// Parse turns the entry into the gate's form.
+func (e NetEntry) Parse() (NetAllow, error) {
+	a, err := ParseNetAllow(e.URL)
+	if err != nil {
+		return a, err
+	}
+	for _, m := range e.Methods {
+		if m == "" || strings.ToUpper(m) != m || strings.ContainsAny(m, " \t/:") {
+			return a, fmt.Errorf("%q: method %q: want an upper-case method such as GET", e.URL, m)
+		}
+		a.Methods = append(a.Methods, m)
+	}
+	if e.MaxBody != nil {
+		n, err := ParseSize(*e.MaxBody)
+		if err != nil {
+			return a, fmt.Errorf("%q: max_body: %v", e.URL, err)
+		}
+		a.MaxBody, a.HasMaxBody = n, true
+	}
+	a.Reason = e.Reason
+	return a, nil
+}
+
+// NetEntries makes plain entries of URLs (--allow-net).
+func NetEntries(urls []string) []NetEntry {
+	out := make([]NetEntry, len(urls))
+	for i, u := range urls {
+		out[i] = NetEntry{URL: u}
+	}
+	return out
+}
+
+// Credential is a header the gate adds to the requests URL covers: its
+// value from the parent's environment variable ValueEnv or the host file
+// ValueFile, never from the sandbox.
+type Credential struct {
+	URL       string `yaml:"url" json:"url"`
+	Header    string `yaml:"header" json:"header"`
+	ValueEnv  string `yaml:"value_env,omitempty" json:"value_env,omitempty"`
+	ValueFile string `yaml:"value_file,omitempty" json:"value_file,omitempty"`
 }
 
 // NetAllow is one parsed allow entry: `HOST`, `HOST:PORT`, `[V6]:PORT`,
@@ -33,6 +120,29 @@ type NetAllow struct {
 	// lets a request reach a loopback, private, link-local or other
 	// special address, and only that very address.
 	Addr netip.Addr
+	// Methods, when set, are the only methods the entry allows; MaxBody
+	// (HasMaxBody) bounds a request's body; Reason says why (shown in a
+	// refusal by a deny entry or by these limits).
+	Methods    []string
+	MaxBody    int64
+	HasMaxBody bool
+	Reason     string
+}
+
+// AllowsRequest reports whether the entry, which covers the URL, allows
+// the method and a body of n bytes; why says what it refuses.
+func (a NetAllow) AllowsRequest(method string, n int64) (why string, ok bool) {
+	if len(a.Methods) > 0 && !slices.Contains(a.Methods, method) {
+		why = fmt.Sprintf("method %s is not allowed for %s (%s)", method, a.Entry, strings.Join(a.Methods, ", "))
+	} else if a.HasMaxBody && n > a.MaxBody {
+		why = fmt.Sprintf("a request body of %d bytes is over %s's max_body %d", n, a.Entry, a.MaxBody)
+	} else {
+		return "", true
+	}
+	if a.Reason != "" {
+		why += ": " + a.Reason
+	}
+	return why, false
 }
 
 // maxNetAllow bounds the allow list: every request is checked against
@@ -180,13 +290,33 @@ func (a NetAllow) Allows(scheme, host string, port int, path string) bool {
 	return path == a.Path || strings.HasPrefix(path, strings.TrimSuffix(a.Path, "/")+"/")
 }
 
-func (n *Network) validate(line func(string) int, allowLine func(int) int, fail func(int, string, ...any) error) error {
-	if len(n.Allow) > maxNetAllow {
+func (n *Network) validate(line func(string) int, itemLine func(key string, i int) int, fail func(int, string, ...any) error) error {
+	if len(n.Allow)+len(n.Deny) > maxNetAllow {
 		return fail(line("allow"), "network: allow: more than %d entries", maxNetAllow)
 	}
-	for i, e := range n.Allow {
-		if _, err := ParseNetAllow(e); err != nil {
-			return fail(allowLine(i), "network: allow: %v", err)
+	for _, l := range []struct {
+		key     string
+		entries []NetEntry
+	}{{"allow", n.Allow}, {"deny", n.Deny}} {
+		for i, e := range l.entries {
+			if _, err := e.Parse(); err != nil {
+				return fail(itemLine(l.key, i), "network: %s: %v", l.key, err)
+			}
+			if l.key == "deny" && (e.Methods != nil || e.MaxBody != nil) {
+				return fail(itemLine(l.key, i), "network: deny: %q: a deny entry takes url and reason only", e.URL)
+			}
+		}
+	}
+	for i, c := range n.Credentials {
+		at := itemLine("credentials", i)
+		if _, err := ParseNetAllow(c.URL); err != nil {
+			return fail(at, "network: credentials: %v", err)
+		}
+		if c.Header == "" || strings.ContainsAny(c.Header, " \t:\r\n") || strings.EqualFold(c.Header, "Host") {
+			return fail(at, "network: credentials: header %q: want a header name such as Authorization", c.Header)
+		}
+		if (c.ValueEnv == "") == (c.ValueFile == "") {
+			return fail(at, "network: credentials: %s: give value_env or value_file (one of them)", c.Header)
 		}
 	}
 	if n.MaxRequests != nil && *n.MaxRequests < 0 {

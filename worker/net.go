@@ -11,6 +11,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/sandsh/sandsh/builtins"
@@ -25,9 +26,16 @@ import (
 func (o *Options) applyPolicyNetwork(p *policy.Policy) error {
 	n := p.Network
 	set := func(flag string) bool { return o.Changed == nil || !o.Changed(flag) }
+	pn := n
 	if len(n.Allow) > 0 && set("allow-net") {
-		o.AllowNet = append([]string(nil), n.Allow...)
+		o.AllowNet = o.AllowNet[:0]
+		for _, e := range n.Allow {
+			o.AllowNet = append(o.AllowNet, e.URL)
+		}
+	} else {
+		pn.Allow = nil // --allow-net replaces the file's entries
 	}
+	o.netPolicy = &pn
 	if n.MaxRequests != nil && set("max-net-requests") {
 		o.MaxNetRequests = *n.MaxRequests
 	}
@@ -55,14 +63,65 @@ func (o *Options) netConfig() (cfg netgate.Config, ok bool, err error) {
 		return cfg, false, usagef("--max-net-bytes: %v", err)
 	}
 	cfg = netgate.Config{MaxRequests: o.MaxNetRequests, MaxBytes: maxBytes, Timeout: o.NetTimeout}
-	for _, e := range o.AllowNet {
-		a, err := policy.ParseNetAllow(e)
+	entries := policy.NetEntries(o.AllowNet)
+	if o.netPolicy != nil && o.netPolicy.Allow != nil {
+		entries = o.netPolicy.Allow
+	}
+	for _, e := range entries {
+		a, err := e.Parse()
 		if err != nil {
 			return cfg, false, usagef("--allow-net: %v", err)
 		}
 		cfg.Allow = append(cfg.Allow, a)
 	}
+	if o.netPolicy != nil {
+		for _, e := range o.netPolicy.Deny {
+			a, err := e.Parse()
+			if err != nil {
+				return cfg, false, &configError{fmt.Errorf("network: deny: %v", err)}
+			}
+			cfg.Deny = append(cfg.Deny, a)
+		}
+		if len(cfg.Allow) > 0 {
+			if cfg.Credentials, err = o.credentials(o.netPolicy.Credentials); err != nil {
+				return cfg, false, err
+			}
+		}
+	}
 	return cfg, len(cfg.Allow) > 0, nil
+}
+
+// credentials reads the credentials' values, in the parent: from its
+// environment (which the sandbox never sees) or a host file. A value
+// that cannot be read stops the run (78) rather than send requests
+// without it.
+func (o *Options) credentials(cs []policy.Credential) ([]netgate.Credential, error) {
+	var out []netgate.Credential
+	for _, c := range cs {
+		cover, err := policy.ParseNetAllow(c.URL)
+		if err != nil {
+			return nil, &configError{fmt.Errorf("network: credentials: %v", err)}
+		}
+		var value string
+		if c.ValueEnv != "" {
+			v := os.Getenv(c.ValueEnv)
+			if v == "" {
+				return nil, &configError{fmt.Errorf("network: credentials: %s: the variable %s is not set (or empty)", c.Header, c.ValueEnv)}
+			}
+			value = v
+		} else {
+			data, err := os.ReadFile(c.ValueFile)
+			if err != nil {
+				return nil, &configError{fmt.Errorf("network: credentials: %s: %s: %s", c.Header, c.ValueFile, builtins.ErrText(err))}
+			}
+			value = strings.TrimRight(string(data), "\r\n")
+		}
+		if strings.ContainsAny(value, "\r\n\x00") {
+			return nil, &configError{fmt.Errorf("network: credentials: %s: the value holds a line break or NUL", c.Header)}
+		}
+		out = append(out, netgate.Credential{Cover: cover, Header: c.Header, Value: value})
+	}
+	return out, nil
 }
 
 // sandboxNet is the sandbox's network: the worker's broker, or (in

@@ -101,6 +101,10 @@ type Options struct {
 	auditRun   *auditRun      // the parent's log, which the worker's events join
 	limitHit   string         // the limit that killed the worker, for run_end
 	gate       *netgate.Gate  // the network gate of this sandsh (net.go), built once
+	// netPolicy is the policy's network section, in the parent: its
+	// entries' methods and bodies, its deny list and its credentials
+	// (whose values never travel to the worker).
+	netPolicy *policy.Network
 }
 
 // DefaultOptions are the sandsh command's defaults (its flags' default
