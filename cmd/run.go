@@ -59,6 +59,8 @@ func addRunFlags(fl *pflag.FlagSet, o *Options) {
 	fl.StringArrayVar(&o.Policy, "policy", nil, "decide which commands may run, and the limits, from this policy `FILE` (YAML); repeat to layer files: the strictest decision wins")
 	fl.BoolVar(&o.Check, "check", false, "check the script statically first (as sandsh check) and refuse to run it if there is an error finding")
 	fl.BoolVar(&o.Yes, "yes", false, "allow the commands the policy's ask rules ask about (without a terminal, ask means deny)")
+	fl.StringVar(&o.AskCommand, "ask-command", "", "answer the policy's ask rules with the host command `PROG` (run by the supervisor through /bin/sh: the question as JSON on its stdin; allow, deny or allow-session on its stdout)")
+	fl.DurationVar(&o.AskTimeout, "ask-timeout", worker.DefaultAskTimeout, "how long --ask-command may take to answer; then the command is denied")
 	fl.StringVar(&o.Audit, "audit", "", "write the audit log (JSON Lines) to `FILE` (- for stderr)")
 	fl.StringVar(&o.AuditRedact, "audit-redact", "", "mask argument values matching `REGEX` in the audit log")
 	fl.StringSliceVar(&o.AllowRun, "allow-run", nil, "let the host program `NAME` run, in an OS jail that sees only the sandbox (repeatable, or a comma list)")

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -15,8 +16,33 @@ import (
 
 // Asker asks the operator whether a command a policy rule marks `ask` may
 // run. It must not block when no one can answer: with no terminal it
-// returns false at once.
-type Asker func(ctx context.Context, argv []string, d policy.Decision) bool
+// returns a refusal at once.
+type Asker func(ctx context.Context, q AskQuestion) AskAnswer
+
+// AskQuestion is what an ask puts to whoever answers it.
+type AskQuestion struct {
+	Command string   `json:"command"` // the command line, words joined by spaces
+	Argv    []string `json:"argv"`
+	Rule    string   `json:"rule"`
+	Reason  string   `json:"reason,omitempty"`
+	Cwd     string   `json:"cwd,omitempty"`
+	Script  string   `json:"script,omitempty"`
+	Line    int      `json:"line,omitempty"`
+}
+
+// AskAnswer is the answer: Allow, for the rest of the session too when
+// Session (allow-session); By says who gave it (terminal, ask-command,
+// timeout, …) and Answer what they said, for the audit log and the
+// refusal.
+type AskAnswer struct {
+	Allow   bool
+	Session bool
+	By      string
+	Answer  string
+	// Why, for a refusal, says why in the refusal's message ("the
+	// operator said no", "no answer within 30s").
+	Why string
+}
 
 // enforcer applies a policy at the gateway and in the builtin dispatch.
 type enforcer struct {
@@ -32,6 +58,7 @@ type enforcer struct {
 	mu      sync.Mutex
 	running map[*builtins.Env]started
 	nextCmd int64
+	session map[string]bool // rules an allow-session answer allowed
 }
 
 // started is what the audit log said when a command started.
@@ -63,7 +90,7 @@ func (e *enforcer) end(env *builtins.Env) (started, bool) {
 }
 
 // decide turns a decision into the gateway's answer.
-func (e *enforcer) verdict(ctx context.Context, argv []string, d policy.Decision) (string, bool) {
+func (e *enforcer) verdict(ctx context.Context, argv []string, d policy.Decision, cwd string) (string, bool) {
 	switch d.Action {
 	case policy.Allow, policy.Jail:
 		return "", true
@@ -72,14 +99,54 @@ func (e *enforcer) verdict(ctx context.Context, argv []string, d policy.Decision
 			return "", true
 		}
 		if e.ask != nil {
-			if e.ask(ctx, argv, d) {
-				return "", true
-			}
-			return fmt.Sprintf("denied by policy (%s; the operator said no)", d), false
+			return e.asked(ctx, argv, d, cwd)
 		}
-		return fmt.Sprintf("denied by policy (%s; ask needs a terminal, --yes allows)", d), false
+		return fmt.Sprintf("denied by policy (%s; ask needs a terminal or --ask-command, --yes allows)", d), false
 	}
 	return fmt.Sprintf("denied by policy (%s)", d), false
+}
+
+// asked puts the question to the asker (once per rule after an
+// allow-session answer) and logs the question, the answer and who gave
+// it.
+func (e *enforcer) asked(ctx context.Context, argv []string, d policy.Decision, cwd string) (string, bool) {
+	e.mu.Lock()
+	session := e.session[d.Rule]
+	e.mu.Unlock()
+	q := AskQuestion{Command: strings.Join(argv, " "), Argv: argv, Rule: d.Rule, Reason: d.Reason, Cwd: cwd}
+	var a AskAnswer
+	if session {
+		a = AskAnswer{Allow: true, Session: true, By: "session", Answer: "allow-session"}
+	} else {
+		a = e.ask(ctx, q)
+		if a.Allow && a.Session {
+			e.mu.Lock()
+			if e.session == nil {
+				e.session = map[string]bool{}
+			}
+			e.session[d.Rule] = true
+			e.mu.Unlock()
+		}
+	}
+	if e.audit != nil {
+		f := map[string]any{"name": argv[0], "rule": d.Rule, "answer": a.Answer, "by": a.By}
+		e.audit.ArgvFields(argv, f)
+		if d.Reason != "" {
+			f["reason"] = d.Reason
+		}
+		if cwd != "" {
+			f["cwd"] = cwd
+		}
+		e.audit.Emit("ask", f)
+	}
+	if a.Allow {
+		return "", true
+	}
+	why := a.Why
+	if why == "" {
+		why = "the operator said no"
+	}
+	return fmt.Sprintf("denied by policy (%s; %s)", d, why), false
 }
 
 func (e *enforcer) gateway(ctx context.Context, env *builtins.Env, args []string) (string, bool) {
@@ -88,7 +155,7 @@ func (e *enforcer) gateway(ctx context.Context, env *builtins.Env, args []string
 	why, ok := "", true
 	if e.p != nil {
 		d = e.p.DecideAt(env.Dir, args)
-		why, ok = e.verdict(ctx, args, d)
+		why, ok = e.verdict(ctx, args, d, env.Dir)
 	}
 	if ok && e.audit != nil {
 		rt.id = e.begin(env, d)
@@ -189,7 +256,7 @@ func (e *enforcer) builtin(ctx context.Context, call interp.BuiltinCall) (string
 	if !named {
 		return "", true, nil
 	}
-	why, ok := e.verdict(ctx, call.Args, d)
+	why, ok := e.verdict(ctx, call.Args, d, "")
 	rt := route{how: call.Route, via: call.Via, kind: "builtin"}
 	if ok && e.audit != nil {
 		rt.id = e.begin(nil, d)

@@ -1,12 +1,18 @@
 package worker
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"strings"
+	"sync"
+	"time"
 
-	"github.com/sandsh/sandsh/policy"
+	"github.com/sandsh/sandsh/builtins"
+	"github.com/sandsh/sandsh/restrict"
 	"github.com/sandsh/sandsh/sandbox"
 )
 
@@ -18,8 +24,12 @@ const maxAnswer = 256
 // (an empty line, end of input, Ctrl-C) refuses. Only the REPL, which
 // has a terminal, gets one; everywhere else ask means deny.
 func TerminalAsker(in io.Reader, out io.Writer) sandbox.Asker {
-	return func(ctx context.Context, argv []string, d policy.Decision) bool {
-		fmt.Fprintf(out, "sandsh: policy: run %q? (%s) [y/N] ", strings.Join(argv, " "), d)
+	return func(ctx context.Context, q sandbox.AskQuestion) sandbox.AskAnswer {
+		d := fmt.Sprintf("rule %q", q.Rule)
+		if q.Reason != "" {
+			d += ": " + q.Reason
+		}
+		fmt.Fprintf(out, "sandsh: policy: run %q? (%s) [y/N] ", q.Command, d)
 		var line []byte
 		b := make([]byte, 1)
 		for len(line) < maxAnswer && ctx.Err() == nil {
@@ -32,10 +42,191 @@ func TerminalAsker(in io.Reader, out io.Writer) sandbox.Asker {
 			}
 			if err != nil {
 				fmt.Fprintln(out)
-				return false
+				return sandbox.AskAnswer{By: "terminal", Answer: "", Why: "the operator said no"}
 			}
 		}
 		ans := strings.ToLower(strings.TrimSpace(string(line)))
-		return ans == "y" || ans == "yes"
+		return sandbox.AskAnswer{Allow: ans == "y" || ans == "yes", By: "terminal", Answer: ans, Why: "the operator said no"}
+	}
+}
+
+// DefaultAskTimeout is how long --ask-command may take to answer.
+const DefaultAskTimeout = 30 * time.Second
+
+// asker is who answers the policy's ask rules in this process: the
+// terminal the REPL set, else --ask-command (through the parent in a
+// worker, directly with --no-worker), else nobody (ask is deny).
+func (o *Options) asker() sandbox.Asker {
+	switch {
+	case o.worker != nil && o.worker.ask != nil:
+		return o.worker.ask
+	case o.AskCommand != "" && o.worker == nil:
+		return o.commandAsker()
+	}
+	return o.Ask
+}
+
+// commandAsker runs --ask-command for each question, in the supervising
+// process: one JSON object on its standard input, allow, deny or
+// allow-session on its standard output; no answer within --ask-timeout
+// is deny.
+func (o *Options) commandAsker() sandbox.Asker {
+	timeout := o.AskTimeout
+	if timeout <= 0 {
+		timeout = DefaultAskTimeout
+	}
+	return func(ctx context.Context, q sandbox.AskQuestion) sandbox.AskAnswer {
+		data, _ := json.Marshal(q)
+		out, timedOut, err := restrict.RunAskCommand(ctx, o.AskCommand, append(data, '\n'), timeout)
+		switch {
+		case timedOut:
+			return sandbox.AskAnswer{By: "timeout", Why: fmt.Sprintf("no answer from --ask-command within %s", timeout)}
+		case err != nil:
+			return sandbox.AskAnswer{By: "ask-command", Why: "--ask-command failed: " + builtins.ErrText(err)}
+		}
+		line, _, _ := strings.Cut(string(out), "\n")
+		ans := strings.TrimSpace(line)
+		switch ans {
+		case "allow":
+			return sandbox.AskAnswer{Allow: true, By: "ask-command", Answer: ans}
+		case "allow-session":
+			return sandbox.AskAnswer{Allow: true, Session: true, By: "ask-command", Answer: ans}
+		case "deny":
+			return sandbox.AskAnswer{By: "ask-command", Answer: ans, Why: "--ask-command said deny"}
+		}
+		if len(ans) > 64 {
+			ans = ans[:64]
+		}
+		return sandbox.AskAnswer{By: "ask-command", Answer: ans, Why: fmt.Sprintf("--ask-command answered %q, not allow, deny or allow-session", ans)}
+	}
+}
+
+// maxAskFrame bounds one question or answer on the broker's pipes.
+const maxAskFrame = 1 << 20
+
+// askBroker is the parent's end of a worker's asks: it answers each
+// question with --ask-command until stop.
+type askBroker struct {
+	reqR, respW *os.File // the parent's ends
+	reqW, respR *os.File // the worker's ends, closed here once it started
+	cancel      context.CancelFunc
+	done        chan struct{}
+}
+
+// startAskBroker adds the broker's pipes to the worker's descriptors and
+// records them in the payload; nil without --ask-command.
+func (o *Options) startAskBroker(extra *[]*os.File, p *workerPayload) (*askBroker, error) {
+	if o.AskCommand == "" {
+		return nil, nil
+	}
+	b := &askBroker{done: make(chan struct{})}
+	var err error
+	if b.reqR, b.reqW, err = os.Pipe(); err != nil {
+		return nil, err
+	}
+	if b.respR, b.respW, err = os.Pipe(); err != nil {
+		b.reqR.Close()
+		b.reqW.Close()
+		return nil, err
+	}
+	*extra = append(*extra, b.reqW, b.respR)
+	p.AskFDs = [2]int{restrict.WorkerExtraFD + len(*extra) - 2, restrict.WorkerExtraFD + len(*extra) - 1}
+	ctx, cancel := context.WithCancel(context.Background())
+	b.cancel = cancel
+	ask := o.commandAsker()
+	go func() {
+		defer close(b.done)
+		br := bufio.NewReaderSize(b.reqR, 64<<10)
+		for {
+			line, err := readFrameLine(br)
+			if err != nil {
+				return
+			}
+			var q sandbox.AskQuestion
+			a := sandbox.AskAnswer{By: "supervisor", Why: "the question was not readable"}
+			if json.Unmarshal(line, &q) == nil && len(q.Argv) > 0 {
+				a = ask(ctx, q)
+			}
+			out, _ := json.Marshal(a)
+			if _, err := b.respW.Write(append(out, '\n')); err != nil {
+				return
+			}
+		}
+	}()
+	return b, nil
+}
+
+// readFrameLine reads one line of at most maxAskFrame bytes.
+func readFrameLine(br *bufio.Reader) ([]byte, error) {
+	var buf []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		buf = append(buf, chunk...)
+		if len(buf) > maxAskFrame {
+			return nil, fmt.Errorf("ask: a frame over %d bytes", maxAskFrame)
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		return buf[:len(buf)-1], nil
+	}
+}
+
+// started closes the parent's copies of the worker's ends.
+func (b *askBroker) started() {
+	if b != nil {
+		b.reqW.Close()
+		b.respR.Close()
+	}
+}
+
+// stop ends the broker once the worker is gone.
+func (b *askBroker) stop() {
+	if b == nil {
+		return
+	}
+	b.started()
+	b.cancel()
+	b.reqR.Close()
+	<-b.done
+	b.respW.Close()
+}
+
+// workerAsk is the worker's end of the ask broker: one question at a
+// time, answered by the parent.
+func workerAsk(p *workerPayload) sandbox.Asker {
+	if p.AskFDs[0] <= 0 {
+		return nil
+	}
+	for _, fd := range p.AskFDs {
+		restrict.CloseOnExec(fd)
+	}
+	w := os.NewFile(uintptr(p.AskFDs[0]), "ask-questions")
+	r := os.NewFile(uintptr(p.AskFDs[1]), "ask-answers")
+	if w == nil || r == nil {
+		return nil
+	}
+	br := bufio.NewReaderSize(r, 64<<10)
+	var mu sync.Mutex
+	return func(ctx context.Context, q sandbox.AskQuestion) sandbox.AskAnswer {
+		mu.Lock()
+		defer mu.Unlock()
+		fail := sandbox.AskAnswer{By: "supervisor", Why: "no answer from the supervisor"}
+		data, _ := json.Marshal(q)
+		if _, err := w.Write(append(data, '\n')); err != nil {
+			return fail
+		}
+		line, err := readFrameLine(br)
+		if err != nil {
+			return fail
+		}
+		var a sandbox.AskAnswer
+		if json.Unmarshal(line, &a) != nil {
+			return fail
+		}
+		return a
 	}
 }

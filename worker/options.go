@@ -86,6 +86,11 @@ type Options struct {
 	JailRO      []string
 	JailBackend string
 
+	// Approval outside a terminal (ask.go): the operator's program the
+	// supervisor runs for each ask, and how long it may take.
+	AskCommand string
+	AskTimeout time.Duration
+
 	NoWorker bool         // run in this process, without a supervised worker (worker.go)
 	worker   *workerState // set in the worker process
 	// Changed reports whether the command line set a flag, so a policy
@@ -205,7 +210,7 @@ func (o *Options) SandboxConfig() (sandbox.Config, error) {
 		return sandbox.Config{}, err
 	}
 	cfg := sandbox.Config{FS: o.FS, Base: o.Base, Root: o.Root, Cwd: o.Cwd, Restricted: o.Restricted, Limits: lim,
-		AssumeYes: o.Yes, Audit: o.audit, Ask: o.Ask}
+		AssumeYes: o.Yes, Audit: o.audit, Ask: o.asker()}
 	if cfg.Policy, err = o.LoadPolicy(); err != nil {
 		return cfg, err
 	}

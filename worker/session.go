@@ -342,6 +342,7 @@ func (s *Session) startTry(retry int) (reply, error) {
 	dead := make(chan restrict.WorkerResult, 1)
 	startErr := make(chan error, 1)
 	var broker *netBroker
+	var asks *askBroker
 	spec := restrict.WorkerSpec{
 		Exe:       exe,
 		Arg0:      "sandsh",
@@ -353,6 +354,7 @@ func (s *Session) startTry(retry int) (reply, error) {
 		Extra:     []*os.File{reqR, respW},
 		Started: func(p *os.Process) {
 			broker.started()
+			asks.started()
 			started <- p
 		},
 	}
@@ -366,6 +368,9 @@ func (s *Session) startTry(retry int) (reply, error) {
 		broker, err = o.startNetBroker(&spec.Extra, &p)
 	}
 	if err == nil {
+		asks, err = o.startAskBroker(&spec.Extra, &p)
+	}
+	if err == nil {
 		spec.Payload, err = encodeWire(&p)
 	}
 	if err != nil {
@@ -373,6 +378,7 @@ func (s *Session) startTry(retry int) (reply, error) {
 			stopJail()
 		}
 		broker.stop()
+		asks.stop()
 		reqR.Close()
 		reqW.Close()
 		respR.Close()
@@ -381,6 +387,7 @@ func (s *Session) startTry(retry int) (reply, error) {
 	}
 	go func() {
 		defer broker.stop()
+		defer asks.stop()
 		res, err := restrict.RunWorker(spec)
 		stopJail()
 		if err != nil {

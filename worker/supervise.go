@@ -33,6 +33,7 @@ import (
 	"github.com/sandsh/sandsh/builtins"
 	"github.com/sandsh/sandsh/interp"
 	"github.com/sandsh/sandsh/restrict"
+	"github.com/sandsh/sandsh/sandbox"
 )
 
 // workerState is what a worker process knows beyond its Options.
@@ -40,10 +41,11 @@ type workerState struct {
 	ctx       context.Context // cancelled by the heap watchdog
 	hasScript bool            // the script file was read by the parent
 	script    []byte
-	inputs    *runInputs   // what the parent read for the session flags
-	result    io.Writer    // where the run's outcome goes back (results.go), or nil
-	jail      *os.File     // the socket to ask the parent for jailed programs (jail.go), or nil
-	net       builtins.Net // the network broker to the parent's gate (net.go), or nil
+	inputs    *runInputs    // what the parent read for the session flags
+	result    io.Writer     // where the run's outcome goes back (results.go), or nil
+	jail      *os.File      // the socket to ask the parent for jailed programs (jail.go), or nil
+	net       builtins.Net  // the network broker to the parent's gate (net.go), or nil
+	ask       sandbox.Asker // the parent's --ask-command, through the ask broker (ask.go), or nil
 }
 
 // workerPayload is the run, as the parent sends it to the worker, in the
@@ -78,6 +80,9 @@ type workerPayload struct {
 	// responses in), zero without --allow-net (net.go).
 	NetFDs      [2]int
 	NetMaxBytes int64
+	// AskFDs are the worker's ends of the ask broker (questions out,
+	// answers in), zero without --ask-command (ask.go).
+	AskFDs [2]int
 }
 
 // Hooks stand in for bugs in sandsh, for the tests of the walls: they
@@ -260,7 +265,13 @@ func runSupervised(o *Options) int {
 		return ReportSetupError(h.errw, err)
 	}
 	defer broker.stop()
-	if p.JailFD > 0 || broker != nil {
+	asks, err := o.startAskBroker(&spec.Extra, &p)
+	if err != nil {
+		stopJail()
+		return ReportSetupError(h.errw, err)
+	}
+	defer asks.stop()
+	if p.JailFD > 0 || broker != nil || asks != nil {
 		if spec.Payload, err = encodeWire(&p); err != nil {
 			return finalStatus(stdio.Err, 0, &interp.InternalError{Value: "encode options: " + err.Error()})
 		}
@@ -268,6 +279,7 @@ func runSupervised(o *Options) int {
 	res, err := restrict.RunWorker(spec)
 	stopJail()
 	broker.started()
+	asks.started()
 	if resW != nil {
 		resW.Close() // the worker is gone: the reader sees EOF
 		<-resultDone
@@ -425,7 +437,7 @@ func Main(h *Hooks) int {
 	}
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
-	o.worker = &workerState{ctx: ctx, hasScript: p.HasScript, script: p.Script, inputs: inputs, jail: workerJail(p.JailFD), net: workerNet(&p)}
+	o.worker = &workerState{ctx: ctx, hasScript: p.HasScript, script: p.Script, inputs: inputs, jail: workerJail(p.JailFD), net: workerNet(&p), ask: workerAsk(&p)}
 	if p.AuditFD > 0 {
 		redact, err := o.auditRedact()
 		if err != nil {

@@ -1,0 +1,7 @@
+//go:build !unix
+
+package restrict
+
+import "os/exec"
+
+func setAskGroup(*exec.Cmd) {}
