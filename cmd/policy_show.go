@@ -47,6 +47,9 @@ func policyShow(o *Options) int {
 			fmt.Fprintln(w, "# ask: asked on the interactive shell's terminal; denied anywhere else (--yes allows)")
 		}
 		fmt.Fprintf(w, "default: %s\n", p.Default)
+		if p.ExitOnDeny() {
+			fmt.Fprintln(w, "on_deny: exit # the first refusal ends the run with 126")
+		}
 		if len(p.Rules) > 0 {
 			fmt.Fprintln(w, "rules:")
 		}
@@ -125,6 +128,18 @@ func policyShow(o *Options) int {
 		fmt.Fprintf(w, "  %s: %s # %s\n", l.flag, l.value, from)
 	}
 	showNetwork(o, w, p)
+	if p != nil {
+		var tests []*policy.Test
+		for _, l := range p.Layers() {
+			tests = append(tests, l.Tests...)
+		}
+		if len(tests) > 0 {
+			fmt.Fprintln(w, "tests: # checked at every load, each against its own file")
+			for _, t := range tests {
+				fmt.Fprintf(w, "  - {run: %s, expect: %s}\n", yq(t.Run), t.Expect)
+			}
+		}
+	}
 	return 0
 }
 
