@@ -340,8 +340,8 @@ func TestSessionState(t *testing.T) {
 func TestSessionFilePolicy(t *testing.T) {
 	t.Parallel()
 	s := startTest(t, func(o *Options) {
-		o.Policy = "p.yaml"
-		o.PolicyData = []byte("paths:\n  read: [/workspace]\n  write: [/workspace/out]\n")
+		o.Policy = []string{"p.yaml"}
+		o.PolicyData = [][]byte{[]byte("paths:\n  read: [/workspace]\n  write: [/workspace/out]\n")}
 	})
 	ctx := context.Background()
 	if err := s.WriteFile(ctx, "/workspace/out/ok", []byte("x"), 0o644); err == nil {
