@@ -366,3 +366,33 @@ func TestSessionFilePolicy(t *testing.T) {
 		t.Errorf("the script: %q %q", res.Stdout, res.Stderr)
 	}
 }
+
+// TestSessionOverlay: on an overlay the session's copy is an overlay of
+// the same base: changes to base files, new files and deletions survive
+// a restart, and the base is never written.
+func TestSessionOverlay(t *testing.T) {
+	t.Parallel()
+	base := t.TempDir()
+	os.WriteFile(base+"/keep", []byte("base\n"), 0o644)
+	os.WriteFile(base+"/edit", []byte("old\n"), 0o644)
+	os.WriteFile(base+"/gone", []byte("x\n"), 0o644)
+	s := startTest(t, func(o *Options) { o.FS, o.Base = "overlay", base })
+	res := run(t, s, Call{Script: `echo new >> edit; rm gone; echo added > added`, Changes: true})
+	want := []vfs.Change{{Path: "/workspace/added", Change: "added"}, {Path: "/workspace/edit", Change: "modified"}, {Path: "/workspace/gone", Change: "deleted"}}
+	if !reflect.DeepEqual(res.Changes, want) {
+		t.Errorf("changes %v, want %v", res.Changes, want)
+	}
+	if res := run(t, s, Call{Script: "#panic"}); res.Restarted == "" {
+		t.Errorf("no restart: %+v", res)
+	}
+	res = run(t, s, Call{Script: `cat keep edit added; ls`})
+	if got := string(res.Stdout); got != "base\nold\nnew\nadded\nadded\nedit\nkeep\n" {
+		t.Errorf("after the restart: %q %q", got, res.Stderr)
+	}
+	if data, _ := os.ReadFile(base + "/edit"); string(data) != "old\n" {
+		t.Errorf("the base was written: %q", data)
+	}
+	if _, err := os.Stat(base + "/gone"); err != nil {
+		t.Errorf("the base lost a file: %v", err)
+	}
+}
