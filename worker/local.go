@@ -52,15 +52,8 @@ func (l *localSession) run(ctx context.Context, c Call, stdout, stderr io.Writer
 		ctx, cancel = context.WithTimeout(ctx, c.Timeout)
 		defer cancel()
 	}
-	if c.Cwd != "" {
-		dir := vfs.Clean(l.sb.Dir(), c.Cwd)
-		if fi, err := l.sb.FS().Stat(dir); err != nil || !fi.IsDir() {
-			fmt.Fprintf(stderr, "sandsh: cd: %s: No such file or directory\n", c.Cwd)
-			return &Result{Status: 1}, nil
-		}
-		if res, err := l.sb.Run(ctx, sandbox.Script{Source: "cd -- " + shellQuote(dir), Stdout: io.Discard, Stderr: stderr}); err != nil || res.Status != 0 {
-			return &Result{Status: 1}, nil
-		}
+	if !enterCwd(ctx, l.sb, c.Cwd, stderr) {
+		return &Result{Status: 1}, nil
 	}
 	var before vfs.Manifest
 	if c.Changes {
@@ -82,13 +75,7 @@ func (l *localSession) run(ctx context.Context, c Call, stdout, stderr io.Writer
 		return nil, err
 	}
 	out := &Result{Status: finalStatus(stderr, res.Status, res.Err), Limit: res.Limit, Finished: res.Err == nil, Duration: res.Duration}
-	if len(c.Vars) > 0 {
-		out.Vars = map[string]any{}
-		for _, n := range c.Vars {
-			v, _ := l.sb.Var(n)
-			out.Vars[n] = v
-		}
-	}
+	out.Vars = varsOf(l.sb, c.Vars)
 	if before != nil {
 		after, err := vfs.TakeManifest(context.Background(), l.sb.FS(), "/", manifestMax(l.lim.MaxFiles))
 		if err != nil {

@@ -272,17 +272,9 @@ func (s *served) script(req *request, stdin []byte, h *Hooks, guarded func(conte
 		ctx, cancel = context.WithTimeout(ctx, req.Timeout)
 		defer cancel()
 	}
-	if req.Cwd != "" {
-		dir := vfs.Clean(s.r.Dir(), req.Cwd)
-		if fi, err := s.sb.FS().Stat(dir); err != nil || !fi.IsDir() {
-			fmt.Fprintf(stderr, "sandsh: cd: %s: No such file or directory\n", req.Cwd)
-			rep.Status = 1
-			return rep, false
-		}
-		if res, err := s.sb.Run(ctx, sandbox.Script{Source: "cd -- " + shellQuote(dir), Stdout: io.Discard, Stderr: stderr}); err != nil || res.Status != 0 {
-			rep.Status = 1
-			return rep, false
-		}
+	if !enterCwd(ctx, s.sb, req.Cwd, stderr) {
+		rep.Status = 1
+		return rep, false
 	}
 	var before vfs.Manifest
 	if req.Changes && s.mem == nil {
@@ -317,19 +309,40 @@ func (s *served) script(req *request, stdin []byte, h *Hooks, guarded func(conte
 	rep.Status = finalStatus(stderr, res.Status, res.Err)
 	rep.Limit, rep.Duration, rep.Finished = res.Limit, res.Duration, res.Err == nil
 	s.r.SetStatus(rep.Status)
-	if len(req.Vars) > 0 {
-		rep.Vars = map[string]any{}
-		for _, n := range req.Vars {
-			v, _ := s.sb.Var(n)
-			rep.Vars[n] = v
-		}
-	}
+	rep.Vars = varsOf(s.sb, req.Vars)
 	if before != nil {
 		if after, err := vfs.TakeManifest(context.Background(), s.sb.FS(), "/", manifestMax(s.lim.MaxFiles)); err == nil {
 			rep.Changes, rep.HasChanges = vfs.Diff(before, after), true
 		}
 	}
 	return rep, false
+}
+
+// enterCwd starts a call in cwd (when set), as `cd cwd` would; false
+// (with the message on stderr) when it cannot.
+func enterCwd(ctx context.Context, sb *sandbox.Sandbox, cwd string, stderr io.Writer) bool {
+	if cwd == "" {
+		return true
+	}
+	dir := vfs.Clean(sb.Dir(), cwd)
+	if fi, err := sb.FS().Stat(dir); err != nil || !fi.IsDir() {
+		fmt.Fprintf(stderr, "sandsh: cd: %s: No such file or directory\n", cwd)
+		return false
+	}
+	res, err := sb.Run(ctx, sandbox.Script{Source: "cd -- " + shellQuote(dir), Stdout: io.Discard, Stderr: stderr})
+	return err == nil && res.Status == 0
+}
+
+// varsOf reads the variables a call asked for; nil when none.
+func varsOf(sb *sandbox.Sandbox, names []string) map[string]any {
+	if len(names) == 0 {
+		return nil
+	}
+	vars := make(map[string]any, len(names))
+	for _, n := range names {
+		vars[n], _ = sb.Var(n)
+	}
+	return vars
 }
 
 // shellQuote quotes s for the shell.
