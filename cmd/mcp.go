@@ -308,7 +308,7 @@ func (s *mcpServer) addTools() {
 	}, s.listTool)
 }
 
-func (s *mcpServer) runTool(_ context.Context, _ *mcp.CallToolRequest, in runArgs) (*mcp.CallToolResult, worker.JSONResult, error) {
+func (s *mcpServer) runTool(ctx context.Context, req *mcp.CallToolRequest, in runArgs) (*mcp.CallToolResult, worker.JSONResult, error) {
 	if in.Script == "" {
 		return nil, worker.JSONResult{}, errors.New("script is empty")
 	}
@@ -329,6 +329,9 @@ func (s *mcpServer) runTool(_ context.Context, _ *mcp.CallToolRequest, in runArg
 	if ss != nil {
 		o.State = ss.state
 	}
+	if o.AskCommand == "" {
+		o.AskFunc = elicitAsker(ctx, req)
+	}
 	var out, errb strings.Builder
 	o.IO = IO{In: strings.NewReader(in.Stdin), Out: &out, Err: &errb, Getenv: s.base.IO.Getenv, Getwd: s.base.IO.Getwd}
 	runMain(&o)
@@ -337,6 +340,69 @@ func (s *mcpServer) runTool(_ context.Context, _ *mcp.CallToolRequest, in runArg
 		return nil, worker.JSONResult{}, fmt.Errorf("the run failed: %s", strings.TrimSpace(errb.String()))
 	}
 	return nil, res, nil
+}
+
+// elicitAsker answers the policy's asks by asking the MCP client
+// (elicitation/create: one property, decision, allow, deny or
+// allow-session) when it declared the elicitation capability; otherwise
+// the refusal says the client cannot be asked (--yes is the operator's,
+// not the agent's).
+func elicitAsker(ctx context.Context, req *mcp.CallToolRequest) sandbox.Asker {
+	var session *mcp.ServerSession
+	if req != nil {
+		session = req.Session
+	}
+	why := "the MCP client cannot be asked: it did not declare the elicitation capability"
+	if p := sessionParams(session); p != nil && p.Capabilities != nil && p.Capabilities.Elicitation != nil {
+		why = ""
+		if p.ProtocolVersion >= mcpMultiRoundTrip {
+			// From this version a server may not send elicitation/create
+			// while it serves a call; the call would have to return
+			// input requests and be retried, and a running script
+			// cannot be paused across calls yet.
+			why = "the MCP client cannot be asked: protocol " + p.ProtocolVersion + " takes input requests only as multi round-trip results, which sandsh does not send yet"
+		}
+	}
+	if why != "" {
+		return func(context.Context, sandbox.AskQuestion) sandbox.AskAnswer {
+			return sandbox.AskAnswer{By: "mcp", Why: why}
+		}
+	}
+	schema := map[string]any{"type": "object", "required": []string{"decision"}, "properties": map[string]any{
+		"decision": map[string]any{"type": "string", "enum": []string{"allow", "deny", "allow-session"},
+			"description": "allow runs the command; allow-session also every later one this rule asks about in this run"}}}
+	return func(_ context.Context, q sandbox.AskQuestion) sandbox.AskAnswer {
+		msg := fmt.Sprintf("sandsh: the policy's rule %q asks before running %q", q.Rule, q.Command)
+		if q.Reason != "" {
+			msg += " (" + q.Reason + ")"
+		}
+		res, err := session.Elicit(ctx, &mcp.ElicitParams{Message: msg, RequestedSchema: schema})
+		if err != nil {
+			return sandbox.AskAnswer{By: "mcp-elicitation", Why: "the MCP client's answer failed: " + err.Error()}
+		}
+		if res.Action != "accept" {
+			return sandbox.AskAnswer{By: "mcp-elicitation", Answer: res.Action, Why: "the MCP client said " + res.Action}
+		}
+		d, _ := res.Content["decision"].(string)
+		switch d {
+		case "allow":
+			return sandbox.AskAnswer{Allow: true, By: "mcp-elicitation", Answer: d}
+		case "allow-session":
+			return sandbox.AskAnswer{Allow: true, Session: true, By: "mcp-elicitation", Answer: d}
+		}
+		return sandbox.AskAnswer{By: "mcp-elicitation", Answer: d, Why: "the MCP client said " + strconv.Quote(d)}
+	}
+}
+
+// mcpMultiRoundTrip is the protocol version from which a server may not
+// send elicitation/create during a tool call (SEP-2322).
+const mcpMultiRoundTrip = "2026-07-28"
+
+func sessionParams(s *mcp.ServerSession) *mcp.InitializeParams {
+	if s == nil {
+		return nil
+	}
+	return s.InitializeParams()
 }
 
 // withSandbox loads a session's sandbox in this process (no script runs)

@@ -57,13 +57,28 @@ const DefaultAskTimeout = 30 * time.Second
 // terminal the REPL set, else --ask-command (through the parent in a
 // worker, directly with --no-worker), else nobody (ask is deny).
 func (o *Options) asker() sandbox.Asker {
-	switch {
-	case o.worker != nil && o.worker.ask != nil:
-		return o.worker.ask
-	case o.AskCommand != "" && o.worker == nil:
-		return o.commandAsker()
+	if o.worker != nil {
+		if o.worker.ask != nil {
+			return o.worker.ask
+		}
+		return o.Ask
+	}
+	if a := o.parentAsker(); a != nil {
+		return a
 	}
 	return o.Ask
+}
+
+// parentAsker is who answers asks in the supervising process: AskFunc
+// (MCP elicitation), else --ask-command, else nobody.
+func (o *Options) parentAsker() sandbox.Asker {
+	switch {
+	case o.AskFunc != nil:
+		return o.AskFunc
+	case o.AskCommand != "":
+		return o.commandAsker()
+	}
+	return nil
 }
 
 // commandAsker runs --ask-command for each question, in the supervising
@@ -116,7 +131,8 @@ type askBroker struct {
 // startAskBroker adds the broker's pipes to the worker's descriptors and
 // records them in the payload; nil without --ask-command.
 func (o *Options) startAskBroker(extra *[]*os.File, p *workerPayload) (*askBroker, error) {
-	if o.AskCommand == "" {
+	ask := o.parentAsker()
+	if ask == nil {
 		return nil, nil
 	}
 	b := &askBroker{done: make(chan struct{})}
@@ -133,7 +149,6 @@ func (o *Options) startAskBroker(extra *[]*os.File, p *workerPayload) (*askBroke
 	p.AskFDs = [2]int{restrict.WorkerExtraFD + len(*extra) - 2, restrict.WorkerExtraFD + len(*extra) - 1}
 	ctx, cancel := context.WithCancel(context.Background())
 	b.cancel = cancel
-	ask := o.commandAsker()
 	go func() {
 		defer close(b.done)
 		br := bufio.NewReaderSize(b.reqR, 64<<10)

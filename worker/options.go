@@ -100,6 +100,10 @@ type Options struct {
 	// Ask answers the policy's ask rules (the REPL's terminal); nil
 	// refuses them.
 	Ask sandbox.Asker `wire:"-"`
+	// AskFunc answers the policy's ask rules in the supervising process
+	// (sandsh mcp's elicitation); the worker reaches it through the ask
+	// broker, like --ask-command, which it replaces.
+	AskFunc sandbox.Asker `wire:"-"`
 
 	audit      *sandbox.Audit // where the sandbox's events go
 	stateFiles *stateFiles    // --state's lock and files (state.go)
