@@ -671,6 +671,8 @@ func (s *Session) recover(inCall bool) (string, int) {
 		status, what = StatusInterrupted, "the line did not stop on Ctrl-C"
 	case killed == "timeout":
 		status, limit = ExitTimeout, "timeout"
+	case killed == "cancelled":
+		status, what = StatusInterrupted, "the call was cancelled"
 	case killed == "checkpoint":
 		what = "internal error: the session's checkpoint failed (this is a bug in sandsh)"
 	case res == nil:
@@ -775,7 +777,10 @@ func joinSemi(list []string) string {
 // Run runs one call in the session. The error is non-nil only when the
 // session is closed or cannot go on (no worker could be started again);
 // a script that fails, or a worker that died in it and was restarted, is
-// a Result.
+// a Result. The context's deadline bounds the call like Call.Timeout
+// (status 124); cancelling it ends the call at once (status 130), by
+// ending the worker if need be: the session then goes on from its last
+// checkpoint.
 func (s *Session) Run(ctx context.Context, c Call) (*Result, error) {
 	s.calls.Lock()
 	defer s.calls.Unlock()
@@ -824,7 +829,7 @@ func (s *Session) Run(ctx context.Context, c Call) (*Result, error) {
 		req.Timeout = max64(time.Until(d), time.Millisecond)
 	}
 	start := time.Now()
-	stop := context.AfterFunc(ctx, func() { s.kill("cancelled") })
+	stop := context.AfterFunc(ctx, func() { s.kill(cancelReason(ctx)) })
 	rep, ok, restarted, status := s.do(req, c.Stdin, s.callTimeout(req.Timeout), sink)
 	stop()
 	res := &Result{Status: rep.Status, Limit: rep.Limit, Finished: rep.Finished, Duration: rep.Duration, Vars: varValues(rep.Vars)}
@@ -876,6 +881,15 @@ func varValues(in map[string]any) map[string]any {
 		}
 	}
 	return out
+}
+
+// cancelReason is why a call's context ended it: its deadline is the
+// call's timeout (124), a cancellation is like Ctrl-C (130).
+func cancelReason(ctx context.Context) string {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return "timeout"
+	}
+	return "cancelled"
 }
 
 func max64(a, b time.Duration) time.Duration {
@@ -1081,7 +1095,7 @@ func (s *Session) fileOp(ctx context.Context, req request, data []byte) (reply, 
 	if err := s.aliveLocked(); err != nil {
 		return reply{}, err
 	}
-	stop := context.AfterFunc(ctx, func() { s.kill("cancelled") })
+	stop := context.AfterFunc(ctx, func() { s.kill(cancelReason(ctx)) })
 	defer stop()
 	rep, ok, restarted, _ := s.do(req, data, 0, [3]io.Writer{})
 	if !ok {

@@ -396,3 +396,35 @@ func TestSessionOverlay(t *testing.T) {
 		t.Errorf("the base lost a file: %v", err)
 	}
 }
+
+// TestSessionCancel: cancelling a call's context ends it at once, even
+// one that ignores every limit, and the session goes on.
+func TestSessionCancel(t *testing.T) {
+	t.Parallel()
+	s := startTest(t, nil)
+	run(t, s, Call{Script: `x=kept`})
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(300*time.Millisecond, cancel)
+	start := time.Now()
+	res, err := s.Run(ctx, Call{Script: "#hang"})
+	if err != nil || res.Status != StatusInterrupted || !strings.Contains(res.Restarted, "the call was cancelled") {
+		t.Errorf("cancelled: %+v %v", res, err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("took %v", d)
+	}
+	if r := run(t, s, Call{Script: `echo $x`}); string(r.Stdout) != "kept\n" {
+		t.Errorf("after: %q", r.Stdout)
+	}
+	// A deadline is the call's timeout.
+	ctx, cancel = context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	res, err = s.Run(ctx, Call{Script: "#hang"})
+	if err != nil || res.Status != ExitTimeout || res.Limit != "timeout" {
+		t.Errorf("deadline: %+v %v", res, err)
+	}
+	res, err = s.Run(context.Background(), Call{Script: "while :; do :; done", Timeout: 200 * time.Millisecond})
+	if err != nil || res.Status != ExitTimeout || res.Restarted != "" {
+		t.Errorf("a call's timeout: %+v %v", res, err)
+	}
+}
