@@ -55,7 +55,7 @@ func TestDataDiffGzip(t *testing.T) {
 		{Name: "gunzip exists", Files: map[string]string{"a": "1\n", "a.gz": gz}, Args: []string{"gunzip", "a.gz"}},
 		{Name: "gunzip exists -f", Files: map[string]string{"a": "1\n", "a.gz": gz}, Args: []string{"gunzip", "-f", "a.gz"}},
 		{Name: "roundtrip", Files: files, Script: [][]string{{"gzip", "-9", "a.txt", "b.bin"}, {"gunzip", "a.txt.gz", "b.bin.gz"}}},
-		{Name: "roundtrip stdin", Files: files, Script: [][]string{{"gzip", "-c", "-1", "a.txt"}}, SkipStdout: true},
+		{Name: "roundtrip stdin", Files: files, Script: [][]string{{"gzip", "-c", "-1", "a.txt"}}, SkipStdout: "the compressed bytes depend on the deflate implementation (the round trip is compared by the cases above)"},
 		{Name: "suffix", Files: files, Script: [][]string{{"gzip", "-S", ".z", "a.txt"}, {"gzip", "-d", "-S", ".z", "a.txt.z"}}},
 	}
 	runDataFSDiff(t, cases)

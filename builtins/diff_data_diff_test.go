@@ -79,7 +79,8 @@ func TestDataDiffDiff(t *testing.T) {
 		{Args: []string{"diff", "-r", "-x", "s", "da", "db"}}, {Args: []string{"diff", "-rs", "da", "db"}},
 		{Args: []string{"diff", "da/f", "db"}}, {Args: []string{"diff", "da", "db/f"}}, {Args: []string{"diff", "-r", "-q", "db", "da"}},
 		{Args: with("-e", "dot1", "dot2")}, {Args: with("-e", "dot2", "dot1")},
-		{Args: []string{"diff", "-u", "d1", "d2"}, SkipStdout: true},
+		{Args: []string{"diff", "-u", "--label", "d1", "--label", "d2", "d1", "d2"}},
+		{Args: []string{"diff", "-u", "d1", "d2"}, SkipStdout: "the header lines hold the files' times, which the two runs make apart (the --label case compares the rest)"},
 		{Args: with("--unified=1", "long1", "long2")}, {Args: with("--context=0", "d5", "d6")}, {Args: with("-U", "x", "d1", "d2")},
 		{Args: with("--brief", "d1", "d2")}, {Args: with("--normal", "d3", "d4")},
 	}

@@ -133,7 +133,7 @@ func TestSedDiffCommands(t *testing.T) {
 		sedCase("-n", "p", "nonl.txt"), sedCase("$a end", "nonl.txt"), sedCase("$i ins", "nonl.txt"), sedCase("x", "nonl.txt"),
 		sedCase("G", "nonl.txt"), sedCase("N;P;D", "nonl.txt"), sedCase("$!N;s/\\n/-/", "nonl.txt"), sedCase("p", "nonl.txt", "f1"),
 		sedCase("r nonl.txt", "f1"), sedCase("R nonl.txt", "f1"), sedCase("-u", "p"), sedCase("--unbuffered", "-n", "2,3p"),
-		{Args: []string{"sed", "--debug", "-n", "$p"}, Stdin: sedWords, SkipStdout: true}, sedCase("-n", "/e/{p;p}"), sedCase("{;p;}"), sedCase("{p};{p}"), sedCase("1{2p}"),
+		{Args: []string{"sed", "--debug", "-n", "$p"}, Stdin: sedWords}, sedCase("-n", "/e/{p;p}"), sedCase("{;p;}"), sedCase("{p};{p}"), sedCase("1{2p}"),
 		sedCase("y/abc/xyz/;s/x/X/"), sedCase(":a\n$q;N;4,$D;ba"), sedCase("$!d"), sedCase("-n", "$p;2p"),
 		sedCase("e"), sedCase("--sandbox", "p"), sedCase("-s", "$r ins.txt", "f1", "f2"), sedCase("-n", "/a/,/c/{//!p}", "f1", "f2"),
 	})
@@ -181,7 +181,7 @@ func TestSedDiffErrors(t *testing.T) {
 		sedCase("y/a/\\cA/"), sedCase("2,+3,4p"), sedCase("l x"), sedCase("q q"), sedCase("dp"), sedCase("e;p", "empty"),
 		sedCase("-s", "-n", "$p", "f1", "nosuch", "f2"), sedCase("R dir"), sedCase("r dir"), sedCase("-i", "p", "dir"),
 		sedCase("--nosuchopt"), sedCase("-l"),
-		{Args: []string{"sed", "--help"}, SkipStdout: true}, {Args: []string{"sed", "--version"}, SkipStdout: true},
+		{Args: []string{"sed", "--help"}, SkipStdout: "the usage text is sandsh's own, not a copy of GNU's (README known gaps)"}, {Args: []string{"sed", "--version"}, SkipStdout: "sandsh names itself and its version"},
 	})
 }
 

@@ -42,6 +42,12 @@ func getconfValues(env *Env) map[string]struct {
 
 var getconfGetopt = Getopt{Short: "+av:"}
 
+// getconfAsksFS are the path variables whose value glibc's pathconf
+// reads from the file's filesystem, so a missing path is an error.
+func getconfAsksFS(name string) bool {
+	return name == "NAME_MAX" || name == "LINK_MAX" || name == "FILESIZEBITS"
+}
+
 func runGetconf(ctx context.Context, env *Env, args []string) int {
 	opts, ops, err := getconfGetopt.Parse(args[1:])
 	if err != nil {
@@ -68,10 +74,13 @@ func runGetconf(ctx context.Context, env *Env, args []string) int {
 		io.WriteString(env.Stderr, getconfUsage)
 		return 2
 	}
-	if v.path {
+	if v.path && getconfAsksFS(name) {
+		// glibc's pathconf asks the filesystem (statfs) only for
+		// these; PATH_MAX, PIPE_BUF and the terminal limits are
+		// constants, printed whatever the path.
 		if _, err := env.FS.Stat(env.Abs(ops[1])); err != nil {
-			env.Errorf(args[0], "%s: %s", ops[1], ErrText(err))
-			return 1
+			env.Errorf(args[0], "pathconf: %s: %s", ops[1], ErrText(err))
+			return 3
 		}
 	}
 	if v.value == "" {

@@ -2,6 +2,7 @@ package netgate
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +14,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/sandsh/sandsh/builtins"
 	"github.com/sandsh/sandsh/policy"
@@ -309,5 +311,57 @@ func TestCredentials(t *testing.T) {
 	}
 	if _, ne := do(g, "GET", srv.URL+"/hello", false); ne == nil || !strings.HasSuffix(ne.Msg, "denied by the policy ("+srv.URL+"/hello): not this") {
 		t.Errorf("deny: %v", ne)
+	}
+}
+
+// TestBrokerFrameBound: a frame from the worker over the bound (about
+// --max-net-bytes as base64 plus a slack) is dropped unread, even when it
+// holds a well-formed request: the parent never decodes, nor answers,
+// more than the bound, whatever the worker claims.
+func TestBrokerFrameBound(t *testing.T) {
+	srv, hp := testServer(t)
+	g := gate(t, Config{MaxBytes: 1024}, hp)
+	reqR, reqW := io.Pipe()
+	respR, respW := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go Serve(ctx, g, reqR, respW)
+	send := func(id uint64, body []byte) {
+		go writeFrame(reqW, brokerRequest{ID: id, Req: &builtins.NetRequest{Method: "POST", URL: srv.URL + "/echo", Body: body}})
+	}
+	send(7, make([]byte, maxFrameSlack+4096)) // over the bound
+	time.Sleep(50 * time.Millisecond)
+	send(8, []byte("a"))
+	seen := map[uint64]bool{}
+	frames := make(chan uint64)
+	go func() {
+		for {
+			data, err := readFrame(respR, 1<<30)
+			if err != nil {
+				close(frames)
+				return
+			}
+			var resp brokerResponse
+			json.Unmarshal(data, &resp)
+			frames <- resp.ID
+		}
+	}()
+	deadline := time.After(2 * time.Second)
+	for !seen[8] || len(seen) < 2 {
+		select {
+		case id := <-frames:
+			seen[id] = true
+		case <-deadline:
+			if !seen[8] {
+				t.Fatal("the broker stopped answering after an oversized frame")
+			}
+			if seen[7] {
+				t.Fatal("the broker read and answered a frame over its bound")
+			}
+			return
+		}
+		if seen[7] {
+			t.Fatal("the broker read and answered a frame over its bound")
+		}
 	}
 }

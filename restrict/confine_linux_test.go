@@ -163,12 +163,12 @@ func TestConfineRlimits(t *testing.T) {
 		t.Fatalf("worker: %+v\n%s", res, out)
 	}
 	if raceEnabled {
-		wantLines(t, out, "mmap 4GiB: ok")
+		wantLines(t, out, "mmap 3GiB: ok")
 		if !strings.Contains(out, "RLIMIT_AS not set (race detector build)") {
 			t.Errorf("a race build must report the missing RLIMIT_AS:\n%s", out)
 		}
 	} else {
-		wantLines(t, out, "mmap 4GiB: cannot allocate memory")
+		wantLines(t, out, "mmap 3GiB: cannot allocate memory")
 	}
 	wantLines(t, out, "write 2MiB: file too large", "dup: too many open files", "fds below 1024: true")
 	if fi, err := os.Stat(filepath.Join(dir, "big")); err != nil || fi.Size() > 1<<20 {

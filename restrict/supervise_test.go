@@ -126,11 +126,11 @@ func testWorker(action string) int {
 			return 1
 		}
 		say("rlimits %s fallbacks %s", strings.Join(rep.Rlimits, " "), strings.Join(rep.Fallbacks, "; "))
-		m, err := unix.Mmap(-1, 0, 4<<30, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS|unix.MAP_NORESERVE)
+		m, err := unix.Mmap(-1, 0, 3<<30, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS|unix.MAP_NORESERVE)
 		if err == nil {
 			unix.Munmap(m)
 		}
-		say("mmap 4GiB: %v", errText(err))
+		say("mmap 3GiB: %v", errText(err))
 		f, err := os.Create(filepath.Join(arg, "big"))
 		if err == nil {
 			_, err = f.Write(make([]byte, 2<<20))

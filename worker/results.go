@@ -404,7 +404,12 @@ func (o *Options) runSandboxed(ctx context.Context, in *runInputs, sc sandbox.Sc
 	if err != nil {
 		return finalStatus(errw, 0, &interp.InternalError{Value: err.Error()}), oc
 	}
-	status := finalStatus(errw, res.Status, res.Err)
+	var status int
+	if o.worker != nil && isMemoryLimit(res.Err) {
+		status = memoryLimitHit() // the parent prints it (memoryLimitMark)
+	} else {
+		status = finalStatus(errw, res.Status, res.Err)
+	}
 	oc.Limit = res.Limit
 	oc.Finished = res.Err == nil
 	// What follows reads the sandbox after the run: it gets its own

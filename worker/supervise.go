@@ -26,6 +26,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -46,6 +47,27 @@ type workerState struct {
 	jail      *os.File      // the socket to ask the parent for jailed programs (jail.go), or nil
 	net       builtins.Net  // the network broker to the parent's gate (net.go), or nil
 	ask       sandbox.Asker // the parent's --ask-command, through the ask broker (ask.go), or nil
+}
+
+// memoryLimitMark is what a worker writes on its crash pipe (its own
+// stderr, which only the parent reads) when the heap watchdog ended the
+// run, instead of printing the limit: the parent prints it, as it does
+// when it kills the worker for its RSS. With one process reporting, the
+// line comes once however the two race (a worker that printed the line
+// could still be killed for RSS before it exited, and the parent printed
+// it again).
+const memoryLimitMark = "sandsh-worker: limit max-memory\n"
+
+// memoryLimitHit hands the report of the memory limit to the parent.
+func memoryLimitHit() int {
+	os.Stderr.WriteString(memoryLimitMark)
+	return ExitLimit
+}
+
+// isMemoryLimit reports whether err is the worker's memory limit.
+func isMemoryLimit(err error) bool {
+	var le *interp.LimitError
+	return errors.As(err, &le) && le.Limit == "max-memory"
 }
 
 // workerPayload is the run, as the parent sends it to the worker, in the
@@ -322,6 +344,12 @@ func workerStatus(o *Options, errw io.Writer, res restrict.WorkerResult, maxMem 
 			fmt.Fprintf(o.IO.Err, "sandsh: the worker's crash report is in %s\n", f.Name())
 		}
 	}
+	switch {
+	case res.Death == restrict.Exited && res.Status == ExitLimit && strings.Contains(res.CrashText, memoryLimitMark):
+		// The worker's heap watchdog ended the run and left the
+		// report to this process (memoryLimitMark).
+		return finalStatus(errw, 0, &interp.LimitError{Limit: "max-memory", Value: interp.FormatBytes(maxMem)}), "max-memory"
+	}
 	switch res.Death {
 	case restrict.Exited:
 		return res.Status, ""
@@ -517,9 +545,8 @@ func Main(h *Hooks) int {
 				os.Exit(ExitLimit) // the parent reports it and restarts
 			}
 			// The run did not stop in time after the limit: end it here
-			// with the same message.
-			fmt.Fprintf(errW, "sandsh: %v\n", limitErr)
-			os.Exit(ExitLimit)
+			// (the parent reports it).
+			os.Exit(memoryLimitHit())
 		})
 	defer wd.Stop()
 	if h.Confined != nil {

@@ -165,6 +165,19 @@ func pngDesc(b []byte) string {
 	return d
 }
 
+// elfPhnum is the ELF header's count of program headers (e_phnum), 0 if
+// the header is cut short.
+func elfPhnum(b []byte, bo binary.ByteOrder) uint16 {
+	off := 44 // 32-bit
+	if b[4] == 2 {
+		off = 56
+	}
+	if len(b) < off+2 {
+		return 0
+	}
+	return bo.Uint16(b[off:])
+}
+
 func elf(b []byte) (Result, bool) {
 	if len(b) < 20 {
 		return Result{"ELF", "application/octet-stream", "binary"}, true
@@ -204,7 +217,9 @@ func elf(b []byte) (Result, bool) {
 	if typ == 2 || typ == 3 {
 		if bytes.Contains(b, []byte("/ld-linux")) || bytes.Contains(b, []byte("/ld-musl")) {
 			d += ", dynamically linked"
-		} else if typ == 2 {
+		} else if typ == 2 && elfPhnum(b, bo) > 0 {
+			// file reports the linking from the program headers; a
+			// header without any says nothing about it.
 			d += ", statically linked"
 		}
 	}
@@ -289,33 +304,7 @@ func textKind(b []byte) (kind, mime string, exec bool) {
 		}
 		fields := strings.Fields(strings.TrimSpace(string(bytes.TrimRight(line, "\r"))))
 		if len(fields) > 0 {
-			interp := fields[0]
-			if strings.HasSuffix(interp, "/env") && len(fields) > 1 {
-				interp = fields[1]
-				if interp == "-S" && len(fields) > 2 {
-					interp = fields[2]
-				}
-			}
-			base := interp[strings.LastIndexByte(interp, '/')+1:]
-			switch {
-			case base == "bash":
-				return "Bourne-Again shell script", "text/x-shellscript", true
-			case base == "sh" || base == "dash" || base == "ash":
-				return "POSIX shell script", "text/x-shellscript", true
-			case base == "zsh":
-				return "Paul Falstad's zsh script", "text/x-shellscript", true
-			case strings.HasPrefix(base, "python"):
-				return "Python script", "text/x-script.python", true
-			case strings.HasPrefix(base, "perl"):
-				return "Perl script text executable", "text/x-perl", true
-			case strings.HasPrefix(base, "ruby"):
-				return "Ruby script", "text/x-ruby", true
-			case base == "node" || base == "nodejs":
-				return "Node.js script", "application/javascript", true
-			case strings.HasSuffix(base, "awk"):
-				return "awk or perl script", "text/x-awk", true
-			}
-			return "a " + strings.Join(fields, " ") + " script", "text/plain", true
+			return scriptKind(fields)
 		}
 	}
 	t := bytes.TrimLeft(b, " \t\r\n")
@@ -329,6 +318,46 @@ func textKind(b []byte) (kind, mime string, exec bool) {
 		return "JSON text data", "application/json", false
 	}
 	return "", "text/plain", false
+}
+
+// scriptKind names a script by its #! line's fields as file 5.44's magic
+// does: it knows some interpreters by path and fewer through env (none
+// after an env option such as -S, nor sh, dash or awk), and otherwise
+// repeats the line ("a /bin/dash script", "a awk -f script": the env
+// path dropped).
+func scriptKind(fields []string) (kind, mime string, exec bool) {
+	args, viaEnv := fields, false
+	if strings.HasSuffix(fields[0], "/env") && len(fields) > 1 {
+		args, viaEnv = fields[1:], true
+	}
+	base := args[0][strings.LastIndexByte(args[0], '/')+1:]
+	switch {
+	case viaEnv && strings.HasPrefix(base, "-"):
+	case base == "bash":
+		return "Bourne-Again shell script", "text/x-shellscript", true
+	case base == "zsh":
+		return "Paul Falstad's zsh script", "text/x-shellscript", true
+	case strings.HasPrefix(base, "python"):
+		return "Python script", "text/x-script.python", true
+	case strings.HasPrefix(base, "perl"):
+		return "Perl script text executable", "text/x-perl", true
+	case base == "ruby":
+		return "Ruby script", "text/x-ruby", true
+	case base == "node" || base == "nodejs":
+		return "Node.js script executable", "application/javascript", false
+	case viaEnv:
+	case base == "sh":
+		return "POSIX shell script", "text/x-shellscript", true
+	case base == "ash":
+		return "Neil Brown's ash script", "text/x-shellscript", true
+	case base == "awk":
+		return "awk script", "text/x-awk", true
+	case base == "gawk":
+		return "GNU awk script", "text/x-gawk", true
+	case base == "nawk":
+		return "new awk script", "text/x-nawk", true
+	}
+	return "a " + strings.Join(args, " ") + " script", "text/plain", true
 }
 
 func hasPrefixFold(b []byte, p string) bool {
