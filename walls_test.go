@@ -93,7 +93,7 @@ var walls = []wall{
 		name:  "net-redirects",
 		claim: "with --allow-net: CheckRedirect re-checks every hop",
 		file:  "netgate/netgate.go",
-		edits: []edit{{"\t\t\tif ne := g.check(next.URL); ne != nil {\n\t\t\t\tne.Msg = \"redirect to \" + ne.Msg\n\t\t\t\treturn ne\n\t\t\t}\n", ""}},
+		edits: []edit{{"\t\t\tif ne := g.check(next.URL, next.Method, max(next.ContentLength, 0)); ne != nil {\n\t\t\t\tne.Msg = \"redirect to \" + ne.Msg\n\t\t\t\treturn ne\n\t\t\t}\n", ""}},
 		pkg:   "./netgate/", tests: "^TestGateRefuses$",
 	},
 	{
@@ -212,11 +212,11 @@ var walls = []wall{
 		pkg:   "./vfs/", tests: "^(TestRestrictPaths|TestRestrictPathsNames)$",
 	},
 	{
-		name:  "state-checksum",
-		claim: "a forged or damaged --state file is refused whole (sha256 of the payload)",
-		file:  "statefile/statefile.go",
-		edits: []edit{{"\tif !bytes.Equal(got[:], want) {", "\tif false && !bytes.Equal(got[:], want) {"}},
-		pkg:   "./statefile/", tests: "^TestRefused$",
+		name:  "state-snapshot-check",
+		claim: "a forged --state file: every path, type, mode and owner is checked before anything loads (vfs.Snapshot.Check)",
+		file:  "vfs/snapshot.go",
+		edits: []edit{{"\t\tif e.UID < 0 || e.GID < 0 || e.UID > 1<<31-1 || e.GID > 1<<31-1 {", "\t\tif false {"}},
+		pkg:   "./vfs/", tests: "^(TestSnapshotCheck|TestSnapshotLimits)$",
 	},
 	{
 		name:  "command-panic",
