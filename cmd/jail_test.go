@@ -131,8 +131,14 @@ while n < 100000:
         time.sleep(300); os._exit(0)
     n += 1`) + ` jail-bomb-marker`, stdout: `^fork refused True\n$`, marker: "jail-bomb-marker"},
 		{name: "child left running", script: py(`
+import subprocess, sys
+subprocess.Popen([sys.executable, "-c", "import time; time.sleep(301)", "jail-child-marker"]); print("started")`) + `; echo back`, stdout: `^started\nback\n$`, marker: "jail-child-marker"},
+		{name: "run another host program", script: py(`
 import subprocess
-subprocess.Popen(["sleep", "301"]); print("started")`) + `; echo back`, stdout: `^started\nback\n$`, marker: "sleep 301"},
+for argv in (["sleep", "0"], ["/bin/sh", "-c", "true"], ["/lib64/ld-linux-x86-64.so.2", "/bin/true"]):
+    try:
+        subprocess.run(argv); print("RAN", argv[0])
+    except OSError as e: print("refused", e.errno)`) + ` 2>/dev/null`, stdout: `^(refused 13\n){2}refused (13|2)\n$`},
 		{name: "ptrace", script: py(`
 import ctypes, os
 libc = ctypes.CDLL(None, use_errno=True)

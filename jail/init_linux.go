@@ -75,13 +75,18 @@ func InitMain() int {
 	if err := unix.Chdir(ic.Dir); err != nil {
 		return fail("chdir %s: %v", ic.Dir, err)
 	}
-	if err := confine(&ic); err != nil {
+	lfd, err := confine(&ic)
+	if err != nil {
 		return fail("%v", err)
 	}
-	if err := unix.Sendmsg(initReplyFD, []byte("ok"), unix.UnixRights(wfd), nil, 0); err != nil {
+	// From here every exec waits for the parent's answer: the listener
+	// goes with the working tree, and the exec of the program is the
+	// first the parent decides.
+	if err := unix.Sendmsg(initReplyFD, []byte("ok"), unix.UnixRights(wfd, lfd), nil, 0); err != nil {
 		return 125
 	}
 	unix.Close(wfd)
+	unix.Close(lfd)
 	err = restrict.ExecJailed(ic.Program, ic.Argv, ic.Env, uint64(max(ic.Limits.MaxMemory, 0)))
 	fmt.Fprintf(os.Stderr, "sandsh: %s: %v\n", ic.Argv[0], err)
 	return 126
@@ -253,8 +258,24 @@ func loopbackUp() error {
 }
 
 // confine applies what the program inherits: rlimits, no capabilities,
-// no_new_privs, Landlock over the jail's own view, the seccomp filter.
-func confine(ic *initConfig) error {
+// no_new_privs, Landlock over the jail's own view, the seccomp filters.
+// It returns the listener of the exec filter (see execGuard).
+func confine(ic *initConfig) (int, error) {
+	if err := confineLimits(ic); err != nil {
+		return -1, err
+	}
+	if err := jailLandlock(ic); err != nil {
+		return -1, err
+	}
+	if err := jailSeccomp(); err != nil {
+		return -1, err
+	}
+	return execListener()
+}
+
+// confineLimits sets the rlimits, drops every capability and sets
+// no_new_privs.
+func confineLimits(ic *initConfig) error {
 	l := ic.Limits
 	set := func(name string, res int, n uint64) error {
 		lim := unix.Rlimit{Cur: n, Max: n}
@@ -302,10 +323,7 @@ func confine(ic *initConfig) error {
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("no_new_privs: %w", err)
 	}
-	if err := jailLandlock(ic); err != nil {
-		return err
-	}
-	return jailSeccomp()
+	return nil
 }
 
 // jailLandlock repeats the filesystem view in Landlock where the kernel
@@ -327,17 +345,25 @@ func jailLandlock(ic *initConfig) error {
 		}
 	}
 	rules = append(rules, landlock.RODirs(dirs...), landlock.ROFiles(files...), landlock.RODirs("/proc"),
-		landlock.RWDirs(ic.Work, "/tmp").WithRefer(), landlock.RWDirs("/dev/shm").IgnoreIfMissing(),
+		landlock.PathAccess(writableNoExec, ic.Work, "/tmp").WithRefer(), landlock.PathAccess(writableNoExec, "/dev/shm").IgnoreIfMissing(),
 		landlock.RWFiles("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom"),
 		landlock.PathAccess(llsys.AccessFSReadDir, "/dev"))
 	if ic.Home != "" {
-		rules = append(rules, landlock.RWDirs(ic.Home).WithRefer())
+		rules = append(rules, landlock.PathAccess(writableNoExec, ic.Home).WithRefer())
 	}
 	if err := landlock.V5.BestEffort().RestrictPaths(rules...); err != nil {
 		return fmt.Errorf("landlock: %w", err)
 	}
 	return nil
 }
+
+// writableNoExec is what the jail may do where it writes: everything
+// but execute, so nothing the program (or the script before it) wrote
+// ever runs as a program.
+const writableNoExec = landlock.AccessFSSet(llsys.AccessFSReadFile | llsys.AccessFSReadDir | llsys.AccessFSWriteFile |
+	llsys.AccessFSRemoveDir | llsys.AccessFSRemoveFile | llsys.AccessFSMakeChar | llsys.AccessFSMakeDir |
+	llsys.AccessFSMakeReg | llsys.AccessFSMakeSock | llsys.AccessFSMakeFifo | llsys.AccessFSMakeBlock |
+	llsys.AccessFSMakeSym | llsys.AccessFSTruncate)
 
 // deniedInJail fail with EPERM for the program: kernel interfaces a tool
 // never needs and an escape would (new namespaces are also refused

@@ -308,14 +308,17 @@ func (c *Config) runWith(ctx context.Context, backend string, ic *initConfig, st
 	// tree's directory, which keeps the jail's tmpfs readable after
 	// everything in the jail is gone.
 	buf := make([]byte, 4096)
-	oob := make([]byte, unix.CmsgSpace(4))
+	oob := make([]byte, unix.CmsgSpace(2*4))
 	n, oobn, _, _, rerr := unix.Recvmsg(int(reply.Fd()), buf, oob, unix.MSG_CMSG_CLOEXEC)
-	var work *os.File
+	var work, listener *os.File
 	if rerr == nil && oobn > 0 {
 		if msgs, err := unix.ParseSocketControlMessage(oob[:oobn]); err == nil && len(msgs) > 0 {
 			if fds, err := unix.ParseUnixRights(&msgs[0]); err == nil && len(fds) > 0 {
 				work = os.NewFile(uintptr(fds[0]), "jail-work")
-				for _, fd := range fds[1:] {
+				if len(fds) > 1 {
+					listener = os.NewFile(uintptr(fds[1]), "jail-exec-listener")
+				}
+				for _, fd := range fds[min(len(fds), 2):] {
 					unix.Close(fd)
 				}
 			}
@@ -323,6 +326,26 @@ func (c *Config) runWith(ctx context.Context, backend string, ic *initConfig, st
 	}
 	if work != nil {
 		defer work.Close()
+	}
+	guard := newExecGuard(ic.Argv[0], ic.Program, c.Allowed, func(line string) { fmt.Fprintln(stderr, line) })
+	guardDone := make(chan struct{})
+	if listener != nil {
+		exited := make(chan struct{})
+		go func() {
+			defer close(guardDone)
+			guard.serve(int(listener.Fd()), exited)
+			listener.Close()
+		}()
+		defer func() { close(exited); <-guardDone }()
+	} else {
+		close(guardDone)
+		if work != nil {
+			// An init that confined itself always sends both; without
+			// the listener nothing could stop its execs.
+			jp.Kill()
+			work.Close()
+			work = nil
+		}
 	}
 	ws, _ := jp.Wait()
 	msg := ""
@@ -342,13 +365,16 @@ func (c *Config) runWith(ctx context.Context, backend string, ic *initConfig, st
 		return nil, &setupError{msg}
 	}
 	res := &restrict.JailResult{Backend: backend, Status: status(ws)}
+	defer func() { res.RefusedExecs = refusedExecs(guard.Refused()) }()
 	if ws.Signaled() && ctx.Err() == nil {
 		if m := killMessage(ws.Signal(), jp.CPUTime(), c.limits()); m != "" {
 			fmt.Fprintf(stderr, "sandsh: %s: %s\n", ic.Argv[0], m)
 		}
 	}
 	res.Notes = append(res.Notes, fmt.Sprintf("%s: %s ran in the %s jail, status %d", ic.Argv[0], ic.Program, backend, res.Status),
-		"limits: rlimits "+c.limits().describe()+" (cgroup v2 is not used)")
+		"limits: rlimits "+c.limits().describe()+" (cgroup v2 is not used)",
+		"may execute: "+strings.Join(guard.programs(), ", ")+" (and byte-identical copies; the programs allowed by name, as installed in "+
+			strings.Join(ProgramPath, ":")+"); every other exec is refused")
 	if ctx.Err() != nil {
 		return res, nil // killed: the tree may be half written; the run is ending anyway
 	}
@@ -360,6 +386,14 @@ func (c *Config) runWith(ctx context.Context, backend string, ic *initConfig, st
 	}
 	res.Tree = tree
 	return res, nil
+}
+
+func refusedExecs(rs []RefusedExec) []restrict.JailExec {
+	var out []restrict.JailExec
+	for _, r := range rs {
+		out = append(out, restrict.JailExec{Path: r.Path, Argv: r.Argv})
+	}
+	return out
 }
 
 // lockedBuffer collects bwrap's own error messages.

@@ -49,6 +49,15 @@ type JailResult struct {
 	Refused string
 	// Notes are lines for --verbose (the limits that applied).
 	Notes []string
+	// RefusedExecs are the programs the jailed program tried to execute
+	// that the jail refused (only the allowed programs run in it).
+	RefusedExecs []JailExec
+}
+
+// JailExec is one exec inside a jail.
+type JailExec struct {
+	Path string
+	Argv []string
 }
 
 // Jailer runs req in a jail with the given standard streams. It returns
@@ -64,6 +73,8 @@ type JailEvent struct {
 	Duration time.Duration
 	Changes  []vfs.Change
 	Refused  string
+	// RefusedExecs are the execs refused inside the jail.
+	RefusedExecs []JailExec
 }
 
 // JailSetup turns on jailed host programs in a restricted gateway.
@@ -156,7 +167,7 @@ func (g *Gateway) runJailed(ctx context.Context, env *builtins.Env, name string,
 		ev.Refused, ev.Status = err.Error(), StatusNotExecutable
 		return refuse(env, args[0], "jail: "+err.Error(), StatusNotExecutable)
 	}
-	ev.Backend, ev.Status = res.Backend, res.Status
+	ev.Backend, ev.Status, ev.RefusedExecs = res.Backend, res.Status, res.RefusedExecs
 	if j.Verbose {
 		for _, n := range res.Notes {
 			fmt.Fprintf(env.Stderr, "sandsh: jail: %s\n", n)
@@ -165,13 +176,30 @@ func (g *Gateway) runJailed(ctx context.Context, env *builtins.Env, name string,
 	if res.Tree != nil {
 		ev.Changes, err = vfs.ApplyTree(ctx, env.FS, j.Work, before, res.Tree)
 		if err != nil {
-			fmt.Fprintf(env.Stderr, "sandsh: %s: jail: copying the changes back: %s\n", args[0], builtins.ErrText(err))
+			fmt.Fprintf(env.Stderr, "sandsh: %s: jail: copying the changes back: %s; %s\n", args[0], builtins.ErrText(err),
+				undoTree(ctx, env.FS, j, before))
+			ev.Changes = nil
 			if res.Status == 0 {
 				ev.Status = 1
 			}
 		}
 	}
 	return ev.Status
+}
+
+// undoTree puts the working tree back as it was before the jailed
+// program ran, once copying its changes back failed half way: the
+// copy-back is all or nothing (a refused write must not leave the
+// deletions before it applied). It says what became of the tree.
+func undoTree(ctx context.Context, fsys vfs.FS, j *JailSetup, before *vfs.Snapshot) string {
+	cur, err := vfs.ReadTree(ctx, fsys, j.Work, j.Limits)
+	if err == nil {
+		_, err = vfs.ApplyTree(ctx, fsys, j.Work, cur, before)
+	}
+	if err != nil {
+		return "undoing the changes applied failed too: " + builtins.ErrText(err)
+	}
+	return "no change was kept"
 }
 
 // inPipe gives the jailed program its standard input: a host file as it

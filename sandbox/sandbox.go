@@ -392,6 +392,13 @@ func New(cfg Config) (*Sandbox, error) {
 				if ev.Refused != "" {
 					f["refused"] = ev.Refused
 				}
+				if len(ev.RefusedExecs) > 0 {
+					var execs []map[string]any
+					for _, x := range ev.RefusedExecs {
+						execs = append(execs, map[string]any{"path": x.Path, "argv": a.Argv(x.Argv)})
+					}
+					f["refused_execs"] = execs
+				}
 				a.Emit("jail", f)
 			}
 		}
