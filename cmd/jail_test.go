@@ -263,3 +263,86 @@ func TestJailRefusesWithoutNamespaces(t *testing.T) {
 		})
 	}
 }
+
+// TestJailBesideANobodyKiller: a job on the same machine that kills
+// every process of the user nobody must not break a jailed run (the
+// jails of a root sandsh ran as nobody). The killer here kills
+// nobody's processes among this test's descendants, so that it cannot
+// break another job's on a shared machine; it kills as fast as the
+// jails start. As another user the jail is that user's own, out of
+// reach of the same killer, so the test needs root to mean anything.
+func TestJailBesideANobodyKiller(t *testing.T) {
+	backends := jailBackends(t)
+	if os.Getuid() != 0 {
+		t.Skip("the jails of a sandsh that is not root run as its own user; the killer is a root's job")
+	}
+	stop := make(chan struct{})
+	killed := make(chan int, 1)
+	go func() {
+		n := 0
+		defer func() { killed <- n }()
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			n += killNobodyDescendants(os.Getpid())
+			time.Sleep(2 * time.Millisecond)
+		}
+	}()
+	for _, b := range backends {
+		t.Run(b, func(t *testing.T) {
+			status, out, errs := runSandsh(t, "", "--allow-run", "python3", "--jail-backend", b, "-c",
+				`python3 -c 'import os, time; time.sleep(1); print("survived", os.getuid())'`)
+			if status != 0 || out != "survived 1000\n" {
+				t.Errorf("status %d, stdout %q, want the jailed program to survive\nstderr: %s", status, out, errs)
+			}
+		})
+	}
+	close(stop)
+	if n := <-killed; n > 0 {
+		t.Errorf("the killer found %d processes of nobody among the jails", n)
+	}
+}
+
+// killNobodyDescendants kills with SIGKILL every process of the user
+// nobody (65534) that descends from ancestor, and says how many.
+func killNobodyDescendants(ancestor int) int {
+	ents, _ := os.ReadDir("/proc")
+	parent := map[int]int{}
+	var nobody []int
+	for _, e := range ents {
+		var pid int
+		if _, err := fmt.Sscan(e.Name(), &pid); err != nil {
+			continue
+		}
+		status, err := os.ReadFile("/proc/" + e.Name() + "/status")
+		if err != nil {
+			continue
+		}
+		for _, line := range strings.Split(string(status), "\n") {
+			f := strings.Fields(line)
+			switch {
+			case len(f) >= 2 && f[0] == "PPid:":
+				var pp int
+				fmt.Sscan(f[1], &pp)
+				parent[pid] = pp
+			case len(f) >= 2 && f[0] == "Uid:" && f[1] == "65534":
+				nobody = append(nobody, pid)
+			}
+		}
+	}
+	n := 0
+	for _, pid := range nobody {
+		for p, hops := parent[pid], 0; p > 1 && hops < 64; p, hops = parent[p], hops+1 {
+			if p == ancestor {
+				if syscall.Kill(pid, syscall.SIGKILL) == nil {
+					n++
+				}
+				break
+			}
+		}
+	}
+	return n
+}

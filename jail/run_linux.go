@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -47,17 +48,26 @@ func (c *Config) exe() string {
 // start faster.
 var initEnv = []string{InitEnv + "=1", "GOMAXPROCS=1", "GOGC=off"}
 
-// nobody is the host user a jail runs as when sandsh runs as root: the
-// jail's processes are never the host's root, and RLIMIT_NPROC, which
-// the kernel does not apply to root, bounds them.
-const nobody = 65534
+// Root's jails run as a host uid of their own, drawn at random for each
+// jail from a range no account uses: never the host's root, never a
+// user other jobs signal (the jails ran as nobody, and a job killing
+// nobody's processes killed them), and RLIMIT_NPROC, which the kernel
+// counts per user and does not apply to root, counts this jail's
+// processes alone.
+// The range sits above systemd's container range (0x80000 to
+// 0x6FFFFFFF) and below 2^31 (bwrap reads ids as signed ints).
+const (
+	jailUIDBase  = 0x70000000
+	jailUIDRange = 1 << 24
+)
 
 // hostIDs are the host user and group the jail's uid/gid 1000 are.
 func hostIDs() (int, int) {
-	if os.Getuid() == 0 {
-		return nobody, nobody
+	if os.Getuid() != 0 {
+		return os.Getuid(), os.Getgid()
 	}
-	return os.Getuid(), os.Getgid()
+	id := jailUIDBase + rand.IntN(jailUIDRange)
+	return id, id
 }
 
 // openExe opens sandsh's executable for exec through /proc/self/fd, so
@@ -263,7 +273,7 @@ func (c *Config) runWith(ctx context.Context, backend string, ic *initConfig, st
 		}
 		// bwrap copies sandsh in from its descriptor 5 (a read-only
 		// file of its tmpfs): it may run as another user (root's jail
-		// runs as nobody) than the one who can reach sandsh's directory.
+		// runs as a uid of its own) than the one who can reach sandsh's directory.
 		var exeData *os.File
 		exePath := ""
 		if p, err := os.Executable(); err == nil && c.Exe == "" && reachable(p, uid) {

@@ -32,7 +32,7 @@ type JailProcSpec struct {
 	NewNamespaces bool
 	// HostUID and HostGID are the host ids the process runs as: without
 	// NewNamespaces, different ids from this process's make it switch
-	// to them first (root starting bwrap as nobody).
+	// to them first (root starting bwrap as the jail's own uid).
 	HostUID, HostGID int
 }
 
