@@ -389,11 +389,77 @@ func (g *Gateway) runFile(ctx context.Context, env *builtins.Env, p, as string, 
 			}
 		}
 		if g.restricted {
+			if iargv := g.jailInterpreter(head, as, args); iargv != nil {
+				return g.runScriptJailed(ctx, env, p, name, iargv)
+			}
 			return refuse(env, name, "restricted: only bash and sh scripts can run in the sandbox", StatusNotExecutable)
 		}
 		return g.host(ctx, env, p, args)
 	}
 	return g.shell(ctx, env, append([]string{interp, as}, args[1:]...))
+}
+
+// jailInterpreter returns the command line that runs a #! script through
+// an allowlisted host program, as the kernel would build it
+// (`#!/usr/bin/python3 -u` gives /usr/bin/python3 -u SCRIPT ARGS...;
+// `#!/usr/bin/env python3`, after env's lookup, python3 SCRIPT ARGS...),
+// or nil when the interpreter is not one the jail runs: only a program
+// of the system directories or a name given to env, and only one the
+// allowlist allows (`#!/usr/bin/env perl` stays refused).
+func (g *Gateway) jailInterpreter(head []byte, as string, args []string) []string {
+	if g.jail == nil || !bytes.HasPrefix(head, []byte("#!")) {
+		return nil
+	}
+	line, _, _ := bytes.Cut(head[2:], []byte("\n"))
+	fields := strings.Fields(string(line))
+	if len(fields) == 0 {
+		return nil
+	}
+	var argv []string
+	switch prog := fields[0]; {
+	case slices.Contains(binDirs, path.Dir(prog)) && path.Base(prog) == "env":
+		rest := fields[1:]
+		if len(rest) > 0 && rest[0] == "-S" {
+			rest = rest[1:]
+		} else if len(rest) > 1 {
+			// Without -S the kernel hands env the rest of the line
+			// as one word: env looks for a program of that name.
+			rest = []string{strings.Join(rest, " ")}
+		}
+		if len(rest) == 0 || strings.HasPrefix(rest[0], "-") || strings.Contains(rest[0], "=") {
+			return nil
+		}
+		argv = rest
+	case slices.Contains(binDirs, path.Dir(prog)):
+		argv = []string{prog}
+		if len(fields) > 1 {
+			argv = append(argv, strings.Join(fields[1:], " "))
+		}
+	default:
+		return nil
+	}
+	name := path.Base(argv[0])
+	argv = append(append(argv, as), args[1:]...)
+	if !g.jailable(name, argv) {
+		return nil
+	}
+	return argv
+}
+
+// runScriptJailed runs the script at sandbox path p through the
+// interpreter command line iargv in the jail, which is shown the working
+// tree only: a script outside it is refused. The policy decides on the
+// interpreter's command line too (a policy denying python3 holds for a
+// python3 script).
+func (g *Gateway) runScriptJailed(ctx context.Context, env *builtins.Env, p, as string, iargv []string) int {
+	name := path.Base(iargv[0])
+	if w := g.jail.Work; p != w && !strings.HasPrefix(p, strings.TrimSuffix(w, "/")+"/") {
+		return refuse(env, as, fmt.Sprintf("jail: %s runs only scripts inside %s, the working tree it is shown", name, w), StatusNotExecutable)
+	}
+	if st, ok := g.checked(ctx, env, iargv); !ok {
+		return st
+	}
+	return g.runJailed(ctx, env, name, iargv)
 }
 
 // readHead reads the start of a file to look for a #! line.
