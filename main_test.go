@@ -26,6 +26,7 @@ import (
 
 	"github.com/sandsh/sandsh/cmd"
 	"github.com/sandsh/sandsh/internal/suite"
+	"github.com/sandsh/sandsh/jail"
 	"github.com/sandsh/sandsh/sandbox"
 )
 
@@ -335,10 +336,10 @@ func scriptParams(dir string, files []string, setup ...func(*testscript.Env) err
 // host has: the same tests must pass on each.
 func TestJailScripts(t *testing.T) {
 	backends := []string{"ns"}
-	if _, err := exec.LookPath("bwrap"); err == nil {
+	if err := jail.BwrapUsable(); err == nil {
 		backends = append(backends, "bwrap")
 	} else {
-		suite.Missing(t, "bwrap", "the second jail backend's run of testdata/jail")
+		suite.MissingBwrap(t, errors.Is(err, jail.ErrBwrapOld), "%s: %v", "the second jail backend's run of testdata/jail", err)
 	}
 	for _, b := range backends {
 		t.Run(b, func(t *testing.T) {

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"github.com/sandsh/sandsh/internal/suite"
+	"github.com/sandsh/sandsh/jail"
 )
 
 // jailBackends are the jail backends this host has; each jailed test runs
@@ -27,10 +29,10 @@ func jailBackends(t *testing.T) []string {
 		suite.Skip(t, "userns", "user namespaces build the jail: %v %s", err, out)
 	}
 	b := []string{"ns"}
-	if _, err := exec.LookPath("bwrap"); err == nil {
+	if err := jail.BwrapUsable(); err == nil {
 		b = append(b, "bwrap")
 	} else {
-		suite.Missing(t, "bwrap", "the second jail backend's run of the attacks")
+		suite.MissingBwrap(t, errors.Is(err, jail.ErrBwrapOld), "%s: %v", "the second jail backend's run of the attacks", err)
 	}
 	return b
 }
@@ -345,4 +347,42 @@ func killNobodyDescendants(ancestor int) int {
 		}
 	}
 	return n
+}
+
+// TestJailOldBwrap: a bubblewrap older than 0.12.0 is refused with the
+// reason, and `sandsh version` says so. A fake bwrap printing an old
+// version is bound over /usr/bin/bwrap in a mount namespace of the
+// test's own (sandsh looks for bwrap in the system directories only,
+// never on $PATH).
+func TestJailOldBwrap(t *testing.T) {
+	jailBackends(t)
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake := filepath.Join(t.TempDir(), "bwrap")
+	if err := os.WriteFile(fake, []byte("#!/bin/sh\necho 'bubblewrap 0.8.0'\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	run := func(args ...string) (string, string) {
+		c := exec.Command("unshare", append([]string{"--user", "--map-root-user", "--mount", "sh", "-c",
+			`found=; for d in /usr/local/bin /usr/bin /bin; do if [ -e $d/bwrap ]; then mount --bind "$0" $d/bwrap || exit; found=1; fi; done; ` +
+				`[ -n "$found" ] || { mount -t tmpfs tmpfs /usr/local/bin && cp "$0" /usr/local/bin/bwrap; } || exit; exec "$@"`, fake, exe}, args...)...)
+		c.Env = append(os.Environ(), "SANDSH_TEST_MAIN=1")
+		var stdout, stderr bytes.Buffer
+		c.Stdout, c.Stderr = &stdout, &stderr
+		c.Run()
+		return stdout.String(), stderr.String()
+	}
+	out, errs := run("--jail-backend", "bwrap", "--allow-run", "python3", "-c", "python3 -c 'print(\"RAN\")'; echo status $?")
+	if strings.Contains(out, "RAN") || !strings.Contains(out, "status 126") {
+		t.Errorf("stdout %q: want the program refused\nstderr: %s", out, errs)
+	}
+	want := `^sandsh: python3: jail: cannot build the jail, so python3 does not run: bwrap: /usr/(local/)?bin/bwrap is bubblewrap 0\.8\.0, older than 0\.12\.0, the oldest the bwrap backend accepts\n$`
+	if !regexp.MustCompile(want).MatchString(errs) {
+		t.Errorf("stderr %q, want %s", errs, want)
+	}
+	if out, errs := run("version"); !regexp.MustCompile(`(?m)^jail backend bwrap: unavailable \(/usr/(local/)?bin/bwrap is bubblewrap 0\.8\.0, older than 0\.12\.0`).MatchString(out) {
+		t.Errorf("sandsh version: %q %s", out, errs)
+	}
 }

@@ -19,6 +19,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/sandsh/sandsh/vfs"
@@ -87,6 +88,26 @@ type Config struct {
 	// Exe is the sandsh executable (the jail init); "" means
 	// /proc/self/exe.
 	Exe string
+
+	// The bubblewrap found and its version, asked once.
+	bwrapOnce sync.Once
+	bwrapSeen bwrapInfo
+	// Tests only: another bwrap, and one older than minBwrap accepted.
+	bwrapAt         string
+	bwrapAnyVersion bool
+}
+
+// minBwrap is the oldest bubblewrap the bwrap backend accepts.
+var minBwrap = [3]int{0, 12, 0}
+
+// ErrBwrapOld is a bubblewrap older than the bwrap backend accepts.
+var ErrBwrapOld = fmt.Errorf("older than %d.%d.%d, the oldest the bwrap backend accepts", minBwrap[0], minBwrap[1], minBwrap[2])
+
+// bwrapInfo is the bubblewrap a backend would use: where, which
+// version, or why it cannot.
+type bwrapInfo struct {
+	path, version string
+	err           error
 }
 
 // CheckReadOnly validates --jail-ro paths: absolute, clean, not inside

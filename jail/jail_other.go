@@ -23,3 +23,6 @@ func Backends(string) []string { return []string{"none: jails need Linux namespa
 func (c *Config) Run(context.Context, *restrict.JailRequest, *os.File, *os.File, *os.File) (*restrict.JailResult, error) {
 	return nil, errors.New("jails need Linux")
 }
+
+// BwrapUsable says bwrap needs Linux.
+func BwrapUsable() error { return errors.New("jails need Linux") }

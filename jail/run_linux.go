@@ -36,6 +36,108 @@ func bwrapPath() string {
 	return ""
 }
 
+// bwrap finds bubblewrap in the system directories (or at the path a
+// test put in c.bwrapAt) and checks its version, once per Config.
+func (c *Config) bwrap() bwrapInfo {
+	c.bwrapOnce.Do(func() {
+		p := c.bwrapAt
+		if p == "" {
+			p = bwrapPath()
+		}
+		c.bwrapSeen = probeBwrap(p, c.bwrapAnyVersion)
+	})
+	return c.bwrapSeen
+}
+
+// probeBwrap asks the bubblewrap at p for its version and refuses one
+// older than minBwrap (unless anyVersion, for tests of the backend on
+// an older one).
+func probeBwrap(p string, anyVersion bool) bwrapInfo {
+	if p == "" {
+		return bwrapInfo{err: errors.New("bwrap is not installed (looked in " + strings.Join(ProgramPath, ":") + ")")}
+	}
+	out, err := hostOutput(p, "--version")
+	if err != nil {
+		return bwrapInfo{path: p, err: fmt.Errorf("%s --version: %v", p, err)}
+	}
+	line, _, _ := strings.Cut(strings.TrimSpace(out), "\n")
+	v, ok := strings.CutPrefix(line, "bubblewrap ")
+	nums, perr := parseVersion(v)
+	switch {
+	case !ok || perr != nil:
+		return bwrapInfo{path: p, err: fmt.Errorf("%s --version said %q, not a bubblewrap version", p, line)}
+	case !anyVersion && versionLess(nums, minBwrap):
+		return bwrapInfo{path: p, version: v, err: fmt.Errorf("%s is bubblewrap %s, %w", p, v, ErrBwrapOld)}
+	}
+	return bwrapInfo{path: p, version: v}
+}
+
+// parseVersion reads "0.12.0" (a suffix such as "-rc1" ignored).
+func parseVersion(v string) ([3]int, error) {
+	var out [3]int
+	v, _, _ = strings.Cut(v, "-")
+	parts := strings.Split(v, ".")
+	if len(parts) < 2 || len(parts) > 3 {
+		return out, errors.New("bad version")
+	}
+	for i, p := range parts {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 0 {
+			return out, errors.New("bad version")
+		}
+		out[i] = n
+	}
+	return out, nil
+}
+
+func versionLess(a, b [3]int) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return a[i] < b[i]
+		}
+	}
+	return false
+}
+
+// hostOutput runs a host program of the operator's (bwrap --version)
+// and returns what it printed, at most 4 KiB, within 5 seconds.
+func hostOutput(p string, args ...string) (string, error) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return "", err
+	}
+	defer r.Close()
+	null, err := os.Open(os.DevNull)
+	if err != nil {
+		w.Close()
+		return "", err
+	}
+	defer null.Close()
+	jp, err := restrict.StartJailProc(restrict.JailProcSpec{Path: p, Args: append([]string{p}, args...),
+		Env: []string{"PATH=/usr/bin:/bin", "LC_ALL=C"}, Files: []*os.File{null, w, w}, HostUID: os.Getuid(), HostGID: os.Getgid()})
+	w.Close()
+	if err != nil {
+		return "", err
+	}
+	t := time.AfterFunc(5*time.Second, jp.Kill)
+	defer t.Stop()
+	out, _ := io.ReadAll(io.LimitReader(r, 4096))
+	ws, _ := jp.Wait()
+	if !ws.Exited() || ws.ExitStatus() != 0 {
+		return string(out), fmt.Errorf("%s", describe(ws))
+	}
+	return string(out), nil
+}
+
+// kernelRelease names the kernel the ns backend's walls are.
+func kernelRelease() string {
+	var u unix.Utsname
+	if unix.Uname(&u) != nil {
+		return "?"
+	}
+	return unix.ByteSliceToString(u.Release[:])
+}
+
 func (c *Config) exe() string {
 	if c.Exe != "" {
 		return c.Exe
@@ -128,13 +230,17 @@ func Backends(exe string) []string {
 	} else {
 		out = append(out, "ns: available (user, mount, pid, net, ipc, uts namespaces; sandsh as the jail init)")
 	}
-	if p := bwrapPath(); p == "" {
-		out = append(out, "bwrap: not installed")
+	if bw := probeBwrap(bwrapPath(), false); bw.err != nil {
+		out = append(out, "bwrap: unavailable ("+bw.err.Error()+")")
 	} else {
-		out = append(out, "bwrap: available ("+p+")")
+		out = append(out, "bwrap: available (bubblewrap "+bw.version+", "+bw.path+")")
 	}
 	return out
 }
+
+// BwrapUsable says why the bwrap backend cannot run here, or nil when
+// it can (tests run it only then).
+func BwrapUsable() error { return probeBwrap(bwrapPath(), false).err }
 
 // Run runs req in a jail: the restrict.Jailer of the trusted side.
 func (c *Config) Run(ctx context.Context, req *restrict.JailRequest, stdin, stdout, stderr *os.File) (*restrict.JailResult, error) {
@@ -206,7 +312,7 @@ func (c *Config) Run(ctx context.Context, req *restrict.JailRequest, stdin, stdo
 		if res, err := try(BackendNS); err == nil {
 			return res, nil
 		}
-		if bwrapPath() != "" {
+		if c.bwrap().path != "" {
 			if res, err := try(BackendBwrap); err == nil {
 				return res, nil
 			}
@@ -266,11 +372,12 @@ func (c *Config) runWith(ctx context.Context, backend string, ic *initConfig, st
 		conf.Mount = true
 		spec.Path, spec.Files, spec.NewNamespaces = exePath, files, true
 	case BackendBwrap:
-		bw := bwrapPath()
-		if bw == "" {
+		info := c.bwrap()
+		if info.err != nil {
 			initReply.Close()
-			return nil, errors.New("bwrap is not installed")
+			return nil, info.err
 		}
+		bw := info.path
 		// bwrap copies sandsh in from its descriptor 5 (a read-only
 		// file of its tmpfs): it may run as another user (root's jail
 		// runs as a uid of its own) than the one who can reach sandsh's directory.
@@ -381,7 +488,11 @@ func (c *Config) runWith(ctx context.Context, backend string, ic *initConfig, st
 			fmt.Fprintf(stderr, "sandsh: %s: %s\n", ic.Argv[0], m)
 		}
 	}
-	res.Notes = append(res.Notes, fmt.Sprintf("%s: %s ran in the %s jail, status %d", ic.Argv[0], ic.Program, backend, res.Status),
+	which := "sandsh's own jail init, kernel " + kernelRelease()
+	if backend == BackendBwrap {
+		which = "bubblewrap " + c.bwrap().version + ", " + c.bwrap().path
+	}
+	res.Notes = append(res.Notes, fmt.Sprintf("%s: %s ran in the %s jail (%s), status %d", ic.Argv[0], ic.Program, backend, which, res.Status),
 		"limits: rlimits "+c.limits().describe()+" (cgroup v2 is not used)",
 		"may execute: "+strings.Join(guard.programs(), ", ")+" (and byte-identical copies; the programs allowed by name, as installed in "+
 			strings.Join(ProgramPath, ":")+"); every other exec is refused")
