@@ -386,3 +386,45 @@ func TestJailOldBwrap(t *testing.T) {
 		t.Errorf("sandsh version: %q %s", out, errs)
 	}
 }
+
+// TestJailDeepTree: a jailed program leaving 1,000 nested directories
+// with 255-byte names must not blow up the unconfined parent (its
+// read-back took it to 720 MB): the read-back refuses the first path
+// the sandbox cannot hold, in one line with the path shortened, and the
+// parent stays small (its peak RSS, measured by the kernel).
+func TestJailDeepTree(t *testing.T) {
+	for _, b := range jailBackends(t) {
+		t.Run(b, func(t *testing.T) {
+			exe, err := os.Executable()
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := exec.Command(exe, "--jail-backend", b, "--allow-run", "python3", "-c", `python3 -c '
+import os
+n = "d" * 255
+for i in range(1000):
+    os.mkdir(n); os.chdir(n)
+print("made")'; echo "status $?"`)
+			c.Env = append(os.Environ(), "SANDSH_TEST_MAIN=1")
+			var stdout, stderr bytes.Buffer
+			c.Stdout, c.Stderr = &stdout, &stderr
+			if err := c.Run(); err != nil {
+				t.Fatalf("%v\nstderr: %s", err, stderr.String())
+			}
+			if stdout.String() != "made\nstatus 1\n" {
+				t.Errorf("stdout %q, want the program's changes refused (status 1)", stdout.String())
+			}
+			want := `^sandsh: python3: jail: the working tree cannot come back: /d{39}…\(\d+ bytes\)…d{40}: path longer than 4095 bytes\n$`
+			if !regexp.MustCompile(want).MatchString(stderr.String()) {
+				t.Errorf("stderr %.400q, want %s", stderr.String(), want)
+			}
+			// The parent and the children it waited for (the worker;
+			// the jail is a child of the parent) at their peak.
+			rss := c.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10
+			t.Logf("peak RSS %d MB", rss>>20)
+			if rss > 200<<20 {
+				t.Errorf("peak RSS %d MB, want under 200", rss>>20)
+			}
+		})
+	}
+}

@@ -46,6 +46,12 @@ func ReadHostTree(ctx context.Context, dir string, lim SnapLimits) (*Snapshot, e
 		if rel == "." {
 			p = "/"
 		}
+		// A path the sandbox cannot hold ends the walk where it is met:
+		// a deep tree would otherwise cost memory with the square of its
+		// depth before the snapshot's own check refused it.
+		if len(p) >= maxPathLen {
+			return fmt.Errorf("%s: path longer than %d bytes", ShortPath(p), maxPathLen-1)
+		}
 		e := SnapEntry{Path: p, Mode: unixPerm(fi.Mode()) &^ 0o6000, UID: DefaultUID, GID: DefaultGID, Mtime: fi.ModTime(), Atime: fi.ModTime()}
 		switch {
 		case fi.IsDir():
@@ -55,7 +61,11 @@ func ReadHostTree(ctx context.Context, dir string, lim SnapLimits) (*Snapshot, e
 			if err != nil {
 				return err
 			}
-			names, err := f.Readdirnames(-1)
+			room := -1
+			if lim.MaxFiles > 0 {
+				room = lim.MaxFiles - len(s.Entries) + 1
+			}
+			names, err := readNames(f, room, dir, lim.MaxFiles)
 			f.Close()
 			if err != nil {
 				return err
@@ -168,6 +178,35 @@ func CheckHostTree(ctx context.Context, dir string, lim SnapLimits) error {
 		return nil
 	}
 	return walk(".")
+}
+
+// readNames reads the names of the open directory f, refusing more than
+// room of them (room < 0: no limit) as soon as they are seen: a
+// directory of millions of entries is never held whole.
+func readNames(f *os.File, room int, dir string, maxFiles int) ([]string, error) {
+	var names []string
+	for {
+		batch, err := f.Readdirnames(1024)
+		names = append(names, batch...)
+		if room >= 0 && len(names) > room {
+			return nil, fmt.Errorf("%s: more than %d files", dir, maxFiles)
+		}
+		if errors.Is(err, io.EOF) || err == nil && len(batch) == 0 {
+			return names, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}
+
+// ShortPath shortens a path for a message: its first and last 40 bytes
+// around the number of bytes left out.
+func ShortPath(p string) string {
+	if len(p) <= 100 {
+		return p
+	}
+	return fmt.Sprintf("%s…(%d bytes)…%s", strings.ToValidUTF8(p[:40], ""), len(p)-80, strings.ToValidUTF8(p[len(p)-40:], ""))
 }
 
 // CheckExportDir refuses an export target that exists and is not an
