@@ -32,6 +32,9 @@ func InitMain() int {
 	if os.Getenv(InitEnv) == "probe" {
 		return 0
 	}
+	// The second stage of a bwrap jail (see bwrapStage1): the working
+	// tree is written and bounded, what is left is to confine and exec.
+	stage2 := os.Getenv(InitEnv) == initStage2
 	// Capabilities, Landlock and the exec are per thread: keep one.
 	runtime.LockOSThread()
 	unix.CloseOnExec(initConfigFD)
@@ -62,11 +65,21 @@ func InitMain() int {
 			return fail("loopback: %v", err)
 		}
 	}
-	if err := vfs.WriteHostTree(ic.Work, ic.Tree); err != nil {
-		return fail("write the working tree: %v", err)
+	if !ic.Mount && !stage2 {
+		if err := mountBounded(&ic); err != nil {
+			return fail("%v", err)
+		}
 	}
-	if ic.Home != "" {
-		os.MkdirAll(ic.Home, 0o755)
+	if !stage2 {
+		if err := vfs.WriteHostTree(ic.Work, ic.Tree); err != nil {
+			return fail("write the working tree: %v", err)
+		}
+		if ic.Home != "" {
+			os.MkdirAll(ic.Home, 0o755)
+		}
+	}
+	if !ic.Mount && !stage2 {
+		return bwrapStage1(&ic, fail)
 	}
 	wfd, err := unix.Open(ic.Work, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
@@ -101,13 +114,7 @@ func buildFS(ic *initConfig) error {
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
 		return fmt.Errorf("make / private: %w", err)
 	}
-	size := ""
-	if ic.Limits.MaxFSBytes > 0 {
-		size = fmt.Sprintf(",size=%d", ic.Limits.MaxFSBytes)
-	}
-	if ic.Limits.MaxFiles > 0 {
-		size += fmt.Sprintf(",nr_inodes=%d", ic.Limits.MaxFiles+64)
-	}
+	size := ic.Limits.tmpfsBounds()
 	// The new root is mounted over the host's /tmp, in this mount
 	// namespace only (--jail-ro may not name a path below /tmp).
 	const root = "/tmp"
@@ -166,6 +173,78 @@ func buildFS(ic *initConfig) error {
 	}
 	os.Remove("/.old")
 	return nil
+}
+
+// tmpfsBounds are the mount options that bound every tmpfs the jail
+// writes to (the working tree, /tmp, $HOME), in both backends: bytes by
+// --max-fs-bytes, files by --max-files (and a few for the jail's own
+// mount points).
+func (l Limits) tmpfsBounds() string {
+	o := ""
+	if l.MaxFSBytes > 0 {
+		o = fmt.Sprintf(",size=%d", l.MaxFSBytes)
+	}
+	if l.MaxFiles > 0 {
+		o += fmt.Sprintf(",nr_inodes=%d", l.MaxFiles+64)
+	}
+	return o
+}
+
+// shmBounds bound the jail's /dev/shm.
+const shmBounds = ",size=16m,nr_inodes=4096"
+
+// initStage2 is InitEnv's value for the second stage of a bwrap jail.
+const initStage2 = "2"
+
+// mountBounded is the first stage of a bwrap jail: bwrap only makes the
+// mount points, and its init, uid 0 of bwrap's user namespace with
+// CAP_SYS_ADMIN there, mounts the working tree, /tmp, $HOME and
+// /dev/shm as tmpfs bounded like the ns backend's (bwrap's --size bounds
+// bytes, never files: a jailed program made 150,000 files against
+// --max-files 100000).
+func mountBounded(ic *initConfig) error {
+	bounds := ic.Limits.tmpfsBounds()
+	mounts := []struct{ dir, opts string }{{ic.Work, "mode=0755" + bounds}, {"/tmp", "mode=1777" + bounds}, {"/dev/shm", "mode=1777" + shmBounds}}
+	if ic.Home != "" {
+		mounts = append(mounts, struct{ dir, opts string }{ic.Home, "mode=0755" + bounds})
+	}
+	for _, m := range mounts {
+		if err := os.MkdirAll(m.dir, 0o755); err != nil {
+			return fmt.Errorf("mount point %s: %w", m.dir, err)
+		}
+		if err := unix.Mount("tmpfs", m.dir, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, m.opts); err != nil {
+			return fmt.Errorf("mount a bounded tmpfs on %s: %w", m.dir, err)
+		}
+	}
+	return nil
+}
+
+// bwrapStage1 starts the second stage in a user namespace of its own,
+// where the first stage's uid 0 is uid 1000 (bwrap maps one uid, so the
+// first stage, which had to be 0 to mount, cannot become 1000 itself),
+// hands it the configuration and ends as it ends.
+func bwrapStage1(ic *initConfig, fail func(string, ...any) int) int {
+	cfgR, cfgW, err := os.Pipe()
+	if err != nil {
+		return fail("jail init: %v", err)
+	}
+	files := []*os.File{os.Stdin, os.Stdout, os.Stderr, cfgR, os.NewFile(initReplyFD, "reply")}
+	jp, err := restrict.StartJailProc(restrict.JailProcSpec{Path: "/proc/self/exe", Args: []string{"sandsh"},
+		Env: []string{InitEnv + "=" + initStage2, "GOMAXPROCS=1", "GOGC=off"}, Files: files, NewUserNS: true})
+	cfgR.Close()
+	if err != nil {
+		cfgW.Close()
+		return fail("jail init: start the second stage: %v", err)
+	}
+	conf := *ic
+	conf.Tree, conf.StderrFD = nil, 0
+	gob.NewEncoder(cfgW).Encode(&conf)
+	cfgW.Close()
+	ws, _ := jp.Wait()
+	if ws.Signaled() {
+		return 128 + int(ws.Signal())
+	}
+	return ws.ExitStatus()
 }
 
 // roBind binds the host path src read-only at dst, keeping the flags the
@@ -232,7 +311,7 @@ func buildDev(dev string) error {
 	if err := os.Mkdir(dev+"/shm", 0o1777); err != nil {
 		return err
 	}
-	if err := unix.Mount("tmpfs", dev+"/shm", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "mode=1777,size=16m"); err != nil {
+	if err := unix.Mount("tmpfs", dev+"/shm", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "mode=1777"+shmBounds); err != nil {
 		return fmt.Errorf("mount /dev/shm: %w", err)
 	}
 	return nil

@@ -499,9 +499,10 @@ func (c *Config) runWith(ctx context.Context, backend string, ic *initConfig, st
 	if ctx.Err() != nil {
 		return res, nil // killed: the tree may be half written; the run is ending anyway
 	}
-	tree, err := vfs.ReadHostTree(ctx, "/proc/self/fd/"+strconv.Itoa(int(work.Fd())), c.Limits.snapLimits())
+	workDir := "/proc/self/fd/" + strconv.Itoa(int(work.Fd()))
+	tree, err := vfs.ReadHostTree(ctx, workDir, c.Limits.snapLimits())
 	if err != nil {
-		fmt.Fprintf(stderr, "sandsh: %s: jail: the working tree cannot come back: %v\n", ic.Argv[0], err)
+		fmt.Fprintf(stderr, "sandsh: %s: jail: the working tree cannot come back: %s\n", ic.Argv[0], strings.ReplaceAll(err.Error(), workDir, ic.Work))
 		res.Status = 1
 		return res, nil
 	}
@@ -610,9 +611,14 @@ func sizeText(n int64) string {
 // bwrapArgs are bwrap's arguments for ic; sandsh is bound from exePath
 // or, when "", copied in from descriptor 5.
 func bwrapArgs(exePath string, ic *initConfig) []string {
-	a := []string{"--unshare-user", "--uid", "1000", "--gid", "1000", "--unshare-pid", "--unshare-net",
+	// uid 0 of bwrap's own user namespace, which owns the mount
+	// namespace, with CAP_SYS_ADMIN, so that the init can mount the
+	// bounded tmpfs (mountBounded); the program runs as uid 1000 in a
+	// user namespace below it, with no capability (bwrapStage1), whose
+	// map of that uid 0 the kernel allows only with CAP_SETFCAP.
+	a := []string{"--unshare-user", "--uid", "0", "--gid", "0", "--unshare-pid", "--unshare-net",
 		"--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try", "--hostname", Hostname,
-		"--die-with-parent", "--new-session", "--cap-drop", "ALL"}
+		"--die-with-parent", "--new-session", "--cap-drop", "ALL", "--cap-add", "CAP_SYS_ADMIN", "--cap-add", "CAP_SETFCAP"}
 	for _, p := range ic.RO {
 		a = append(a, "--ro-bind", p, p)
 	}
@@ -626,17 +632,8 @@ func bwrapArgs(exePath string, ic *initConfig) []string {
 			a = append(a, "--ro-bind", os.DevNull, m)
 		}
 	}
-	size := func() []string {
-		if ic.Limits.MaxFSBytes > 0 {
-			return []string{"--size", strconv.FormatInt(ic.Limits.MaxFSBytes, 10)}
-		}
-		return nil
-	}
-	a = append(a, "--proc", "/proc", "--dev", "/dev")
-	a = append(a, size()...)
-	a = append(a, "--tmpfs", "/tmp")
-	a = append(a, size()...)
-	a = append(a, "--tmpfs", ic.Work)
+	// Mount points only: the init mounts them bounded (mountBounded).
+	a = append(a, "--proc", "/proc", "--dev", "/dev", "--dir", "/tmp", "--dir", ic.Work)
 	if ic.Home != "" {
 		a = append(a, "--dir", ic.Home)
 	}

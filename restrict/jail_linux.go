@@ -30,6 +30,9 @@ type JailProcSpec struct {
 	// capabilities to set the jail up kept across exec (ambient); the
 	// jail init drops them before the program runs.
 	NewNamespaces bool
+	// NewUserNS starts it in a new user namespace only, where this
+	// process's uid and gid are 1000 (the second stage of a bwrap jail).
+	NewUserNS bool
 	// HostUID and HostGID are the host ids the process runs as: without
 	// NewNamespaces, different ids from this process's make it switch
 	// to them first (root starting bwrap as the jail's own uid).
@@ -69,6 +72,10 @@ func StartJailProc(spec JailProcSpec) (*JailProc, error) {
 			// has switched to 1000.
 			attr.Credential = &syscall.Credential{Uid: 1000, Gid: 1000, NoSetGroups: true}
 		}
+	} else if spec.NewUserNS {
+		attr.Cloneflags = syscall.CLONE_NEWUSER
+		attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: 1000, HostID: os.Getuid(), Size: 1}}
+		attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: 1000, HostID: os.Getgid(), Size: 1}}
 	} else if spec.HostUID != os.Getuid() || spec.HostGID != os.Getgid() {
 		attr.Credential = &syscall.Credential{Uid: uint32(spec.HostUID), Gid: uint32(spec.HostGID)}
 	}

@@ -19,6 +19,7 @@ type JailProcSpec struct {
 	Env           []string
 	Files         []*os.File
 	NewNamespaces bool
+	NewUserNS     bool
 	HostUID       int
 	HostGID       int
 }

@@ -10,10 +10,10 @@ import (
 // without a wall or an oracle going untested. Every other need is
 // required in CI (see Skip); README "Tests" lists these.
 var Allowed = map[string]string{
-	"linux":     "the worker's walls (Landlock, seccomp, rlimits, namespaces) exist only on Linux; SECURITY.md promises none elsewhere, so there is nothing to test",
-	"symlinks":  "a host filesystem without symlinks cannot hold a differential test's fixture; sandsh's own symlinks are tested on its in-memory filesystem regardless",
-	"hardlinks": "a host filesystem without hard links cannot hold the --root test's fixture; the in-memory filesystem's links are tested regardless",
-	"bwrap-0.12": "the bwrap jail backend refuses a bubblewrap older than 0.12.0 and Debian 12 ships 0.8.0; the backend's jail is still built and attacked on the installed bubblewrap by package jail's own tests (TestBwrapJail), and its version check by fakes",
+	"linux":      "the worker's walls (Landlock, seccomp, rlimits, namespaces) exist only on Linux; SECURITY.md promises none elsewhere, so there is nothing to test",
+	"symlinks":   "a host filesystem without symlinks cannot hold a differential test's fixture; sandsh's own symlinks are tested on its in-memory filesystem regardless",
+	"hardlinks":  "a host filesystem without hard links cannot hold the --root test's fixture; the in-memory filesystem's links are tested regardless",
+	"bwrap-0.12": "the bwrap jail backend refuses a bubblewrap older than 0.12.0 and Debian 12 ships 0.8.0; the backend's jail is still built and attacked on the installed bubblewrap by package jail's own tests (TestBwrapJail, TestBoundedFiles), and its version check by fakes (TestBwrapVersion, TestJailOldBwrap)",
 }
 
 // InCI reports whether the tests run in CI (CI=true, as GitHub Actions,
