@@ -92,6 +92,10 @@ type Config struct {
 	// The bubblewrap found and its version, asked once.
 	bwrapOnce sync.Once
 	bwrapSeen bwrapInfo
+	// Where the jails' cgroups go, or why they cannot, found once.
+	cgroupOnce sync.Once
+	cgroupDir  string
+	cgroupWhy  error
 	// Tests only: another bwrap, and one older than minBwrap accepted.
 	bwrapAt         string
 	bwrapAnyVersion bool

@@ -10,23 +10,25 @@ import (
 // signal's name and, when a limit sent it, which limit (it read "killed
 // by killed").
 func TestKillMessage(t *testing.T) {
-	l := Limits{Timeout: 2 * time.Second, MaxFileSize: 1 << 20}
+	l := Limits{Timeout: 2 * time.Second, MaxFileSize: 1 << 20, MaxMemory: 256 << 20}
 	for _, tc := range []struct {
 		sig  syscall.Signal
 		cpu  time.Duration
+		oom  bool
 		want string
 	}{
-		{syscall.SIGKILL, 3 * time.Second, "killed by SIGKILL (CPU time limit 3s)"},
-		{syscall.SIGXCPU, 3 * time.Second, "killed by SIGXCPU (CPU time limit 3s)"},
-		{syscall.SIGKILL, 100 * time.Millisecond, "killed by SIGKILL"},
-		{syscall.SIGXFSZ, 0, "killed by SIGXFSZ (file size limit 1MiB)"},
-		{syscall.SIGSEGV, 0, "killed by SIGSEGV"},
-		{syscall.SIGSYS, 0, "killed by SIGSYS (a system call the jail refuses)"},
-		{syscall.SIGPIPE, 0, ""},
-		{syscall.SIGINT, 0, ""},
-		{syscall.Signal(40), 0, "killed by signal 40"},
+		{syscall.SIGKILL, 0, true, "killed by SIGKILL (memory limit 256MiB)"},
+		{syscall.SIGKILL, 3 * time.Second, false, "killed by SIGKILL (CPU time limit 3s)"},
+		{syscall.SIGXCPU, 3 * time.Second, false, "killed by SIGXCPU (CPU time limit 3s)"},
+		{syscall.SIGKILL, 100 * time.Millisecond, false, "killed by SIGKILL"},
+		{syscall.SIGXFSZ, 0, false, "killed by SIGXFSZ (file size limit 1MiB)"},
+		{syscall.SIGSEGV, 0, false, "killed by SIGSEGV"},
+		{syscall.SIGSYS, 0, false, "killed by SIGSYS (a system call the jail refuses)"},
+		{syscall.SIGPIPE, 0, false, ""},
+		{syscall.SIGINT, 0, false, ""},
+		{syscall.Signal(40), 0, false, "killed by signal 40"},
 	} {
-		if got := killMessage(tc.sig, tc.cpu, l); got != tc.want {
+		if got := killMessage(tc.sig, tc.cpu, l, tc.oom); got != tc.want {
 			t.Errorf("killMessage(%v, %v) = %q, want %q", tc.sig, tc.cpu, got, tc.want)
 		}
 	}

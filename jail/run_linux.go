@@ -326,6 +326,12 @@ func (c *Config) Run(ctx context.Context, req *restrict.JailRequest, stdin, stdo
 	return &restrict.JailResult{Refused: "cannot build the jail, so " + req.Name + " does not run: " + strings.Join(errs, "; ")}, nil
 }
 
+// cgroupParent finds, once per Config, where the jails' cgroups go.
+func (c *Config) cgroupParent() (string, error) {
+	c.cgroupOnce.Do(func() { c.cgroupDir, c.cgroupWhy = cgroupParent() })
+	return c.cgroupDir, c.cgroupWhy
+}
+
 func (c *Config) limits() Limits {
 	l := c.Limits
 	if l.MaxProcs <= 0 {
@@ -404,6 +410,14 @@ func (c *Config) runWith(ctx context.Context, backend string, ic *initConfig, st
 		conf.StderrFD = 6
 		spec.Path, spec.Files = bw, []*os.File{stdin, stdout, bwErrW, cfgR, initReply, exeData, stderr}
 		spec.Args = append([]string{"bwrap"}, bwrapArgs(exePath, &conf)...)
+	}
+	cgParent, cgWhy := c.cgroupParent()
+	var cg *jailCgroup
+	if cgWhy == nil {
+		if cg, cgWhy = newJailCgroup(cgParent, c.limits()); cg != nil {
+			defer cg.remove()
+			spec.UseCgroup, spec.CgroupFD = true, cg.fd
+		}
 	}
 	jp, err := restrict.StartJailProc(spec)
 	initReply.Close()
@@ -484,7 +498,7 @@ func (c *Config) runWith(ctx context.Context, backend string, ic *initConfig, st
 	res := &restrict.JailResult{Backend: backend, Status: status(ws)}
 	defer func() { res.RefusedExecs = refusedExecs(guard.Refused()) }()
 	if ws.Signaled() && ctx.Err() == nil {
-		if m := killMessage(ws.Signal(), jp.CPUTime(), c.limits()); m != "" {
+		if m := killMessage(ws.Signal(), jp.CPUTime(), c.limits(), cg != nil && cg.oomKilled()); m != "" {
 			fmt.Fprintf(stderr, "sandsh: %s: %s\n", ic.Argv[0], m)
 		}
 	}
@@ -493,7 +507,8 @@ func (c *Config) runWith(ctx context.Context, backend string, ic *initConfig, st
 		which = "bubblewrap " + c.bwrap().version + ", " + c.bwrap().path
 	}
 	res.Notes = append(res.Notes, fmt.Sprintf("%s: %s ran in the %s jail (%s), status %d", ic.Argv[0], ic.Program, backend, which, res.Status),
-		"limits: rlimits "+c.limits().describe()+" (cgroup v2 is not used)",
+		"limits: rlimits "+c.limits().describe(),
+		"limits: "+describeCgroup(cg, cgWhy, c.limits(), os.Getuid() == 0),
 		"may execute: "+strings.Join(guard.programs(), ", ")+" (and byte-identical copies; the programs allowed by name, as installed in "+
 			strings.Join(ProgramPath, ":")+"); every other exec is refused")
 	if ctx.Err() != nil {
@@ -566,10 +581,12 @@ func describe(ws syscall.WaitStatus) string {
 }
 
 // killMessage says what ended a program a signal killed, naming the
-// limit when one did: "killed by SIGKILL (CPU time limit 3s)". It is
+// limit when one did: "killed by SIGKILL (CPU time limit 3s)", "killed
+// by SIGKILL (memory limit 256MiB)" when the jail's cgroup says the
+// kernel killed for memory (oom). It is
 // "" for the signals bash reports nothing for (SIGINT, SIGPIPE). cpu is
 // the processor time the program used.
-func killMessage(sig syscall.Signal, cpu time.Duration, l Limits) string {
+func killMessage(sig syscall.Signal, cpu time.Duration, l Limits, oom bool) string {
 	if sig == syscall.SIGINT || sig == syscall.SIGPIPE {
 		return ""
 	}
@@ -580,6 +597,8 @@ func killMessage(sig syscall.Signal, cpu time.Duration, l Limits) string {
 	why := ""
 	cpuLimit := time.Duration(cpuSeconds(l.Timeout)) * time.Second
 	switch {
+	case sig == syscall.SIGKILL && oom && l.MaxMemory > 0:
+		why = "memory limit " + sizeText(l.MaxMemory)
 	case sig == syscall.SIGXCPU, sig == syscall.SIGKILL && l.Timeout > 0 && cpu >= cpuLimit-50*time.Millisecond:
 		why = fmt.Sprintf("CPU time limit %ds", cpuSeconds(l.Timeout))
 	case sig == syscall.SIGXFSZ && l.MaxFileSize > 0:

@@ -30,6 +30,9 @@ type JailProcSpec struct {
 	// capabilities to set the jail up kept across exec (ambient); the
 	// jail init drops them before the program runs.
 	NewNamespaces bool
+	// UseCgroup starts it in the cgroup (v2) open at CgroupFD.
+	UseCgroup bool
+	CgroupFD  int
 	// NewUserNS starts it in a new user namespace only, where this
 	// process's uid and gid are 1000 (the second stage of a bwrap jail).
 	NewUserNS bool
@@ -78,6 +81,9 @@ func StartJailProc(spec JailProcSpec) (*JailProc, error) {
 		attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: 1000, HostID: os.Getgid(), Size: 1}}
 	} else if spec.HostUID != os.Getuid() || spec.HostGID != os.Getgid() {
 		attr.Credential = &syscall.Credential{Uid: uint32(spec.HostUID), Gid: uint32(spec.HostGID)}
+	}
+	if spec.UseCgroup {
+		attr.UseCgroupFD, attr.CgroupFD = true, spec.CgroupFD
 	}
 	jp := &JailProc{exited: make(chan struct{})}
 	started := make(chan error, 1)

@@ -20,6 +20,8 @@ type JailProcSpec struct {
 	Files         []*os.File
 	NewNamespaces bool
 	NewUserNS     bool
+	UseCgroup     bool
+	CgroupFD      int
 	HostUID       int
 	HostGID       int
 }

@@ -13,6 +13,7 @@ var Allowed = map[string]string{
 	"linux":      "the worker's walls (Landlock, seccomp, rlimits, namespaces) exist only on Linux; SECURITY.md promises none elsewhere, so there is nothing to test",
 	"symlinks":   "a host filesystem without symlinks cannot hold a differential test's fixture; sandsh's own symlinks are tested on its in-memory filesystem regardless",
 	"hardlinks":  "a host filesystem without hard links cannot hold the --root test's fixture; the in-memory filesystem's links are tested regardless",
+	"cgroup2":    "per-jail cgroup v2 limits need a cgroup v2 group with the memory, pids and cpu controllers delegated; on a cgroup v1 or hybrid host the jail keeps its rlimits and --verbose names the missing limits (testdata/jail/jail_audit.txtar)",
 	"bwrap-0.12": "the bwrap jail backend refuses a bubblewrap older than 0.12.0 and Debian 12 ships 0.8.0; the backend's jail is still built and attacked on the installed bubblewrap by package jail's own tests (TestBwrapJail, TestBoundedFiles), and its version check by fakes (TestBwrapVersion, TestJailOldBwrap)",
 }
 
