@@ -287,15 +287,21 @@ func (g *execGuard) decide(lfd int, req *seccompNotif) bool {
 	pid := strconv.Itoa(int(req.Pid))
 	mem, err := os.Open("/proc/" + pid + "/mem")
 	if err != nil {
+		g.refuse("(unreadable)", nil)
 		return false
 	}
 	defer mem.Close()
 	p, ok := readCString(mem, pathPtr, unix.PathMax)
 	argv := readArgv(mem, argvPtr)
 	// The process may have died and its pid been reused: what was read
-	// must still be the process that asked.
+	// must still be the process that asked (if not, nobody is waiting
+	// for the answer).
 	id := req.ID
-	if !ok || ioctlPtr(lfd, unix.SECCOMP_IOCTL_NOTIF_ID_VALID, unsafe.Pointer(&id)) != nil {
+	if ioctlPtr(lfd, unix.SECCOMP_IOCTL_NOTIF_ID_VALID, unsafe.Pointer(&id)) != nil {
+		return false
+	}
+	if !ok {
+		g.refuse("(unreadable)", argv)
 		return false
 	}
 	fd, err := resolveIn(pid, dirfd, p, flags)
@@ -380,11 +386,10 @@ func readCString(mem *os.File, addr uint64, max int) (string, bool) {
 	var out []byte
 	buf := make([]byte, 256)
 	for len(out) < max {
-		n, err := mem.ReadAt(buf, int64(addr)+int64(len(out)))
+		n, _ := mem.ReadAt(buf, int64(addr)+int64(len(out)))
 		if n == 0 {
-			// A read across the end of a mapping: try byte by byte.
-			if n, err = mem.ReadAt(buf[:1], int64(addr)+int64(len(out))); n == 0 {
-				_ = err
+			// A read across the end of a mapping: one byte at a time.
+			if n, _ = mem.ReadAt(buf[:1], int64(addr)+int64(len(out))); n == 0 {
 				return "", false
 			}
 		}
