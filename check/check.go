@@ -192,6 +192,10 @@ type checker struct {
 	funcs   map[string]bool
 	aliases map[string]bool
 	inv     map[string]*Command
+	// dir is the working directory a literal cd last set, in the order
+	// of the text ("" when unknown): rm -rf etc after cd / is the removal
+	// of /etc.
+	dir string
 }
 
 // frame maps positions of nested text (bash -c '…') back into the file:
@@ -409,6 +413,9 @@ func (c *checker) call(args []*syntax.Word, fr frame) {
 		c.add(fr, args[0], Warning, "unavailable", "%s is neither a shell builtin nor an in-process command: it is refused in restricted mode", name)
 	}
 	c.applyPolicy(name, kind, args, fr)
+	if name == "cd" && kind == "builtin" {
+		c.followCd(args)
+	}
 	base := path.Base(name)
 	if kind == "builtin" {
 		base = name
@@ -458,7 +465,7 @@ func (c *checker) applyPolicy(name, kind string, args []*syntax.Word, fr frame) 
 	argv[0] = name
 	p := c.opts.Policy
 	if p == nil {
-		if pat := policy.MatchArgv(argv); pat != nil {
+		if pat := policy.MatchArgvAt(c.dir, argv); pat != nil {
 			c.add(fr, args[0], Warning, "dangerous:"+pat.Name, "%s: dangerous pattern %q: %s (refused under any policy that keeps it)", name, pat.Name, pat.Desc)
 		}
 		return
@@ -470,7 +477,7 @@ func (c *checker) applyPolicy(name, kind string, args []*syntax.Word, fr frame) 
 			return
 		}
 	} else {
-		d = p.Decide(argv)
+		d = p.DecideAt(c.dir, argv)
 	}
 	switch d.Action {
 	case policy.Deny:
@@ -481,6 +488,23 @@ func (c *checker) applyPolicy(name, kind string, args []*syntax.Word, fr frame) 
 		c.add(fr, args[0], Error, code, "%s: %s", name, d)
 	case policy.Ask:
 		c.add(fr, args[0], Warning, "policy-ask", "%s: %s", name, d)
+	}
+}
+
+// followCd keeps the directory a literal cd moves to.
+func (c *checker) followCd(args []*syntax.Word) {
+	if len(args) < 2 {
+		c.dir = ""
+		return
+	}
+	v, ok := Literal(args[len(args)-1])
+	switch {
+	case !ok || strings.HasPrefix(v, "-") || strings.HasPrefix(v, "~"):
+		c.dir = ""
+	case strings.HasPrefix(v, "/"):
+		c.dir = path.Clean(v)
+	case c.dir != "":
+		c.dir = path.Join(c.dir, v)
 	}
 }
 

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"path"
 	"regexp"
 	"strings"
 	"sync"
@@ -165,10 +166,23 @@ func (c *checker) aliasCmd(args []*syntax.Word, fr frame) {
 // builtin, stdbuf and setsid to the command they run.
 func (c *checker) wrapper(name string, args []*syntax.Word, fr frame) {
 	i := 1
+	replace := "" // xargs -I's replace string
 	for ; i < len(args); i++ {
 		v, ok := Literal(args[i])
 		if !ok {
 			break // the command word itself, computed: reported below
+		}
+		if name == "xargs" {
+			switch {
+			case v == "-I" && i+1 < len(args):
+				replace, _ = Literal(args[i+1])
+			case strings.HasPrefix(v, "-I") && len(v) > 2:
+				replace = v[2:]
+			case v == "-i" || v == "--replace":
+				replace = "{}"
+			case strings.HasPrefix(v, "--replace="):
+				replace = strings.TrimPrefix(v, "--replace=")
+			}
 		}
 		if v == "--" {
 			i++
@@ -205,6 +219,9 @@ func (c *checker) wrapper(name string, args []*syntax.Word, fr frame) {
 		return
 	}
 	rest := args[i:]
+	if name == "xargs" {
+		c.xargsShell(replace, rest, fr)
+	}
 	if name == "builtin" {
 		n, _ := Literal(rest[0])
 		c.record(n, "builtin", rest[0], fr)
@@ -223,6 +240,29 @@ func (c *checker) wrapper(name string, args []*syntax.Word, fr frame) {
 		}
 	}
 	c.call(rest, fr)
+}
+
+// xargsShell reports xargs running a shell: its input becomes code when
+// xargs -I substitutes it into the -c text (an error: a file named
+// '$(rm -rf ~)' runs), and is worth a look otherwise (a shell per batch
+// of input words).
+func (c *checker) xargsShell(replace string, rest []*syntax.Word, fr frame) {
+	n, _ := Literal(rest[0])
+	if n = path.Base(n); n != "sh" && n != "bash" {
+		return
+	}
+	for j := 1; j+1 < len(rest); j++ {
+		v, _ := Literal(rest[j])
+		if len(v) > 1 && v[0] == '-' && !strings.HasPrefix(v, "--") && strings.Contains(v, "c") {
+			text, ok := Literal(rest[j+1])
+			if ok && replace != "" && strings.Contains(text, replace) {
+				c.add(fr, rest[0], Error, "xargs-shell-input", "xargs -I %s puts its input into the %s -c text: input becomes code", replace, n)
+				return
+			}
+			break
+		}
+	}
+	c.add(fr, rest[0], Warning, "xargs-shell", "xargs runs %s on its input: check what the input can hold", n)
 }
 
 // takesArg reports whether a wrapper's option consumes the next word.

@@ -155,6 +155,8 @@ var rules = map[string]string{
 	"shell-file-computed":    "bash or sh running a computed script path (the file is not checked)",
 	"subscript-substitution": "a command substitution inside an array subscript that is evaluated later as arithmetic (printf -v, declare, let, (( )), a nameref)",
 	"ps4-substitution":       "PS4 holding a command substitution, run by set -x at every traced command",
+	"xargs-shell":            "xargs running a shell on its input",
+	"xargs-shell-input":      "xargs -I putting its input into shell text: input becomes code",
 	"suppress-no-reason":     "an inline suppression without a reason (-- reason): it suppresses nothing",
 	"shell-stdin":            "bash or sh reading commands from standard input",
 	"trap-computed":          "trap with computed text",

@@ -55,6 +55,15 @@ func PatternByName(name string) *Pattern {
 	return nil
 }
 
+// MatchArgvAt is MatchArgv for a command run in directory dir: relative
+// operands of rm, chmod and chown are resolved against it first.
+func MatchArgvAt(dir string, argv []string) *Pattern {
+	if len(argv) == 0 {
+		return nil
+	}
+	return MatchArgv(absOperands(dir, argv))
+}
+
 // MatchArgv reports the first dangerous pattern argv matches, ignoring
 // none: the caller decides whether a policy disabled it.
 func MatchArgv(argv []string) *Pattern {
