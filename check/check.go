@@ -154,8 +154,11 @@ func Script(ctx context.Context, file string, src []byte, opts Options) (*Result
 	if len(src) > MaxScript {
 		return nil, fmt.Errorf("%s: script larger than %d bytes", file, MaxScript)
 	}
-	f, err := parse(src, file)
+	f, err := parse(ctx, src, file)
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		var pe syntax.ParseError
 		fd := Finding{File: file, Pos: Pos{1, 1}, Severity: Error, Code: "syntax", Message: err.Error()}
 		if errors.As(err, &pe) {
@@ -180,8 +183,11 @@ func Script(ctx context.Context, file string, src []byte, opts Options) (*Result
 	return c.res, nil
 }
 
-func parse(src []byte, name string) (*syntax.File, error) {
-	return syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(true)).Parse(bytes.NewReader(src), name)
+// parse parses with the runner's guards (interp.ParseScript), so text
+// that sandsh run refuses as too deep is refused here in the same words,
+// in bounded memory, instead of overflowing the parser's stack.
+func parse(ctx context.Context, src []byte, name string) (*syntax.File, error) {
+	return interp.ParseScript(ctx, src, name, syntax.KeepComments(true))
 }
 
 type checker struct {
@@ -255,7 +261,7 @@ func (c *checker) nested(text string, at syntax.Node, w *syntax.Word, fr frame, 
 		c.add(fr, at, Error, "too-deep", "text nested more than %d levels deep is not checked", maxDepth)
 		return
 	}
-	f, err := parse([]byte(text), via)
+	f, err := parse(c.ctx, []byte(text), via)
 	inner := frame{base: textBase(w, fr), depth: fr.depth + 1, via: via}
 	if err != nil {
 		msg := err.Error()

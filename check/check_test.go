@@ -3,6 +3,7 @@ package check
 import (
 	"context"
 	"errors"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -129,12 +130,38 @@ func TestInventory(t *testing.T) {
 	}
 }
 
+// TestDeepNesting: text that sandsh run refuses as nesting too deep is
+// refused by the check in the same words, as a syntax finding (status 2
+// from the CLI), in bounded memory: 200,000 nested ( overflowed the
+// parser's stack (a Go stack trace and about 870 MB) before (issue 21.6).
+func TestDeepNesting(t *testing.T) {
+	for name, src := range map[string]string{
+		"parens":     strings.Repeat("(", 200000),
+		"arithmetic": "echo $((" + strings.Repeat("(", 3000) + "1" + strings.Repeat(")", 3000) + "))",
+		"braces":     strings.Repeat("{ ", 5000) + "true" + strings.Repeat("; }", 5000),
+		"nested":     "bash -c '" + strings.Repeat("(", 1500) + "' && eval '" + strings.Repeat("(", 1500) + "'",
+	} {
+		var before runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, err := Script(context.Background(), "deep.sh", []byte(src), Options{})
+		var se *SyntaxError
+		if !errors.As(err, &se) || !strings.Contains(se.Finding.Message, "nests") {
+			t.Errorf("%s: %v, want a syntax finding saying it nests too deep", name, err)
+		}
+		var after runtime.MemStats
+		runtime.ReadMemStats(&after)
+		if grew := after.TotalAlloc - before.TotalAlloc; grew > 256<<20 {
+			t.Errorf("%s: allocated %d MiB", name, grew>>20)
+		}
+	}
+}
+
 func TestDepthBounded(t *testing.T) {
 	// Each level of quoting grows the text fourfold, so start the
 	// checker at the bound instead of writing the script out.
 	c := &checker{ctx: context.Background(), file: "t.sh", res: &Result{File: "t.sh"},
 		funcs: map[string]bool{}, aliases: map[string]bool{}, inv: map[string]*Command{}}
-	f, err := parse([]byte("eval 'echo'"), "t.sh")
+	f, err := parse(context.Background(), []byte("eval 'echo'"), "t.sh")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -58,6 +58,34 @@ func binaryScript(data []byte) bool {
 	return false
 }
 
+// ParseScript parses script text with the runner's own guards, for code
+// that parses a script without running it (sandsh check): text nesting
+// deeper than the runner allows is refused before the parser sees it
+// ("script nests deeper than 2000 levels"), the parser's stack depth is
+// bounded, and the parse stops when ctx (if not nil) is cancelled. Every
+// refusal is a *SyntaxError, like a syntax error the parser finds.
+func ParseScript(ctx context.Context, src []byte, name string, opts ...syntax.ParserOption) (*syntax.File, error) {
+	if err := checkNesting(src); err != nil {
+		return nil, &SyntaxError{Err: err}
+	}
+	opts = append([]syntax.ParserOption{syntax.Variant(syntax.LangBash)}, opts...)
+	f, err := syntax.NewParser(opts...).Parse(parseguard.New(ctx, bytes.NewReader(src)), name)
+	if err == nil {
+		err = parseguard.Check(f, len(src))
+	}
+	if err != nil {
+		if ctx != nil && ctx.Err() != nil {
+			return nil, err
+		}
+		var pe syntax.ParseError
+		if errors.As(err, &pe) {
+			return nil, err
+		}
+		return nil, &SyntaxError{Err: err}
+	}
+	return f, nil
+}
+
 // checkScriptSize enforces the limit on script text.
 func (r *Runner) checkScriptSize(n int) error {
 	if max := r.s.limits.MaxScript; max > 0 && int64(n) > max {
