@@ -144,6 +144,10 @@ type grepRun struct {
 	errored  bool
 	quit     bool
 	status   int // set to stop at once (write error)
+
+	// loops holds the directories being walked (resolved): -R does not
+	// enter one again through a symlink, as GNU grep does not.
+	loops *filesLoopGuard
 }
 
 func runGrep(ctx context.Context, env *Env, args []string) int {
@@ -465,7 +469,10 @@ func (g *grepRun) operand(ctx context.Context, op string, implicit, several bool
 	if implicit {
 		display = ""
 	}
+	g.loops = &filesLoopGuard{fsys: g.env.FS}
+	g.loops.enter(abs)
 	g.walk(ctx, display, abs, g.showName(true), 0)
+	g.loops.leave()
 }
 
 func grepJoin(dir, name string) string {
@@ -506,13 +513,15 @@ func (g *grepRun) walk(ctx context.Context, display, abs string, showName bool, 
 		}
 		switch {
 		case fi.IsDir():
-			if followed > 40 {
-				g.env.Errorf("grep", "warning: %s: recursive directory loop", name)
+			if g.dirExcluded(fi.Name(), false) {
 				continue
 			}
-			if !g.dirExcluded(fi.Name(), false) {
-				g.walk(ctx, name, childAbs, showName, followed)
+			if followed > 40 || !g.loops.enter(childAbs) {
+				g.env.Errorf("grep", "%s: warning: recursive directory loop", name)
+				continue
 			}
+			g.walk(ctx, name, childAbs, showName, followed)
+			g.loops.leave()
 		case fi.Mode().IsRegular():
 			if g.fileIncluded(fi.Name(), false) {
 				g.searchFile(ctx, name, childAbs, showName)

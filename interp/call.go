@@ -356,7 +356,7 @@ func (r *Runner) debugTrap(ctx context.Context) bool {
 }
 
 func (r *Runner) assignError(err error) {
-	if r.s.fatalErr() != nil {
+	if r.s.fatalErr() != nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		r.exiting, r.exitCode = true, 1
 		return
 	}

@@ -34,6 +34,7 @@ func (r *Runner) ecfg(ctx context.Context) *expand.Config {
 		CmdSubst:       f.cmdSubst,
 		ProcSubst:      f.procSubst,
 		GlobStar:       r.opts.globstar,
+		Ctx:            ctx,
 		DotGlob:        r.opts.dotglob,
 		NoCaseGlob:     r.opts.nocaseglob,
 		NullGlob:       r.opts.nullglob,

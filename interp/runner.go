@@ -907,7 +907,8 @@ func (r *Runner) builtinErr(name, format string, a ...any) {
 // expandError reports a failed expansion. Like bash's non-interactive
 // mode it ends the shell (status 1, or 127 for unset parameters).
 func (r *Runner) expandError(err error) {
-	if r.s.fatalErr() != nil {
+	if r.s.fatalErr() != nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		// A glob walk the run's end interrupted: the run's end says why.
 		r.exiting, r.exitCode = true, 1
 		return
 	}

@@ -78,6 +78,27 @@ func TestLimitResult(t *testing.T) {
 	}
 }
 
+// TestGlobWalkTimeout: in the library (no worker, no parent to kill
+// it), a glob walk ends at the run's timeout, and globstar does not
+// enter symlinks to directories (issues 21.8, 19.14).
+func TestGlobWalkTimeout(t *testing.T) {
+	lim := sandbox.DefaultLimits()
+	lim.Timeout = 2 * time.Second
+	sb := newSB(t, sandbox.Config{Limits: lim})
+	res := run(t, sb, `mkdir q; cd q; ln -s . a; ln -s . b; shopt -s globstar; echo **`)
+	if string(res.Stdout) != "a b\n" || res.Status != 0 {
+		t.Errorf("links to .: %q %q %d", res.Stdout, res.Stderr, res.Status)
+	}
+	start := time.Now()
+	res = run(t, sb, `cd /workspace; mkdir -p {a..h}/{a..h}/{a..h}/{a,b,c}; shopt -s globstar; echo **/**/**/**/**/**/**/zz`)
+	if took := time.Since(start); took > 10*time.Second {
+		t.Errorf("the walk ran %v past a 2s timeout", took)
+	}
+	if res.Limit != "timeout" || res.Status != sandbox.ExitTimeout || len(res.Stderr) != 0 {
+		t.Errorf("huge walk: %+v %q", res, res.Stderr)
+	}
+}
+
 func TestFilesAndVars(t *testing.T) {
 	sb := newSB(t, sandbox.Config{})
 	if err := sb.WriteFile("in.txt", []byte("b\na\n"), 0o644); err != nil {

@@ -5,6 +5,7 @@ package expand
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -70,6 +71,11 @@ type Config struct {
 
 	// GlobStar corresponds to the shell option which allows globbing with "**".
 	GlobStar bool
+
+	// Ctx, when set, is checked before each directory a glob reads
+	// (sandsh): a walk over a huge tree ends with the run's context
+	// (its timeout, a cancellation), whatever runs it.
+	Ctx context.Context
 
 	// DotGlob corresponds to the shell option which allows filenames beginning
 	// with a dot to be matched by a pattern which does not begin with a dot.
@@ -1135,28 +1141,53 @@ func (cfg *Config) glob1(base, pat string) ([]string, error) {
 			// Note that we need the results to be in depth-first order,
 			// and to avoid recursion, we use a slice as a stack.
 			// Since we pop from the back, we populate the stack backwards.
-			stack := make([]string, 0, len(matches))
+			//
+			// sandsh: like bash 5.2, the walk never descends through a
+			// symlink to a directory (a link to . or .. would loop). The
+			// link itself is listed: as a name when ** ends the pattern,
+			// as a directory (not entered) before more of the pattern,
+			// except that a ** that starts a relative pattern (after
+			// nothing but other **) lists it only when nothing but a
+			// slash follows (bash prints d/e for **/e and **/**/e but
+			// ./d/e ./l/e for ./**/e, and l/ for **/).
+			first := !filepath.IsAbs(pat)
+			for _, p := range parts[:i] {
+				first = first && p == "**"
+			}
+			linkDirs := !first || (i == len(parts)-2 && parts[i+1] == "")
+			// sandsh: as in bash, a directory a pattern matched is listed
+			// as itself (*/** gives d, not d/); a literal one keeps the
+			// trailing separator.
+			literalBase := i == 0 || !pattern.HasMeta(parts[i-1], metaMode)
+			stack := make([]starEntry, 0, len(matches))
 			for _, match := range slices.Backward(matches) {
 				// "a/**" should match "a/ a/b a/b/cfg ...";
 				// note how the zero-match case there has a trailing separator.
-				stack = append(stack, pathJoin2(match, ""))
+				if literalBase {
+					match = pathJoin2(match, "")
+				}
+				stack = append(stack, starEntry{match, true})
 			}
 			matches = matches[:0]
-			var newMatches []string // to reuse its capacity
+			rx := rxGlobStar().MatchString
+			if dotGlob {
+				rx = rxGlobStarDotGlob().MatchString
+			}
+			var found []starEntry // to reuse its capacity
 			for len(stack) > 0 {
-				dir := stack[len(stack)-1]
+				e := stack[len(stack)-1]
 				stack = stack[:len(stack)-1]
-				matches = append(matches, dir)
-
-				// If dir is not a directory, we keep the stack as-is and continue.
-				newMatches = newMatches[:0]
-				rx := rxGlobStar().MatchString
-				if dotGlob {
-					rx = rxGlobStarDotGlob().MatchString
+				matches = append(matches, e.path)
+				if !e.enter {
+					continue
 				}
-				newMatches, _ = cfg.globDir(base, dir, rx, wantDir, newMatches)
-				for _, match := range slices.Backward(newMatches) {
-					stack = append(stack, match)
+				var err error
+				found, err = cfg.globStarDir(base, e.path, rx, wantDir, linkDirs, found[:0])
+				if err != nil && cfg.Ctx != nil && cfg.Ctx.Err() != nil {
+					return nil, err
+				}
+				for _, f := range slices.Backward(found) {
+					stack = append(stack, f)
 				}
 			}
 			continue
@@ -1229,7 +1260,57 @@ func unescapePattern(s string) string {
 	return sb.String()
 }
 
+// starEntry is a name a ** walk found: enter says whether the walk goes
+// on below it (a real directory), else it is only listed.
+type starEntry struct {
+	path  string
+	enter bool
+}
+
+// globStarDir lists dir for a ** walk (sandsh): real directories are
+// entered; a symlink to a directory is listed (when linkDirs, or when
+// wantDir is false) but never entered; other entries are listed only
+// when ** ends the pattern (wantDir false).
+func (cfg *Config) globStarDir(base, dir string, matcher func(string) bool, wantDir, linkDirs bool, out []starEntry) ([]starEntry, error) {
+	if cfg.Ctx != nil {
+		if err := cfg.Ctx.Err(); err != nil {
+			return out, err
+		}
+	}
+	fullDir := dir
+	if !filepath.IsAbs(dir) {
+		fullDir = filepath.Join(base, dir)
+	}
+	infos, err := cfg.ReadDir2(fullDir)
+	if err != nil {
+		return out, err
+	}
+	for _, info := range infos {
+		name := info.Name()
+		if !matcher(name) {
+			continue
+		}
+		p := pathJoin2(dir, name)
+		switch mode := info.Type(); {
+		case mode.IsDir():
+			out = append(out, starEntry{p, true})
+		case !wantDir:
+			out = append(out, starEntry{p, false})
+		case mode&os.ModeSymlink != 0 && linkDirs:
+			if _, err := cfg.ReadDir2(filepath.Join(fullDir, name)); err == nil {
+				out = append(out, starEntry{p, false})
+			}
+		}
+	}
+	return out, nil
+}
+
 func (cfg *Config) globDir(base, dir string, matcher func(string) bool, wantDir bool, matches []string) ([]string, error) {
+	if cfg.Ctx != nil {
+		if err := cfg.Ctx.Err(); err != nil {
+			return matches, err
+		}
+	}
 	fullDir := dir
 	if !filepath.IsAbs(dir) {
 		fullDir = filepath.Join(base, dir)

@@ -90,3 +90,18 @@ shopt -s globstar; mkdir -p c/subdir; touch leaf.md c/leaf.md c/subdir/leaf.md
 echo **/**/*.*; echo **/*.*
 ### escaped or quoted - in a bracket expression is literal
 touch foo.- c.C; echo *.[C\-D] *.[\-] *"-" *.[C-D]; [[ - == [C\-D] ]] && echo m1; x=a-b; echo ${x//[C\-D]/z} ${x//"-"/_}
+### globstar does not follow symlinks to directories (bash 5.2)
+mkdir -p d/e; touch d/e/f; ln -s d l; shopt -s globstar; echo **/f
+mkdir -p x y/z; ln -s ../d x/ld; touch x/f; ln -s ../../d y/z/lz
+echo A: **/e; echo B: y/**/e; echo C: y/**; echo D: **/lz; echo E: y/**/
+echo F: */**/e; echo G: ./**/e; echo H: **/*; echo I: **/e/f; echo J: **/**/e
+echo K: d/**/f; echo L: **/.; echo P: **; echo Q: **/; echo R: l/**; echo S: l/**/f
+echo T: **/**; echo U: */**; echo V: **/*/e; echo W: d/**; echo X: */**/
+cd x; echo M: **/e; echo N: ../**/e
+### globstar over symlink loops ends
+mkdir q; cd q; ln -s . a; ln -s . b; shopt -s globstar; echo **; echo **/; echo **/a; echo a/**
+### recursive commands over a symlink loop end, as GNU's
+mkdir q; cd q; ln -s . a; ln -s . b; mkdir d; echo x > d/f
+grep -rR x . 2>/dev/null; echo "grep=$?"; grep -r x .; echo "grep-r=$?"
+find . | sort
+ls -R . | head -20
