@@ -102,7 +102,7 @@ func Write(w io.Writer, f *File) error {
 	if _, err := fmt.Fprintf(w, "%s %d\n", magic, Version); err != nil {
 		return err
 	}
-	zw := s2.NewWriter(w)
+	zw := s2.NewWriter(w, s2.WriterCustomEncoder(storeIncompressible))
 	e := &encoder{w: bufio.NewWriterSize(zw, 64<<10)}
 	shell, err := json.Marshal(f.Shell)
 	if err != nil {
@@ -147,6 +147,22 @@ func Write(w io.Writer, f *File) error {
 		return fmt.Errorf("state file: write: %w", e.err)
 	}
 	return nil
+}
+
+// storeIncompressible is the S2 writer's block encoder: a block whose
+// first 16 KiB do not shrink by a sixteenth is stored as it is (random
+// or already compressed data), without trying the whole block, which
+// cost as much as the rest of a save; the others are compressed.
+func storeIncompressible(dst, src []byte) int {
+	const probe = 16 << 10
+	if len(src) < 4*probe {
+		return -1
+	}
+	var buf [probe + probe/8 + 64]byte
+	if n := len(s2.Encode(buf[:], src[:probe])); n > probe-probe/16 {
+		return 0
+	}
+	return -1
 }
 
 type encoder struct {
