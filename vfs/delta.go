@@ -451,12 +451,11 @@ func (d *Delta) Check(lim SnapLimits) error {
 	}
 	types := make(map[string]string, len(d.Entries))
 	var bytes int64
-	for _, e := range d.Entries {
-		if bad(e.Path) || len(e.Target) > maxPathLen || strings.ContainsRune(e.Target, 0) {
-			return fmt.Errorf("changes: bad path %q", e.Path)
-		}
-		if _, dup := types[e.Path]; dup {
-			return fmt.Errorf("changes: %s twice", e.Path)
+	for i := range d.Entries {
+		e := &d.Entries[i]
+		n, err := checkEntry("changes", e, types, lim)
+		if err != nil {
+			return err
 		}
 		if e.Path == "/" && (e.Type != "dir" || e.Replace) {
 			return errors.New("changes: the root must stay a directory")
@@ -464,34 +463,11 @@ func (d *Delta) Check(lim SnapLimits) error {
 		if t, ok := types[path.Dir(e.Path)]; ok && t != "dir" {
 			return fmt.Errorf("changes: %s: parent is not a directory", e.Path)
 		}
-		if e.Mode > 0o7777 {
-			return fmt.Errorf("changes: %s: bad mode %o", e.Path, e.Mode)
-		}
-		if e.UID < 0 || e.GID < 0 || e.UID > 1<<31-1 || e.GID > 1<<31-1 {
-			return fmt.Errorf("changes: %s: bad owner", e.Path)
-		}
-		switch e.Type {
-		case "dir":
-		case "file":
-			if lim.MaxFileSize > 0 && int64(len(e.Data)) > lim.MaxFileSize {
-				return fmt.Errorf("changes: %s: file bigger than %d bytes", e.Path, lim.MaxFileSize)
-			}
-			bytes += int64(len(e.Data))
-		case "symlink":
-			if e.Target == "" {
-				return fmt.Errorf("changes: %s: empty symlink", e.Path)
-			}
-		case "link":
-			if types[e.Target] != "file" {
-				return fmt.Errorf("changes: %s: hard link to %q, not an earlier file", e.Path, e.Target)
-			}
-		default:
-			return fmt.Errorf("changes: %s: unknown type %q", e.Path, e.Type)
-		}
-		if e.Type != "file" && len(e.Data) > 0 || e.Keep && (e.Type != "file" || len(e.Data) > 0 || e.Replace) {
-			return fmt.Errorf("changes: %s: data on a %s", e.Path, e.Type)
+		if e.Keep && (e.Type != "file" || len(e.Data) > 0 || e.Replace) {
+			return fmt.Errorf("changes: %s: keep on a %s with data", e.Path, e.Type)
 		}
 		types[e.Path] = e.Type
+		bytes += n
 	}
 	if lim.MaxBytes > 0 && bytes > lim.MaxBytes {
 		return fmt.Errorf("changes: files hold more than %d bytes", lim.MaxBytes)

@@ -165,53 +165,66 @@ func (s *Snapshot) Check(lim SnapLimits) error {
 	}
 	types := make(map[string]string, len(s.Entries))
 	var bytes int64
-	for i, e := range s.Entries {
-		if len(e.Path) > maxPathLen || len(e.Target) > maxPathLen || !strings.HasPrefix(e.Path, "/") || path.Clean(e.Path) != e.Path ||
-			strings.ContainsRune(e.Path, 0) || strings.ContainsRune(e.Target, 0) {
-			return fmt.Errorf("snapshot: bad path %q", e.Path)
-		}
-		if _, dup := types[e.Path]; dup {
-			return fmt.Errorf("snapshot: %s twice", e.Path)
+	for i := range s.Entries {
+		e := &s.Entries[i]
+		n, err := checkEntry("snapshot", e, types, lim)
+		if err != nil {
+			return err
 		}
 		if i > 0 && types[path.Dir(e.Path)] != "dir" {
 			return fmt.Errorf("snapshot: %s: parent is not a directory listed before it", e.Path)
-		}
-		if e.Mode > 0o7777 {
-			return fmt.Errorf("snapshot: %s: bad mode %o", e.Path, e.Mode)
-		}
-		if e.UID < 0 || e.GID < 0 || e.UID > 1<<31-1 || e.GID > 1<<31-1 {
-			return fmt.Errorf("snapshot: %s: bad owner", e.Path)
-		}
-		switch e.Type {
-		case "dir":
-		case "file":
-			if lim.MaxFileSize > 0 && int64(len(e.Data)) > lim.MaxFileSize {
-				return fmt.Errorf("snapshot: %s: file bigger than %d bytes", e.Path, lim.MaxFileSize)
-			}
-			bytes += int64(len(e.Data))
-		case "symlink":
-			if e.Target == "" {
-				return fmt.Errorf("snapshot: %s: empty symlink", e.Path)
-			}
-		case "link":
-			if types[e.Target] != "file" {
-				return fmt.Errorf("snapshot: %s: hard link to %q, not an earlier file", e.Path, e.Target)
-			}
-		default:
-			return fmt.Errorf("snapshot: %s: unknown type %q", e.Path, e.Type)
-		}
-		if e.Type != "file" && len(e.Data) > 0 {
-			return fmt.Errorf("snapshot: %s: data on a %s", e.Path, e.Type)
 		}
 		if e.Replace || e.Keep {
 			return fmt.Errorf("snapshot: %s: a delta's flags in a snapshot", e.Path)
 		}
 		types[e.Path] = e.Type
+		bytes += n
 	}
 	if lim.MaxBytes > 0 && bytes > lim.MaxBytes {
 		return fmt.Errorf("snapshot: files hold more than %d bytes", lim.MaxBytes)
 	}
 	return nil
+}
+
+// checkEntry checks one entry of a snapshot or a delta (what, for the
+// messages) given the types of the entries before it: a clean absolute
+// path not seen before, a known type, mode and owner, a hard link to an
+// earlier file, a size within lim. It returns the file bytes e holds.
+func checkEntry(what string, e *SnapEntry, types map[string]string, lim SnapLimits) (int64, error) {
+	if len(e.Path) > maxPathLen || len(e.Target) > maxPathLen || !strings.HasPrefix(e.Path, "/") || path.Clean(e.Path) != e.Path ||
+		strings.ContainsRune(e.Path, 0) || strings.ContainsRune(e.Target, 0) {
+		return 0, fmt.Errorf("%s: bad path %q", what, e.Path)
+	}
+	if _, dup := types[e.Path]; dup {
+		return 0, fmt.Errorf("%s: %s twice", what, e.Path)
+	}
+	if e.Mode > 0o7777 {
+		return 0, fmt.Errorf("%s: %s: bad mode %o", what, e.Path, e.Mode)
+	}
+	if e.UID < 0 || e.GID < 0 || e.UID > 1<<31-1 || e.GID > 1<<31-1 {
+		return 0, fmt.Errorf("%s: %s: bad owner", what, e.Path)
+	}
+	switch e.Type {
+	case "dir":
+	case "file":
+		if lim.MaxFileSize > 0 && int64(len(e.Data)) > lim.MaxFileSize {
+			return 0, fmt.Errorf("%s: %s: file bigger than %d bytes", what, e.Path, lim.MaxFileSize)
+		}
+	case "symlink":
+		if e.Target == "" {
+			return 0, fmt.Errorf("%s: %s: empty symlink", what, e.Path)
+		}
+	case "link":
+		if types[e.Target] != "file" {
+			return 0, fmt.Errorf("%s: %s: hard link to %q, not an earlier file", what, e.Path, e.Target)
+		}
+	default:
+		return 0, fmt.Errorf("%s: %s: unknown type %q", what, e.Path, e.Type)
+	}
+	if e.Type != "file" && len(e.Data) > 0 {
+		return 0, fmt.Errorf("%s: %s: data on a %s", what, e.Path, e.Type)
+	}
+	return int64(len(e.Data)), nil
 }
 
 // Restore makes the tree of fsys (a *MemFS) equal to s: paths s does not
