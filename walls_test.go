@@ -215,8 +215,22 @@ var walls = []wall{
 		name:  "state-snapshot-check",
 		claim: "a forged --state file: every path, type, mode and owner is checked before anything loads (vfs.Snapshot.Check)",
 		file:  "vfs/snapshot.go",
-		edits: []edit{{"\t\tif e.UID < 0 || e.GID < 0 || e.UID > 1<<31-1 || e.GID > 1<<31-1 {", "\t\tif false {"}},
+		edits: []edit{{"\tif e.UID < 0 || e.GID < 0 || e.UID > 1<<31-1 || e.GID > 1<<31-1 {", "\tif false {"}},
 		pkg:   "./vfs/", tests: "^(TestSnapshotCheck|TestSnapshotLimits)$",
+	},
+	{
+		name:  "state-lock",
+		claim: "two runs on one --state file: an exclusive flock on FILE.lock from load to save",
+		file:  "worker/statelock.go",
+		edits: []edit{{"\t\tif err == nil {\n\t\t\treturn f, 0, nil\n\t\t}", "\t\tif true {\n\t\t\treturn f, 0, nil\n\t\t}"}},
+		pkg:   ".", tests: "^TestScripts$/^session_state_lock$",
+	},
+	{
+		name:  "overlay-state-base",
+		claim: "an overlay --state applied over a base that changed: the base stamps are checked before anything loads",
+		file:  "vfs/delta.go",
+		edits: []edit{{"\t\tif got != want {", "\t\tif false {"}},
+		pkg:   "./sandbox/", tests: "^TestOverlayStateInProportion$",
 	},
 	{
 		name:  "command-panic",
