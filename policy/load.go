@@ -127,8 +127,19 @@ func ParseUnchecked(file string, data []byte) (*Policy, error) {
 		return nil, fail(at(doc, "rules"), "more than %d rules", maxRules)
 	}
 	rulesNode := child(doc, "rules")
-	// Every rule needs the tables: one on egrep reads grep's options.
-	p.tables = builtins.OptionTables()
+	// The option tables (built once per load, not for every policy):
+	// for options: rules, and for a rule whose name covers egrep or
+	// fgrep, which reads grep's options (egrep is grep -E).
+	for _, r := range p.Rules {
+		if r == nil {
+			continue
+		}
+		g, err := Glob(r.Command)
+		if len(r.Options) > 0 || err == nil && (g.MatchString("egrep") || g.MatchString("fgrep")) {
+			p.tables = builtins.OptionTables()
+			break
+		}
+	}
 	for i, r := range p.Rules {
 		if r == nil {
 			return nil, fail(at(doc, "rules"), "rule %d is empty", i+1)
