@@ -420,6 +420,13 @@ func (rp *repl) onTerminate(sig int) {
 	if rp.raw != nil {
 		term.Restore(rp.fd, rp.raw)
 	}
+	if rp.remote != nil {
+		// The session as of its last line (--state): its copy is in
+		// this process, the worker is not needed.
+		if err := rp.remote.SaveState(context.Background()); err != nil {
+			fmt.Fprintf(rp.errw, "sandsh: --state %s: cannot save: %v\n", rp.o.State, err)
+		}
+	}
 	os.Exit(128 + sig) // history entries are already written
 }
 

@@ -873,9 +873,19 @@ func TestREPLState(t *testing.T) {
 	}
 	r := startREPL(t, noColor, "--state", state)
 	r.prompt("/")
-	r.run("echo $x $y")
+	r.run("echo $x $y; z=hangup")
 	r.expect("kept2 also\r\n")
 	r.prompt("/")
-	r.send("\x04")
-	r.wait()
+	// A hangup at the prompt saves the session too.
+	r.cmd.Process.Signal(syscall.SIGHUP)
+	if st := r.wait(); st != 128+int(syscall.SIGHUP) {
+		t.Errorf("SIGHUP: status %d", st)
+	}
+	u := startREPL(t, noColor, "--state", state)
+	u.prompt("/")
+	u.run("echo $z")
+	u.expect("hangup\r\n")
+	u.prompt("/")
+	u.send("\x04")
+	u.wait()
 }
