@@ -261,6 +261,41 @@ var walls = []wall{
 		edits: []edit{{"\tcase res.Death == restrict.Exited && res.Status == ExitLimit && strings.Contains(res.CrashText, memoryLimitMark):", "\tcase false && strings.Contains(res.CrashText, memoryLimitMark):"}},
 		pkg:   "./worker/", tests: "^TestMemoryLimitReportedOnce$",
 	},
+	{
+		name:  "jail-exec-guard",
+		claim: "a jailed program running other host programs: the parent refuses every exec that is not an allowed program",
+		file:  "jail/exec_linux.go",
+		edits: []edit{{"\t\tif g.decide(fd, &req) {", "\t\tif g.decide(fd, &req) || true {"}},
+		pkg:   "./jail/", tests: "^TestBwrapJail$",
+	},
+	{
+		name:  "jail-bounded-files",
+		claim: "a jailed program filling kernel memory with empty files: every tmpfs of the jail has nr_inodes",
+		file:  "jail/init_linux.go",
+		edits: []edit{{"\t\to += fmt.Sprintf(\",nr_inodes=%d\", l.MaxFiles+64)\n", ""}},
+		pkg:   "./jail/", tests: "^TestBoundedFiles$",
+	},
+	{
+		name:  "jail-bwrap-version",
+		claim: "a jail built by an old bubblewrap: one older than 0.12.0 is refused",
+		file:  "jail/run_linux.go",
+		edits: []edit{{"\tcase !anyVersion && versionLess(nums, minBwrap):", "\tcase false && versionLess(nums, minBwrap):"}},
+		pkg:   "./jail/", tests: "^TestBwrapVersion$",
+	},
+	{
+		name:  "jail-own-uid",
+		claim: "another job breaking a root sandsh's jails by signalling their user: each jail has a uid of its own",
+		file:  "jail/run_linux.go",
+		edits: []edit{{"\tid := jailUIDBase + rand.IntN(jailUIDRange)", "\tid := 65534 + 0*rand.IntN(jailUIDRange)"}},
+		pkg:   "./cmd/", tests: "^TestJailBesideANobodyKiller$",
+	},
+	{
+		name:  "read-back-depth",
+		claim: "a deep tree left by a jailed program blowing up the parent: the read-back refuses a path the sandbox cannot hold where it meets it",
+		file:  "vfs/hosttree.go",
+		edits: []edit{{"\t\tif len(p) >= maxPathLen {", "\t\tif false {"}},
+		pkg:   "./vfs/", tests: "^TestReadHostTreeDeep$",
+	},
 }
 
 // killedRe is how a mutant's test run shows the wall missing: a named
