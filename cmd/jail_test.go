@@ -276,7 +276,7 @@ func TestJailRefusesWithoutNamespaces(t *testing.T) {
 func TestJailBesideANobodyKiller(t *testing.T) {
 	backends := jailBackends(t)
 	if os.Getuid() != 0 {
-		t.Skip("the jails of a sandsh that is not root run as its own user; the killer is a root's job")
+		suite.Skip(t, "root", "the jails of a sandsh that is not root run as its own user; the killer is a root's job")
 	}
 	stop := make(chan struct{})
 	killed := make(chan int, 1)

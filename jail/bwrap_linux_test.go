@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sandsh/sandsh/internal/suite"
 	"github.com/sandsh/sandsh/restrict"
 	"github.com/sandsh/sandsh/vfs"
 )
@@ -57,7 +58,7 @@ func TestBwrapVersion(t *testing.T) {
 // bubblewrap runs nothing and says why.
 func TestRunRefusesOldBwrap(t *testing.T) {
 	if _, err := os.Stat("/usr/bin/python3"); err != nil {
-		t.Skip("no /usr/bin/python3")
+		suite.Skip(t, "python3", "/usr/bin/python3 is the program the jail would run")
 	}
 	c := &Config{Backend: BackendBwrap, bwrapAt: fakeBwrap(t, "bubblewrap 0.8.0", 0), Allowed: func([]string) bool { return true }}
 	null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)

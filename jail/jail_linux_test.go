@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sandsh/sandsh/internal/suite"
 	"github.com/sandsh/sandsh/restrict"
 	"github.com/sandsh/sandsh/vfs"
 )
@@ -28,10 +29,10 @@ func TestMain(m *testing.M) {
 func testBackends(t *testing.T) []string {
 	t.Helper()
 	if _, err := os.Stat("/usr/bin/python3"); err != nil {
-		t.Skip("no /usr/bin/python3")
+		suite.Skip(t, "python3", "/usr/bin/python3 is the jailed program of these tests")
 	}
 	if out, err := exec.Command("unshare", "--user", "--map-root-user", "true").CombinedOutput(); err != nil {
-		t.Skipf("no user namespaces here: %v %s", err, out)
+		suite.Skip(t, "userns", "user namespaces build the jail: %v %s", err, out)
 	}
 	b := []string{BackendNS}
 	if bwrapPath() != "" {
