@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 )
@@ -233,6 +234,67 @@ func CheckExportDir(dir string) error {
 	return nil
 }
 
+// ExportTargetError is an export directory refused: not a directory,
+// not empty, or swapped (for a symlink) while it was being opened.
+type ExportTargetError struct{ Msg string }
+
+func (e *ExportTargetError) Error() string { return e.Msg }
+
+// openExportDir opens the export directory dir once, creating it when
+// missing, and returns a handle everything is then written through. The
+// last component is created and opened through an os.Root of its
+// parent, and the handle is checked to be the very directory at that
+// name (not a symlink's target, whatever a concurrent process swaps in
+// between): a path checked and then opened again by name could be a
+// symlink to elsewhere by the time it is opened.
+func openExportDir(dir string) (*os.Root, error) {
+	parent, base := filepath.Dir(dir), filepath.Base(dir)
+	if base == "." || base == ".." || base == "/" {
+		return nil, &ExportTargetError{fmt.Sprintf("%s: not a directory name sandsh can create", dir)}
+	}
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return nil, err
+	}
+	pr, err := os.OpenRoot(parent)
+	if err != nil {
+		return nil, err
+	}
+	defer pr.Close()
+	if err := pr.Mkdir(base, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+		return nil, err
+	}
+	root, err := pr.OpenRoot(base)
+	if err != nil {
+		if fi, lerr := pr.Lstat(base); lerr == nil && !fi.IsDir() {
+			return nil, &ExportTargetError{fmt.Sprintf("%s exists and is not a directory", dir)}
+		}
+		return nil, err
+	}
+	opened, err := root.Stat(".")
+	if err == nil {
+		var named fs.FileInfo
+		named, err = pr.Lstat(base)
+		if err == nil && (!named.IsDir() || !os.SameFile(opened, named)) {
+			err = &ExportTargetError{fmt.Sprintf("%s was replaced while it was opened (a symlink?): refused", dir)}
+		}
+	}
+	if err == nil {
+		var f *os.File
+		if f, err = root.Open("."); err == nil {
+			names, _ := f.Readdirnames(1)
+			f.Close()
+			if len(names) > 0 {
+				err = &ExportTargetError{fmt.Sprintf("%s is not empty", dir)}
+			}
+		}
+	}
+	if err != nil {
+		root.Close()
+		return nil, err
+	}
+	return root, nil
+}
+
 // WriteHostTree writes s (as TakeSnapshotAt made it) into the host
 // directory dir, which must be new or empty: directories, files with
 // their permissions (without setuid and setgid) and times, symlinks
@@ -242,13 +304,7 @@ func WriteHostTree(dir string, s *Snapshot) error {
 	if err := s.Check(SnapLimits{}); err != nil {
 		return err
 	}
-	if err := CheckExportDir(dir); err != nil {
-		return err
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	root, err := os.OpenRoot(dir)
+	root, err := openExportDir(dir)
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/sandsh/sandsh/builtins"
 	"github.com/sandsh/sandsh/hostfile"
 	"github.com/sandsh/sandsh/policy"
+	"github.com/sandsh/sandsh/vfs"
 )
 
 // configError is a policy that cannot be used: "file:line: message".
@@ -85,7 +86,8 @@ func ReadPolicyFile(name string) ([]byte, error) {
 // symlink, a FIFO, a directory there), ExitIOErr for the write itself.
 func hostWriteStatus(err error) int {
 	var nr *hostfile.NotRegularError
-	if errors.As(err, &nr) {
+	var te *vfs.ExportTargetError
+	if errors.As(err, &nr) || errors.As(err, &te) {
 		return ExitUsage
 	}
 	return ExitIOErr

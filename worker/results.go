@@ -559,8 +559,8 @@ func (h *hostSide) finish(status int, limit string, oc *runOutcome) int {
 	if oc.Export != nil {
 		if o.Export != "" {
 			if err := vfs.WriteHostTree(o.Export, oc.Export); err != nil {
-				fmt.Fprintf(h.errw, "sandsh: --export %s: %v\n", o.Export, err)
-				status = ExitInternal
+				fmt.Fprintf(h.errw, "sandsh: --export %s: %s\n", o.Export, hostErr(err))
+				status = hostWriteStatus(err)
 			}
 		}
 		if o.ExportTar != "" {
