@@ -35,6 +35,9 @@ func TestWorkerSignals(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		suite.Skip(t, "linux", "signals are forwarded on Unix; tested on Linux")
 	}
+	// A signal the caller ignores is not forwarded (nohup), so the test
+	// must not inherit one ignored.
+	suite.DefaultSignals(t)
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGQUIT} {
 		var errb bytes.Buffer
 		status := Run([]string{"--timeout", "20s", "-c", "echo ready; while :; do :; done"}, IO{In: strings.NewReader(""),

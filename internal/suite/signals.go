@@ -22,7 +22,9 @@ var callerSignals = []os.Signal{syscall.SIGHUP, syscall.SIGINT}
 // `trap -p` and cannot trap it, and a worker that ignores SIGINT does not
 // die of it. A signal ignored on entry gets a handler that drops it, so
 // the test process itself still ignores it, and execve resets a handled
-// signal to the default. The handler goes when the test ends.
+// signal to the default. The handler stays for the life of the test
+// process: signal.Stop would put SIG_IGN back while signal.Ignored went
+// on reporting false, and the next test's children would inherit it.
 func DefaultSignals(t testing.TB) {
 	t.Helper()
 	for _, sig := range callerSignals {
@@ -31,19 +33,9 @@ func DefaultSignals(t testing.TB) {
 		}
 		c := make(chan os.Signal, 1)
 		signal.Notify(c, sig)
-		done := make(chan struct{})
 		go func() {
-			for {
-				select {
-				case <-c:
-				case <-done:
-					return
-				}
+			for range c {
 			}
 		}()
-		t.Cleanup(func() {
-			signal.Stop(c)
-			close(done)
-		})
 	}
 }
