@@ -510,6 +510,9 @@ func renderPrompt(dir, home string, restricted, useColor bool) string {
 	if home != "" && home != "/" && (dir == home || strings.HasPrefix(dir, home+"/")) {
 		dir = "~" + dir[len(home):]
 	}
+	// The directory's name comes from the sandbox: escape sequences in
+	// it must not rewrite the prompt (issue 23.10).
+	dir = worker.TermSafe(dir)
 	tag := "[restricted]"
 	if !restricted {
 		tag = "[unrestricted]"

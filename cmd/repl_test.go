@@ -889,3 +889,23 @@ func TestREPLState(t *testing.T) {
 	u.send("\x04")
 	u.wait()
 }
+
+// TestPromptEscapesNames: a directory named with escape sequences cannot
+// rewrite the prompt (issue 23.10): its control characters are shown as
+// \xHH, in the prompt and through a real terminal.
+func TestPromptEscapesNames(t *testing.T) {
+	evil := "/workspace/\x1b[2K\r[unrestricted] ~ #\x9b\xff"
+	for _, color := range []bool{false, true} {
+		got := renderPrompt(evil, "/home/sandbox", true, color)
+		if strings.ContainsAny(got, "\r\x9b") || strings.Contains(got, "\x1b[2K") || !strings.Contains(got, `\x1b[2K\x0d[unrestricted] ~ #\x9b\xff`) {
+			t.Errorf("color=%v: %q", color, got)
+		}
+	}
+	t.Parallel()
+	p := startREPL(t, noColor)
+	p.prompt("/workspace")
+	p.run(`d=$'\e[2K\r[unrestricted] ~ #'; mkdir "$d"; cd "$d"`)
+	p.expect(`[restricted] /workspace/\x1b[2K\x0d[unrestricted] ~ # $ `)
+	p.send("\x04")
+	p.wait()
+}
