@@ -1,14 +1,14 @@
 package cmd
 
 // `sandsh mcp`: a Model Context Protocol server on stdio, built on the
-// official Go SDK. Every run is a `sandsh --json` run with the flags the
-// server was started with: in its own supervised, confined worker, as
-// the CLI's runs are. A named session keeps its state (files and shell)
-// in a state file in a private temporary directory between calls, exactly
-// as --state does; the file tools load that state in the server process,
-// where no script runs.
+// official Go SDK. Each named session is one live session of the runtime
+// (worker.Session): a long-lived, supervised, confined worker that holds
+// the shell and the files, so a call costs what it does, not what the
+// workspace holds. A call without a session gets a worker of its own for
+// that call. The server itself runs no script and reads no session file.
 
 import (
+	"cmp"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -16,8 +16,9 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
+	"path"
 	"path/filepath"
+	"runtime/debug"
 	"sort"
 	"strconv"
 	"strings"
@@ -28,9 +29,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
-	"github.com/sandsh/sandsh/hostfile"
+	"github.com/sandsh/sandsh/interp"
+	"github.com/sandsh/sandsh/rpcframe"
 	"github.com/sandsh/sandsh/sandbox"
-	"github.com/sandsh/sandsh/statefile"
 	"github.com/sandsh/sandsh/vfs"
 	"github.com/sandsh/sandsh/worker"
 )
@@ -39,6 +40,10 @@ import (
 type mcpOptions struct {
 	MaxSessions int
 	IdleTimeout time.Duration
+	MaxResult   string // most bytes of each of stdout and stderr one run's result carries
+	maxResult   int
+	MaxMessage  string // largest JSON-RPC message read
+	maxMessage  int
 }
 
 func newMCPCmd(opts *Options) *cobra.Command {
@@ -58,6 +63,8 @@ the server was started with, e.g. sandsh mcp --timeout 10s --fs overlay --base .
 	}
 	c.Flags().IntVar(&mo.MaxSessions, "max-sessions", 16, "limit on named sessions alive at once")
 	c.Flags().DurationVar(&mo.IdleTimeout, "session-idle", 30*time.Minute, "end a session unused for this long")
+	c.Flags().StringVar(&mo.MaxMessage, "max-message", "16MiB", "largest JSON-RPC message the server reads; a bigger one gets an error reply and is skipped")
+	c.Flags().StringVar(&mo.MaxResult, "max-result-output", "1MiB", "most bytes of each of stdout and stderr a run's result carries (head and tail; a call's max_output may ask for less)")
 	return c
 }
 
@@ -67,7 +74,16 @@ func runMCP(o *Options, mo *mcpOptions) int {
 		return worker.ReportSetupError(o.IO.Err, err)
 	}
 	defer srv.close()
-	t := &mcp.IOTransport{Reader: io.NopCloser(o.IO.In), Writer: nopWriteCloser{o.IO.Out}}
+	// The server passes each call's data through (a write_file's
+	// content, a run's output) and keeps each session's checkpoint: its
+	// Go heap is held near --max-memory, so one call's garbage is
+	// collected before the next one adds its own.
+	if n, err := worker.ParseBytes(o.MaxMemory); err == nil && n > 0 {
+		debug.SetMemoryLimit(n)
+	}
+	// One bad line costs one error reply, not the server (rpcframe).
+	g := rpcframe.New(o.IO.In, o.IO.Out, mo.maxMessage)
+	t := &mcp.IOTransport{Reader: io.NopCloser(g), Writer: nopWriteCloser{g.Writer()}, MaxLineLength: mo.maxMessage + 2}
 	if err := srv.server.Run(context.Background(), t); err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, mcp.ErrConnectionClosed) {
 		fmt.Fprintf(o.IO.Err, "sandsh: mcp: %v\n", err)
 		return 1
@@ -84,19 +100,48 @@ type mcpServer struct {
 	server *mcp.Server
 	base   Options
 	mo     mcpOptions
-	dir    string // private directory of the session state files
 
 	mu       sync.Mutex
 	sessions map[string]*mcpSession
 	expired  map[string]time.Time // recently expired names, to say so once
 	stop     chan struct{}
+
+	// Host paths that never reach a client (hide).
+	hostBase, sandboxBase, hostRoot, hostCwd string
 }
 
+// mcpSession is a named session: its live worker, started by its first
+// call.
 type mcpSession struct {
-	mu       sync.Mutex // one call at a time per session
-	state    string     // state file
+	mu       sync.Mutex // one call at a time, and the session's life
+	live     *worker.Session
+	asker    *callAsker
 	lastUsed time.Time
 	gone     bool
+}
+
+// callAsker answers a session worker's policy asks with the asker of the
+// call running in the session (its client, through elicitation): the
+// worker lives across calls, the client's request does not.
+type callAsker struct {
+	mu  sync.Mutex
+	ask sandbox.Asker
+}
+
+func (c *callAsker) set(a sandbox.Asker) {
+	c.mu.Lock()
+	c.ask = a
+	c.mu.Unlock()
+}
+
+func (c *callAsker) Ask(ctx context.Context, q sandbox.AskQuestion) sandbox.AskAnswer {
+	c.mu.Lock()
+	a := c.ask
+	c.mu.Unlock()
+	if a == nil {
+		return sandbox.AskAnswer{By: "mcp", Why: "no call of the MCP client is running to ask"}
+	}
+	return a(ctx, q)
 }
 
 // validSessionName reports whether name is 1 to 64 letters, digits, '.',
@@ -122,6 +167,22 @@ func newMCPServer(o *Options, mo *mcpOptions) (*mcpServer, error) {
 	if mo.IdleTimeout <= 0 {
 		return nil, worker.Usagef("--session-idle must be positive")
 	}
+	if mo.MaxMessage == "" {
+		mo.MaxMessage = "16MiB"
+	}
+	if n, err := parseBytes(mo.MaxMessage); err != nil || n < 1024 || n > 1<<30 {
+		return nil, worker.Usagef("--max-message %s: want a size from 1KiB to 1GiB", mo.MaxMessage)
+	} else {
+		mo.maxMessage = int(n)
+	}
+	if mo.MaxResult == "" {
+		mo.MaxResult = "1MiB"
+	}
+	if n, err := parseBytes(mo.MaxResult); err != nil || n > 256<<20 {
+		return nil, worker.Usagef("--max-result-output %s: want a size up to 256MiB", mo.MaxResult)
+	} else {
+		mo.maxResult = int(n)
+	}
 	// Refuse bad run flags now rather than on every call: build one
 	// sandbox and throw it away.
 	cfg, err := o.SandboxConfig()
@@ -140,12 +201,19 @@ func newMCPServer(o *Options, mo *mcpOptions) (*mcpServer, error) {
 	if o.SessionFlags() || o.Command != nil {
 		return nil, worker.Usagef("sandsh mcp takes the run flags (filesystem, limits, environment), not --state, --var, --json, --import, --export or --changes")
 	}
-	dir, err := os.MkdirTemp("", "sandsh-mcp-*")
-	if err != nil {
-		return nil, err
-	}
-	s := &mcpServer{base: *o, mo: *mo, dir: dir, sessions: map[string]*mcpSession{},
+	s := &mcpServer{base: *o, mo: *mo, sessions: map[string]*mcpSession{},
 		expired: map[string]time.Time{}, stop: make(chan struct{})}
+	if o.FS == "overlay" {
+		s.hostBase, _ = filepath.Abs(o.Base)
+		s.sandboxBase = vfs.Clean("/", cmp.Or(o.Cwd, vfs.WorkDir))
+	}
+	if o.FS == "disk" && o.Root != "" {
+		s.hostRoot, _ = filepath.Abs(o.Root)
+	}
+	if wd, err := o.IO.Getwd(); err == nil && (o.FS != "disk" || o.Root != "") && len(wd) > 1 {
+		// (On the plain host disk the sandbox shows host paths anyway.)
+		s.hostCwd = wd
+	}
 	s.server = mcp.NewServer(&mcp.Implementation{Name: "sandsh", Version: Version}, &mcp.ServerOptions{
 		Instructions: "sandsh is a bash 5.2 sandbox: scripts run with real bash semantics on an in-memory " +
 			"filesystem with in-process coreutils (" + reachSummary(o) + "), under time and resource limits. " +
@@ -156,9 +224,18 @@ func newMCPServer(o *Options, mo *mcpOptions) (*mcpServer, error) {
 	return s, nil
 }
 
+// close ends every session's worker.
 func (s *mcpServer) close() {
 	close(s.stop)
-	os.RemoveAll(s.dir)
+	s.mu.Lock()
+	all := s.sessions
+	s.sessions = map[string]*mcpSession{}
+	s.mu.Unlock()
+	for _, ss := range all {
+		ss.mu.Lock()
+		ss.end()
+		ss.mu.Unlock()
+	}
 }
 
 // reap ends sessions idle for longer than the timeout.
@@ -175,18 +252,20 @@ func (s *mcpServer) reap() {
 	}
 }
 
+// expire ends the sessions unused for --session-idle: their workers
+// stop and their places are free.
 func (s *mcpServer) expire(now time.Time) {
+	var idle []*mcpSession
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	for name, ss := range s.sessions {
 		if ss.mu.TryLock() {
 			if now.Sub(ss.lastUsed) > s.mo.IdleTimeout {
-				ss.gone = true
-				os.Remove(ss.state)
 				delete(s.sessions, name)
 				s.expired[name] = now
+				idle = append(idle, ss) // still locked
+			} else {
+				ss.mu.Unlock()
 			}
-			ss.mu.Unlock()
 		}
 	}
 	for name, when := range s.expired {
@@ -194,16 +273,53 @@ func (s *mcpServer) expire(now time.Time) {
 			delete(s.expired, name)
 		}
 	}
+	s.mu.Unlock()
+	for _, ss := range idle {
+		ss.end()
+		ss.mu.Unlock()
+	}
 }
 
-// session finds or starts a named session and locks it; "" is a fresh
-// sandbox for this call only (nil).
-func (s *mcpServer) session(name string) (*mcpSession, error) {
+// end stops the session's worker; ss.mu is held.
+func (ss *mcpSession) end() {
+	ss.gone = true
+	if ss.live != nil {
+		ss.live.Close()
+		ss.live = nil
+	}
+}
+
+// startLive starts a live session's worker under the server's flags;
+// its policy asks go to ask (unless --ask-command answers them).
+func (s *mcpServer) startLive(ask *callAsker) (*worker.Session, error) {
+	o := s.base
+	o.ResetNet() // each session has its own network gate, so its own request count
+	if o.AskCommand == "" {
+		o.AskFunc = ask.Ask
+	}
+	o.IO = IO{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard, Getenv: s.base.IO.Getenv, Getwd: s.base.IO.Getwd}
+	live, err := worker.StartSession(&o, worker.SessionConfig{})
+	if err != nil {
+		return nil, fmt.Errorf("cannot start the session's worker: %v", err)
+	}
+	return live, nil
+}
+
+// session finds or starts a named session and locks it; release unlocks
+// it. Without a name the session is a fresh one for this call only,
+// which release ends.
+//
+// ask, when set, answers the policy's asks during this call.
+func (s *mcpServer) session(name string, ask sandbox.Asker) (live *worker.Session, release func(), err error) {
 	if name == "" {
-		return nil, nil
+		live, err := s.startLive(&callAsker{ask: ask})
+		if err != nil {
+			return nil, nil, err
+		}
+		return live, func() { live.Close() }, nil
 	}
 	if !validSessionName(name) {
-		return nil, fmt.Errorf("session name %q: use 1 to 64 letters, digits, '.', '_' or '-'", name)
+		return nil, nil, fmt.Errorf("session name %q: use 1 to 64 letters, digits, '.', '_' or '-'", name)
 	}
 	s.mu.Lock()
 	ss := s.sessions[name]
@@ -211,38 +327,146 @@ func (s *mcpServer) session(name string) (*mcpSession, error) {
 		if _, ok := s.expired[name]; ok {
 			delete(s.expired, name)
 			s.mu.Unlock()
-			return nil, fmt.Errorf("session %q expired after %v without use and its files and state are gone; "+
+			return nil, nil, fmt.Errorf("session %q expired after %v without use and its files and state are gone; "+
 				"call again with the same name to start it afresh", name, s.mo.IdleTimeout)
 		}
 		if len(s.sessions) >= s.mo.MaxSessions {
 			s.mu.Unlock()
-			return nil, fmt.Errorf("too many sessions (%d, the server's limit); reuse one of them or wait until one expires", s.mo.MaxSessions)
+			return nil, nil, fmt.Errorf("too many sessions (%d, the server's limit); close one (close_session), reuse one, or wait until one expires", s.mo.MaxSessions)
 		}
-		ss = &mcpSession{state: filepath.Join(s.dir, name+".state")}
+		ss = &mcpSession{}
 		s.sessions[name] = ss
 	}
 	s.mu.Unlock()
 	ss.mu.Lock()
 	if ss.gone {
 		ss.mu.Unlock()
-		return s.session(name)
+		return s.session(name, ask)
+	}
+	if ss.live == nil {
+		ss.asker = &callAsker{}
+		if ss.live, err = s.startLive(ss.asker); err != nil {
+			ss.gone = true
+			s.mu.Lock()
+			if s.sessions[name] == ss {
+				delete(s.sessions, name)
+			}
+			s.mu.Unlock()
+			ss.mu.Unlock()
+			return nil, nil, err
+		}
 	}
 	ss.lastUsed = time.Now()
-	return ss, nil
-}
-
-func (ss *mcpSession) release() {
-	if ss != nil {
+	ss.asker.set(ask)
+	return ss.live, func() {
+		ss.asker.set(nil)
 		ss.lastUsed = time.Now()
 		ss.mu.Unlock()
+	}, nil
+}
+
+// endSession closes (ends) or resets (empties) a named session, after
+// the call running in it, if any, ends. A closed session's worker stops
+// and its place under --max-sessions is free at once.
+func (s *mcpServer) endSession(name string, end bool) (existed bool, err error) {
+	if !validSessionName(name) {
+		return false, fmt.Errorf("session name %q: use 1 to 64 letters, digits, '.', '_' or '-'", name)
+	}
+	s.mu.Lock()
+	ss := s.sessions[name]
+	if end {
+		delete(s.expired, name) // closed on purpose: no "expired" notice
+		if ss != nil {
+			delete(s.sessions, name)
+		}
+	}
+	s.mu.Unlock()
+	if ss == nil {
+		return false, nil
+	}
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if ss.gone {
+		return false, nil
+	}
+	if end {
+		ss.end()
+		return true, nil
+	}
+	if ss.live != nil {
+		if err := ss.live.Reset(); err != nil {
+			ss.end()
+			s.mu.Lock()
+			if s.sessions[name] == ss {
+				delete(s.sessions, name)
+			}
+			s.mu.Unlock()
+			return true, fmt.Errorf("session %q: reset: %v; the session is closed", name, err)
+		}
+	}
+	return true, nil
+}
+
+// hide takes the server's host paths out of a message for the client:
+// the overlay base and disk root (which the sandbox
+// shows at its working directory and at /), and the host's working
+// directory.
+func (s *mcpServer) hide(msg string) string {
+	if s.hostBase != "" {
+		msg = strings.ReplaceAll(msg, s.hostBase, s.sandboxBase)
+	}
+	if s.hostRoot != "" {
+		msg = strings.ReplaceAll(msg, s.hostRoot+"/", "/")
+		msg = strings.ReplaceAll(msg, s.hostRoot, "/")
+	}
+	if s.hostCwd != "" {
+		msg = strings.ReplaceAll(msg, s.hostCwd, "(host directory)")
+	}
+	return msg
+}
+
+// hidden is a tool handler whose errors pass through hide.
+func hidden[In any](s *mcpServer, h mcp.ToolHandlerFor[In, any]) mcp.ToolHandlerFor[In, any] {
+	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
+		res, out, err := h(ctx, req, in)
+		if err != nil {
+			return nil, nil, errors.New(s.hide(err.Error()))
+		}
+		return res, out, nil
 	}
 }
 
 type runArgs struct {
-	Script  string   `json:"script" jsonschema:"the bash script to run (bash 5.2 syntax)"`
-	Session string   `json:"session,omitempty" jsonschema:"name of a session to run in: its files, variables, functions, aliases, options and working directory persist to the next call with the same name; omit for a fresh sandbox"`
-	Stdin   string   `json:"stdin,omitempty" jsonschema:"text given to the script on its standard input"`
-	Args    []string `json:"args,omitempty" jsonschema:"positional parameters $1, $2, ..."`
+	Script    string   `json:"script" jsonschema:"the bash script to run (bash 5.2 syntax)"`
+	Session   string   `json:"session,omitempty" jsonschema:"name of a session to run in: its files, variables, functions, aliases, options, working directory and background jobs persist to the next call with the same name; omit for a fresh sandbox"`
+	Stdin     string   `json:"stdin,omitempty" jsonschema:"text given to the script on its standard input"`
+	Args      []string `json:"args,omitempty" jsonschema:"positional parameters $1, $2, ..."`
+	MaxOutput *int64   `json:"max_output,omitempty" jsonschema:"most bytes of each of stdout and stderr to return (the first half and the last half, with a marker line where bytes were cut); at most the server's limit, which is also the default; the run itself is not cut short"`
+	Timeout   *float64 `json:"timeout,omitempty" jsonschema:"seconds this run may take; at most the server's time limit, which is also the default"`
+	Cwd       string   `json:"cwd,omitempty" jsonschema:"directory in the sandbox to run in, as after cd (a session stays there)"`
+}
+
+type sessionArgs struct {
+	Session string `json:"session" jsonschema:"name of the session"`
+}
+
+type sessionResult struct {
+	Session string `json:"session"`
+	Existed bool   `json:"existed" jsonschema:"whether the session existed (held files or state) before this call"`
+}
+
+// mcpText is a tool's result: its JSON object as the one text content.
+// No structuredContent: the SDK would copy the object into a text
+// block as well, so a run's output would travel twice, and every client
+// reads text.
+func mcpText(v any) (*mcp.CallToolResult, any, error) {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, nil, err
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.TrimSuffix(b.String(), "\n")}}}, nil, nil
 }
 
 type fileArgs struct {
@@ -253,15 +477,16 @@ type fileArgs struct {
 type writeArgs struct {
 	Path    string `json:"path" jsonschema:"a path in the sandbox; relative paths start at the session's working directory (/workspace in a new sandbox)"`
 	Content string `json:"content" jsonschema:"the new contents of the file (text)"`
-	Session string `json:"session,omitempty" jsonschema:"name of the session to write into; omit for a fresh sandbox, which is then thrown away"`
+	Session string `json:"session,omitempty" jsonschema:"name of the session to write into (required: a write to a fresh sandbox would be thrown away)"`
 	Mode    string `json:"mode,omitempty" jsonschema:"permission bits in octal for a new file, e.g. 755 for a script (default 644)"`
+	Parents *bool  `json:"parents,omitempty" jsonschema:"create missing parent directories, as mkdir -p (default true)"`
 }
 
 type readResult struct {
 	Path     string `json:"path"`
 	Size     int    `json:"size"`
 	Content  string `json:"content"`
-	Encoding string `json:"encoding" jsonschema:"text, or base64 when the file is not valid UTF-8"`
+	Encoding string `json:"encoding"` // text, or base64 when the file is not valid UTF-8
 }
 
 type writeResult struct {
@@ -271,7 +496,7 @@ type writeResult struct {
 
 type dirEntry struct {
 	Name   string `json:"name"`
-	Type   string `json:"type" jsonschema:"file, dir, symlink or other"`
+	Type   string `json:"type"` // file, dir, symlink or other
 	Size   int64  `json:"size"`
 	Mode   string `json:"mode"`
 	Target string `json:"target,omitempty"`
@@ -286,60 +511,113 @@ type listResult struct {
 const mcpReadMax = 1 << 20
 
 func (s *mcpServer) addTools() {
+	// A run reaches outside the sandbox only through what the operator
+	// allowed: the network gate and the jail's host programs.
+	openWorld := len(s.base.AllowNet) > 0 || len(s.base.AllowRun) > 0 || len(s.base.Policy) > 0
 	mcp.AddTool(s.server, &mcp.Tool{
-		Name: "run",
-		Description: "Run a bash script in the sandbox and return its exit status, stdout, stderr, duration, the files it " +
-			"changed, and which limit ended it (null if none). Real bash 5.2 semantics; commands such as ls, cat, grep, " +
-			"sed, awk, sort, jq, find, tar, curl run in-process; " + reachSummary(&s.base) + ". Pass a session name to keep files and shell state between calls. Output past 1 MiB is cut " +
-			"(stdout_truncated/stderr_truncated). Exit status 124 means the time limit ended the run, 125 another limit.",
-	}, s.runTool)
+		Name:        "run",
+		Annotations: &mcp.ToolAnnotations{Title: "Run a bash script", DestructiveHint: ptr(true), OpenWorldHint: ptr(openWorld)},
+		Description: "Run a bash script in the sandbox. The result is one JSON object: status (exit status), limit (the limit " +
+			"that ended the run, or null), stdout, stderr, stdout_truncated, stderr_truncated, duration_ms, changes (the files " +
+			"added, modified and deleted) and, in a session, state_saved. Real bash 5.2 semantics; commands such as ls, cat, grep, " +
+			"sed, awk, sort, jq, find, tar, curl run in-process; " + reachSummary(&s.base) + ". Pass a session name to keep files " +
+			"and shell state between calls. Each of stdout and stderr keeps at most " + interp.FormatBytes(int64(s.mo.maxResult)) +
+			" (less with max_output): its first and last halves, with a marker line where the middle was cut. Exit status 124 " +
+			"means the time limit ended the run, 125 another limit.",
+	}, hidden(s, s.runTool))
 	mcp.AddTool(s.server, &mcp.Tool{
-		Name: "read_file",
+		Name:        "read_file",
+		Annotations: &mcp.ToolAnnotations{Title: "Read a file", ReadOnlyHint: true, OpenWorldHint: ptr(false)},
 		Description: "Read a file from the sandbox (at most 1 MiB; use the run tool with head, tail or sed for parts " +
-			"of bigger files). Text comes back as is, other bytes base64-encoded.",
-	}, s.readTool)
+			"of bigger files). The result is a JSON object: path, size, content, encoding (text, or base64 when the file " +
+			"is not valid UTF-8).",
+	}, hidden(s, s.readTool))
 	mcp.AddTool(s.server, &mcp.Tool{
 		Name:        "write_file",
-		Description: "Create or replace a file in the sandbox with the given text. Parent directories must exist (create them with the run tool: mkdir -p).",
-	}, s.writeTool)
+		Annotations: &mcp.ToolAnnotations{Title: "Write a file", DestructiveHint: ptr(true), IdempotentHint: true, OpenWorldHint: ptr(false)},
+		Description: "Create or replace a file in a named session with the given text; missing parent directories are " +
+			"created (parents: false to refuse instead). The result is a JSON object: path, bytes.",
+	}, hidden(s, s.writeTool))
 	mcp.AddTool(s.server, &mcp.Tool{
 		Name:        "list_dir",
-		Description: "List a directory of the sandbox: the name, type, size, mode (and symlink target) of each entry, sorted by name.",
-	}, s.listTool)
+		Annotations: &mcp.ToolAnnotations{Title: "List a directory", ReadOnlyHint: true, OpenWorldHint: ptr(false)},
+		Description: "List a directory of the sandbox. The result is a JSON object: path, and entries, each with name, " +
+			"type (file, dir, symlink or other), size, mode (and target for a symlink), sorted by name.",
+	}, hidden(s, s.listTool))
+	mcp.AddTool(s.server, &mcp.Tool{
+		Name:        "close_session",
+		Annotations: &mcp.ToolAnnotations{Title: "Close a session", DestructiveHint: ptr(true), IdempotentHint: true, OpenWorldHint: ptr(false)},
+		Description: "End a named session: its files and shell state are gone, and its place under the server's limit " +
+			"on sessions is free at once. A later call with the same name starts a new, empty session. Waits for a call " +
+			"running in the session to end. The result is a JSON object: session, existed.",
+	}, hidden(s, s.closeTool))
+	mcp.AddTool(s.server, &mcp.Tool{
+		Name:        "reset_session",
+		Annotations: &mcp.ToolAnnotations{Title: "Reset a session", DestructiveHint: ptr(true), IdempotentHint: true, OpenWorldHint: ptr(false)},
+		Description: "Empty a named session: its files and shell state go back to those of a new sandbox, and the " +
+			"session keeps its name and place. Waits for a call running in the session to end. The result is a JSON " +
+			"object: session, existed.",
+	}, hidden(s, s.resetTool))
 }
 
-func (s *mcpServer) runTool(ctx context.Context, req *mcp.CallToolRequest, in runArgs) (*mcp.CallToolResult, worker.JSONResult, error) {
+// runResult is a run tool's result: the fields of `sandsh --json`, and
+// the line that says the session's worker was restarted.
+type runResult struct {
+	worker.JSONResult
+	Restarted string `json:"restarted,omitempty"`
+}
+
+func (s *mcpServer) runTool(ctx context.Context, req *mcp.CallToolRequest, in runArgs) (*mcp.CallToolResult, any, error) {
 	if in.Script == "" {
-		return nil, worker.JSONResult{}, errors.New("script is empty")
+		return nil, nil, errors.New("script is empty")
 	}
 	if len(in.Args) > 10000 {
-		return nil, worker.JSONResult{}, errors.New("too many args")
+		return nil, nil, errors.New("too many args")
 	}
-	ss, err := s.session(in.Session)
+	keep := s.mo.maxResult
+	if in.MaxOutput != nil {
+		if *in.MaxOutput < 1 {
+			return nil, nil, errors.New("max_output: want at least 1 byte")
+		}
+		keep = int(min(*in.MaxOutput, int64(keep)))
+	}
+	var timeout time.Duration
+	if in.Timeout != nil {
+		if *in.Timeout <= 0 || *in.Timeout > 1e6 {
+			return nil, nil, errors.New("timeout: want a positive number of seconds")
+		}
+		timeout = time.Duration(*in.Timeout * float64(time.Second))
+		if s.base.Timeout > 0 && timeout > s.base.Timeout {
+			timeout = s.base.Timeout // the server's limit holds
+		}
+	}
+	var ask sandbox.Asker
+	if s.base.AskCommand == "" {
+		ask = elicitAsker(ctx, req)
+	}
+	live, release, err := s.session(in.Session, ask)
 	if err != nil {
-		return nil, worker.JSONResult{}, err
+		return nil, nil, err
 	}
-	defer ss.release()
-	o := s.base
-	o.ResetNet() // each run has its own network gate, so its own request count
-	script := in.Script
-	o.Command = &script
-	o.Args = append([]string{"sandsh"}, in.Args...)
-	o.JSON = true
-	if ss != nil {
-		o.State = ss.state
+	defer release()
+	// The client's cancellation does not end the run: --timeout does,
+	// and a cancelled call would cost a session its worker.
+	res, err := live.Run(context.WithoutCancel(ctx), worker.Call{Script: in.Script, Args: in.Args, Stdin: []byte(in.Stdin),
+		Cwd: in.Cwd, Timeout: timeout, MaxOutput: keep, Changes: true})
+	if err != nil {
+		return nil, nil, fmt.Errorf("the run failed: %v", err)
 	}
-	if o.AskCommand == "" {
-		o.AskFunc = elicitAsker(ctx, req)
+	out := runResult{JSONResult: worker.JSONResult{Status: res.Status, DurationMS: float64(res.Duration.Microseconds()) / 1000,
+		Stdout: cutText(res.Stdout, res.StdoutTruncated, keep, res.StdoutBytes), StdoutTruncated: res.StdoutTruncated,
+		Stderr: s.hide(cutText(res.Stderr, res.StderrTruncated, keep, res.StderrBytes)), StderrTruncated: res.StderrTruncated,
+		Changes: res.Changes}, Restarted: s.hide(res.Restarted)}
+	if res.Limit != "" {
+		out.Limit = &res.Limit
 	}
-	var out, errb strings.Builder
-	o.IO = IO{In: strings.NewReader(in.Stdin), Out: &out, Err: &errb, Getenv: s.base.IO.Getenv, Getwd: s.base.IO.Getwd}
-	runMain(&o)
-	var res worker.JSONResult
-	if err := json.Unmarshal([]byte(out.String()), &res); err != nil {
-		return nil, worker.JSONResult{}, fmt.Errorf("the run failed: %s", strings.TrimSpace(errb.String()))
+	if out.Changes == nil {
+		out.Changes = []vfs.Change{}
 	}
-	return nil, res, nil
+	return mcpText(out)
 }
 
 // elicitAsker answers the policy's asks by asking the MCP client
@@ -405,128 +683,139 @@ func sessionParams(s *mcp.ServerSession) *mcp.InitializeParams {
 	return s.InitializeParams()
 }
 
-// withSandbox loads a session's sandbox in this process (no script runs)
-// for the file tools; save writes its state back.
-func (s *mcpServer) withSandbox(name string, save bool, f func(*sandbox.Sandbox) error) error {
-	ss, err := s.session(name)
-	if err != nil {
-		return err
+// cutText is kept output as text: when the middle was dropped (the first
+// keep/2 bytes and the rest of the last are kept), a marker line says
+// where and how much; a character split by the cut is dropped, and
+// other invalid UTF-8 becomes U+FFFD.
+func cutText(b []byte, cut bool, keep int, total int64) string {
+	if !cut || len(b) < keep/2 {
+		return strings.ToValidUTF8(string(b), "\uFFFD")
 	}
-	defer ss.release()
-	o := s.base
-	cfg, err := o.SandboxConfig()
-	if err != nil {
-		return err
+	head, tail := trimRuneEnd(b[:keep/2]), trimRuneStart(b[keep/2:])
+	marker := fmt.Sprintf("[... sandsh: %d bytes cut here ...]\n", total-int64(len(head))-int64(len(tail)))
+	if len(head) > 0 && head[len(head)-1] != '\n' {
+		marker = "\n" + marker
 	}
-	if ss != nil {
-		data, err := hostfile.ReadFile(ss.state, worker.StateFileMax(cfg.Limits))
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-		case err != nil:
-			return err
-		default:
-			st, err := statefile.Read(strings.NewReader(string(data)), worker.StateFileMax(cfg.Limits))
-			if err != nil {
-				return err
-			}
-			cfg.State = st
-		}
-	}
-	sb, err := sandbox.New(cfg)
-	if err != nil {
-		return err
-	}
-	defer sb.Close()
-	if err := f(sb); err != nil {
-		return err
-	}
-	if save && ss != nil {
-		st, err := sb.State(context.Background())
-		if err != nil {
-			return err
-		}
-		return worker.WriteAtomic(ss.state, 0o600, func(w io.Writer) error { return statefile.Write(w, st) })
-	}
-	return nil
+	return strings.ToValidUTF8(string(head), "\uFFFD") + marker + strings.ToValidUTF8(string(tail), "\uFFFD")
 }
 
-func (s *mcpServer) readTool(_ context.Context, _ *mcp.CallToolRequest, in fileArgs) (*mcp.CallToolResult, readResult, error) {
-	var res readResult
-	err := s.withSandbox(in.Session, false, func(sb *sandbox.Sandbox) error {
-		fi, err := sb.FS().Stat(abs(sb, in.Path))
-		if err != nil {
-			return err
+// trimRuneEnd cuts a character split at the end of b.
+func trimRuneEnd(b []byte) []byte {
+	for k := 0; k < utf8.UTFMax && len(b) > 0 && !utf8.Valid(b); k++ {
+		if r, _ := utf8.DecodeLastRune(b); r != utf8.RuneError {
+			break
 		}
-		if fi.IsDir() {
-			return fmt.Errorf("%s: is a directory (use list_dir)", in.Path)
-		}
-		if fi.Size() > mcpReadMax {
-			return fmt.Errorf("%s: %d bytes, more than read_file returns (%d); read parts with the run tool (head -c, tail, sed -n)", in.Path, fi.Size(), mcpReadMax)
-		}
-		data, err := sb.ReadFile(in.Path)
-		if err != nil {
-			return err
-		}
-		res = readResult{Path: abs(sb, in.Path), Size: len(data), Content: string(data), Encoding: "text"}
-		if !utf8.Valid(data) {
-			res.Content, res.Encoding = base64.StdEncoding.EncodeToString(data), "base64"
-		}
-		return nil
-	})
-	return nil, res, err
+		b = b[:len(b)-1]
+	}
+	return b
 }
 
-func (s *mcpServer) writeTool(_ context.Context, _ *mcp.CallToolRequest, in writeArgs) (*mcp.CallToolResult, writeResult, error) {
+// trimRuneStart drops the continuation bytes of a character split at
+// the start of b.
+func trimRuneStart(b []byte) []byte {
+	for k := 0; k < utf8.UTFMax-1 && len(b) > 0 && !utf8.RuneStart(b[0]); k++ {
+		b = b[1:]
+	}
+	return b
+}
+
+func (s *mcpServer) closeTool(_ context.Context, _ *mcp.CallToolRequest, in sessionArgs) (*mcp.CallToolResult, any, error) {
+	existed, err := s.endSession(in.Session, true)
+	if err != nil {
+		return nil, nil, err
+	}
+	return mcpText(sessionResult{Session: in.Session, Existed: existed})
+}
+
+func (s *mcpServer) resetTool(_ context.Context, _ *mcp.CallToolRequest, in sessionArgs) (*mcp.CallToolResult, any, error) {
+	existed, err := s.endSession(in.Session, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	return mcpText(sessionResult{Session: in.Session, Existed: existed})
+}
+
+func (s *mcpServer) readTool(ctx context.Context, _ *mcp.CallToolRequest, in fileArgs) (*mcp.CallToolResult, any, error) {
+	live, release, err := s.session(in.Session, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer release()
+	data, err := live.ReadFile(context.WithoutCancel(ctx), in.Path, mcpReadMax)
+	if err != nil {
+		if strings.Contains(err.Error(), "file bigger than") {
+			return nil, nil, fmt.Errorf("%v: read_file returns at most 1 MiB; read parts with the run tool (head -c, tail, sed -n)", err)
+		}
+		return nil, nil, err
+	}
+	res := readResult{Path: vfs.Clean(live.Dir(), in.Path), Size: len(data), Content: string(data), Encoding: "text"}
+	if !utf8.Valid(data) {
+		res.Content, res.Encoding = base64.StdEncoding.EncodeToString(data), "base64"
+	}
+	return mcpText(res)
+}
+
+func (s *mcpServer) writeTool(ctx context.Context, _ *mcp.CallToolRequest, in writeArgs) (*mcp.CallToolResult, any, error) {
 	mode := fs.FileMode(0o644)
 	if in.Mode != "" {
 		n, err := strconv.ParseUint(in.Mode, 8, 32)
 		if err != nil || n > 0o7777 {
-			return nil, writeResult{}, fmt.Errorf("mode %q: want octal permission bits such as 644", in.Mode)
+			return nil, nil, fmt.Errorf("mode %q: want octal permission bits such as 644", in.Mode)
 		}
 		mode = fs.FileMode(n & 0o777)
 	}
-	var res writeResult
-	err := s.withSandbox(in.Session, true, func(sb *sandbox.Sandbox) error {
-		if err := sb.WriteFile(in.Path, []byte(in.Content), mode); err != nil {
-			return err
+	if in.Session == "" {
+		return nil, nil, errors.New("write_file needs a session: a write to a fresh sandbox would be thrown away at once")
+	}
+	live, release, err := s.session(in.Session, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer release()
+	ctx = context.WithoutCancel(ctx)
+	name := vfs.Clean(live.Dir(), in.Path)
+	if in.Parents == nil || *in.Parents {
+		if err := live.MkdirAll(ctx, path.Dir(name), 0o755); err != nil {
+			return nil, nil, err
 		}
-		res = writeResult{Path: abs(sb, in.Path), Bytes: len(in.Content)}
-		return nil
-	})
-	return nil, res, err
+	}
+	if err := live.WriteFile(ctx, name, []byte(in.Content), mode); err != nil {
+		return nil, nil, err
+	}
+	return mcpText(writeResult{Path: name, Bytes: len(in.Content)})
 }
 
-func (s *mcpServer) listTool(_ context.Context, _ *mcp.CallToolRequest, in fileArgs) (*mcp.CallToolResult, listResult, error) {
-	var res listResult
+func (s *mcpServer) listTool(ctx context.Context, _ *mcp.CallToolRequest, in fileArgs) (*mcp.CallToolResult, any, error) {
 	if in.Path == "" {
 		in.Path = "."
 	}
-	err := s.withSandbox(in.Session, false, func(sb *sandbox.Sandbox) error {
-		list, err := sb.ReadDir(in.Path)
-		if err != nil {
-			return err
+	live, release, err := s.session(in.Session, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer release()
+	list, err := live.ReadDir(context.WithoutCancel(ctx), in.Path)
+	if err != nil {
+		return nil, nil, err
+	}
+	res := listResult{Path: vfs.Clean(live.Dir(), in.Path), Entries: []dirEntry{}}
+	for _, fi := range list {
+		e := dirEntry{Name: fi.Name, Size: fi.Size, Mode: fmt.Sprintf("%04o", uint32(fi.Mode.Perm())), Type: "other", Target: fi.Target}
+		switch {
+		case fi.Mode.IsDir():
+			e.Type = "dir"
+		case fi.Mode&fs.ModeSymlink != 0:
+			e.Type = "symlink"
+		case fi.Mode.IsRegular():
+			e.Type = "file"
 		}
-		res = listResult{Path: abs(sb, in.Path), Entries: []dirEntry{}}
-		for _, fi := range list {
-			e := dirEntry{Name: fi.Name(), Size: fi.Size(), Mode: fmt.Sprintf("%04o", uint32(fi.Mode().Perm())), Type: "other"}
-			switch {
-			case fi.IsDir():
-				e.Type = "dir"
-			case fi.Mode()&fs.ModeSymlink != 0:
-				e.Type = "symlink"
-				e.Target, _ = sb.FS().ReadlinkIfPossible(abs(sb, in.Path) + "/" + fi.Name())
-			case fi.Mode().IsRegular():
-				e.Type = "file"
-			}
-			res.Entries = append(res.Entries, e)
-		}
-		sort.Slice(res.Entries, func(i, j int) bool { return res.Entries[i].Name < res.Entries[j].Name })
-		return nil
-	})
-	return nil, res, err
+		res.Entries = append(res.Entries, e)
+	}
+	sort.Slice(res.Entries, func(i, j int) bool { return res.Entries[i].Name < res.Entries[j].Name })
+	return mcpText(res)
 }
 
-func abs(sb *sandbox.Sandbox, p string) string { return vfs.Clean(sb.Dir(), p) }
+func ptr[T any](v T) *T { return &v }
 
 // reachSummary tells an agent what lies beyond the sandbox for it: the
 // host programs and network hosts the operator allowed, or none, so the

@@ -1,8 +1,12 @@
 package cmd
 
 import (
+	"bufio"
 	"context"
+	"encoding/base64"
 	"encoding/json"
+	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +14,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/pflag"
@@ -64,12 +69,24 @@ func call(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any)
 	if err != nil {
 		t.Fatalf("%s: %v", tool, err)
 	}
-	var out map[string]any
-	if res.StructuredContent != nil {
-		b, _ := json.Marshal(res.StructuredContent)
-		json.Unmarshal(b, &out)
+	return resultObject(t, res), res
+}
+
+// resultObject is a tool result's JSON object: its one text content
+// (nil for an error result).
+func resultObject(t *testing.T, res *mcp.CallToolResult) map[string]any {
+	t.Helper()
+	if res.IsError {
+		return nil
 	}
-	return out, res
+	if res.StructuredContent != nil || len(res.Content) != 1 {
+		t.Fatalf("want one text content and no structured content: %+v", res)
+	}
+	var out map[string]any
+	if err := json.Unmarshal([]byte(errorText(res)), &out); err != nil {
+		t.Fatalf("result is not a JSON object: %v: %s", err, errorText(res))
+	}
+	return out
 }
 
 func errorText(res *mcp.CallToolResult) string {
@@ -95,7 +112,7 @@ func TestMCPSession(t *testing.T) {
 			t.Errorf("tool %s: description too thin for a model: %q", tool.Name, tool.Description)
 		}
 	}
-	if strings.Join(names, ",") != "list_dir,read_file,run,write_file" {
+	if strings.Join(names, ",") != "close_session,list_dir,read_file,reset_session,run,write_file" {
 		t.Errorf("tools: %v", names)
 	}
 
@@ -143,9 +160,11 @@ func TestMCPLimitsAndErrors(t *testing.T) {
 	if res.IsError || out["status"] != 125.0 || out["limit"] != "max-commands" {
 		t.Fatalf("limit: %v %s", out, errorText(res))
 	}
+	// A live session keeps what the call did before the limit, as an
+	// interactive shell does.
 	out, _ = call(t, cs, "run", map[string]any{"session": "a", "script": "echo $keep"})
-	if out["stdout"] != "1\n" {
-		t.Errorf("a failed run changed the session: %v", out)
+	if out["stdout"] != "2\n" {
+		t.Errorf("the session after a limit: %v", out)
 	}
 	out, _ = call(t, cs, "run", map[string]any{"script": "sleep 10"})
 	if out["status"] != 124.0 || out["limit"] != "timeout" {
@@ -165,7 +184,7 @@ func TestMCPLimitsAndErrors(t *testing.T) {
 	if !res.IsError {
 		t.Error("reading a missing file succeeded")
 	}
-	_, res = call(t, cs, "write_file", map[string]any{"path": "/etc/passwd", "content": "x"})
+	_, res = call(t, cs, "write_file", map[string]any{"session": "a", "path": "/etc/passwd", "content": "x"})
 	if !res.IsError {
 		t.Error("wrote a root-owned file")
 	}
@@ -211,10 +230,7 @@ func TestMCPStdio(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var out map[string]any
-		b, _ := json.Marshal(res.StructuredContent)
-		json.Unmarshal(b, &out)
-		return out, res
+		return resultObject(t, res), res
 	}
 	out, res := run(map[string]any{"session": "p", "script": "n=5; echo start"})
 	if res.IsError || out["stdout"] != "start\n" {
@@ -253,5 +269,456 @@ func TestReachSummary(t *testing.T) {
 		if got := reachSummary(&tc.o); got != tc.want {
 			t.Errorf("%+v: got %q, want %q", tc.o, got, tc.want)
 		}
+	}
+}
+
+// TestMCPCloseReset: a closed session frees its place under
+// --max-sessions at once; a reset one starts afresh under its name.
+func TestMCPCloseReset(t *testing.T) {
+	cs, _ := startMCP(t, mcpOptions{MaxSessions: 2, IdleTimeout: time.Hour})
+	for _, name := range []string{"a", "b"} {
+		if _, res := call(t, cs, "run", map[string]any{"session": name, "script": "v=" + name + "; echo keep > f"}); res.IsError {
+			t.Fatal(errorText(res))
+		}
+	}
+	_, res := call(t, cs, "run", map[string]any{"session": "c", "script": ":"})
+	if !res.IsError || !strings.Contains(errorText(res), "too many sessions") {
+		t.Fatalf("session cap: %s", errorText(res))
+	}
+	out, res := call(t, cs, "close_session", map[string]any{"session": "a"})
+	if res.IsError || out["existed"] != true || out["session"] != "a" {
+		t.Fatalf("close: %v %s", out, errorText(res))
+	}
+	out, res = call(t, cs, "run", map[string]any{"session": "c", "script": "echo ${v-none}; ls"})
+	if res.IsError || out["stdout"] != "none\n" {
+		t.Fatalf("the closed session's place was not free: %v %s", out, errorText(res))
+	}
+	// a is gone: its name starts a new, empty session (no "expired" notice).
+	call(t, cs, "close_session", map[string]any{"session": "c"})
+	out, res = call(t, cs, "run", map[string]any{"session": "a", "script": "echo ${v-none}; ls"})
+	if res.IsError || out["stdout"] != "none\n" {
+		t.Fatalf("closed session came back: %v %s", out, errorText(res))
+	}
+	out, res = call(t, cs, "reset_session", map[string]any{"session": "b"})
+	if res.IsError || out["existed"] != true {
+		t.Fatalf("reset: %v %s", out, errorText(res))
+	}
+	out, res = call(t, cs, "run", map[string]any{"session": "b", "script": "echo ${v-none}; ls; echo $PWD"})
+	if res.IsError || out["stdout"] != "none\n/workspace\n" {
+		t.Fatalf("reset session kept its state: %v %s", out, errorText(res))
+	}
+	// b kept its place: a and b are the two sessions.
+	_, res = call(t, cs, "run", map[string]any{"session": "d", "script": ":"})
+	if !res.IsError || !strings.Contains(errorText(res), "too many sessions") {
+		t.Errorf("reset freed a place: %s", errorText(res))
+	}
+	out, res = call(t, cs, "close_session", map[string]any{"session": "nosuch"})
+	if res.IsError || out["existed"] != false {
+		t.Errorf("close of an unknown session: %v %s", out, errorText(res))
+	}
+	_, res = call(t, cs, "close_session", map[string]any{"session": "../x"})
+	if !res.IsError || !strings.Contains(errorText(res), "session name") {
+		t.Errorf("bad name: %s", errorText(res))
+	}
+}
+
+// TestMCPOutputTrim: a client bounds what a run's result carries; it
+// keeps the head and the tail, says it cut, does not kill the run, and
+// carries stdout once.
+func TestMCPOutputTrim(t *testing.T) {
+	cs, _ := startMCP(t, mcpOptions{MaxSessions: 2, IdleTimeout: time.Hour})
+	out, res := call(t, cs, "run", map[string]any{"script": "seq 1 100000; echo done >&2; exit 3", "max_output": 40})
+	if res.IsError {
+		t.Fatal(errorText(res))
+	}
+	so, _ := out["stdout"].(string)
+	if out["status"] != 3.0 || out["stdout_truncated"] != true || out["stderr_truncated"] != false || out["stderr"] != "done\n" {
+		t.Fatalf("trimmed run: %v", out)
+	}
+	if !strings.HasPrefix(so, "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n[... sandsh: ") || !strings.HasSuffix(so, "\n99998\n99999\n100000\n") ||
+		!strings.Contains(so, "\n10\n[... sandsh: ") || len(so) > 40+60 {
+		t.Errorf("head and tail: %q", so)
+	}
+	// Not cut: every byte, no marker, no flag.
+	out, _ = call(t, cs, "run", map[string]any{"script": "seq 1 10", "max_output": 21})
+	if out["stdout"] != "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n" || out["stdout_truncated"] != false {
+		t.Errorf("short output: %v", out)
+	}
+	// More than the server allows is the server's limit (1 MiB), and the
+	// result carries stdout once: about 1 MiB, not 2.
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "run",
+		Arguments: map[string]any{"script": "yes 0123456789abcde | head -c 3000000", "max_output": 1 << 30}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out = resultObject(t, res)
+	wire, _ := json.Marshal(res)
+	if so, _ := out["stdout"].(string); len(so) < 1<<20 || len(so) > 1<<20+100 || out["stdout_truncated"] != true || out["status"] != 0.0 {
+		t.Errorf("server's limit: %d bytes, %v", len(so), out["stdout_truncated"])
+	}
+	// (JSON in a JSON string: each newline costs 3 bytes.)
+	if len(wire) > 1<<20*5/4 {
+		t.Errorf("1 MiB of stdout took %d bytes on the wire", len(wire))
+	}
+	// A multi-byte character is never split by the cut.
+	out, _ = call(t, cs, "run", map[string]any{"script": "for i in {1..50}; do printf 'é€'; done", "max_output": 11})
+	if so, _ := out["stdout"].(string); !utf8.ValidString(so) || strings.Contains(so, "\uFFFD") || out["stdout_truncated"] != true {
+		t.Errorf("cut inside a character: %q", so)
+	}
+	_, res = call(t, cs, "run", map[string]any{"script": "echo", "max_output": -1})
+	if !res.IsError {
+		t.Error("negative max_output accepted")
+	}
+}
+
+// TestMCPNoHostPath: no message from the server names a host path: not
+// its session store, nor the host's working directory, nor the overlay
+// base. (The timeout message named the state file before.)
+func TestMCPNoHostPath(t *testing.T) {
+	base := t.TempDir()
+	if err := os.WriteFile(filepath.Join(base, "secret"), []byte("x"), 0o000); err != nil {
+		t.Fatal(err)
+	}
+	cs, _ := startMCP(t, mcpOptions{MaxSessions: 1, IdleTimeout: time.Hour}, "--timeout", "1s", "--max-commands", "5000",
+		"--fs", "overlay", "--base", base, "--max-file-size", "1000")
+	wd, _ := os.Getwd()
+	var texts []string
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"run", map[string]any{"session": "s", "script": "echo hi > f"}},
+		{"run", map[string]any{"session": "s", "script": "sleep 5"}},
+		{"run", map[string]any{"session": "s", "script": "while :; do :; done"}},
+		{"run", map[string]any{"session": "s", "script": "cat secret; cd /nonexistent; head -c 2000 /dev/zero > big"}},
+		{"run", map[string]any{"session": "t", "script": ":"}},
+		{"read_file", map[string]any{"session": "s", "path": "secret"}},
+		{"read_file", map[string]any{"session": "s", "path": "nosuch"}},
+		{"write_file", map[string]any{"session": "s", "path": "big", "content": strings.Repeat("x", 2000)}},
+		{"write_file", map[string]any{"session": "s", "path": "/nodir/x", "content": "x"}},
+		{"list_dir", map[string]any{"session": "s", "path": "nosuch"}},
+		{"list_dir", map[string]any{"session": "s", "path": "."}},
+		{"reset_session", map[string]any{"session": "s"}},
+		{"close_session", map[string]any{"session": "s"}},
+	} {
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: c.tool, Arguments: c.args})
+		if err != nil {
+			texts = append(texts, err.Error())
+			continue
+		}
+		texts = append(texts, errorText(res))
+	}
+	all := strings.Join(texts, "\n")
+	if !strings.Contains(all, "limit exceeded: timeout") || !strings.Contains(all, "Permission denied") {
+		t.Fatalf("the calls did not fail as planned:\n%s", all)
+	}
+	for _, p := range []string{wd, base, os.TempDir()} {
+		if strings.Contains(all, p) {
+			t.Errorf("a message names the host path %s:\n%s", p, all)
+		}
+	}
+}
+
+// mcpProcess starts this test binary as `sandsh mcp ARGS` (TestMain)
+// and returns its stdin, a reader of its stdout lines, and a wait
+// function that gives its exit status.
+func mcpProcess(t *testing.T, args ...string) (io.WriteCloser, *bufio.Reader, func() int) {
+	t.Helper()
+	if runtime.GOOS != "linux" {
+		suite.Skip(t, "linux", "the worker runs on Linux only")
+	}
+	cmd := exec.Command(os.Args[0], append([]string{"mcp"}, args...)...)
+	cmd.Env = append(os.Environ(), "SANDSH_TEST_MAIN=1")
+	cmd.Dir = t.TempDir()
+	cmd.Stderr = os.Stderr
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	return in, bufio.NewReaderSize(out, 1<<20), func() int {
+		cmd.Wait()
+		return cmd.ProcessState.ExitCode()
+	}
+}
+
+// TestMCPBadFrames: a line that is not JSON, a truncated object, a
+// batch, a value that is not a message and a frame over --max-message
+// each get an error reply, and the server goes on (it exited 1 on the
+// first of them before).
+func TestMCPBadFrames(t *testing.T) {
+	in, out, wait := mcpProcess(t, "--max-message", "64KiB", "--timeout", "10s")
+	type reply struct {
+		ID     json.RawMessage `json:"id"`
+		Result json.RawMessage `json:"result"`
+		Error  *struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	send := func(line string) {
+		t.Helper()
+		if _, err := io.WriteString(in, line+"\n"); err != nil {
+			t.Fatalf("write: %v", err)
+		}
+	}
+	recv := func() reply {
+		t.Helper()
+		line, err := out.ReadString('\n')
+		if err != nil {
+			t.Fatalf("the server ended: %v", err)
+		}
+		var r reply
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatalf("reply %q: %v", line, err)
+		}
+		return r
+	}
+	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+	if r := recv(); r.Error != nil || string(r.ID) != "1" {
+		t.Fatalf("initialize: %+v", r)
+	}
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	for _, c := range []struct {
+		line string
+		code int
+		id   string
+	}{
+		{"this is not JSON", -32700, "null"},
+		{`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"ru`, -32700, "null"},
+		{"\x00\xff", -32700, "null"},
+		{`[{"jsonrpc":"2.0","id":3,"method":"ping"}]`, -32600, "null"},
+		{`{"id":4,"hello":"world"}`, -32600, "4"},
+		{`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"run","arguments":{"script":"` + strings.Repeat("x", 200<<10) + `"}}}`, -32600, "5"},
+	} {
+		send(c.line)
+		r := recv()
+		if r.Error == nil || r.Error.Code != c.code || string(r.ID) != c.id {
+			t.Errorf("%.40q: reply %+v, want code %d id %s", c.line, r, c.code, c.id)
+		}
+	}
+	send(`{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"run","arguments":{"script":"echo still here"}}}`)
+	r := recv()
+	if r.Error != nil || string(r.ID) != "6" || !strings.Contains(string(r.Result), `still here\\n`) {
+		t.Fatalf("a good call after bad frames: %+v %s", r, r.Result)
+	}
+	in.Close()
+	if st := wait(); st != 0 {
+		t.Errorf("exit status %d", st)
+	}
+}
+
+// TestMCPFileToolsWalls: the file tools go through the walls a run
+// does: the policy's paths lists (read_file, write_file and list_dir
+// reached every path before) and the filesystem limits.
+func TestMCPFileToolsWalls(t *testing.T) {
+	pol := filepath.Join(t.TempDir(), "p.yaml")
+	if err := os.WriteFile(pol, []byte("default: allow\npaths:\n  read: [/workspace/pub]\n  write: [/workspace/pub]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cs, _ := startMCP(t, mcpOptions{MaxSessions: 4, IdleTimeout: time.Hour}, "--policy", pol,
+		"--max-file-size", "1000", "--max-fs-bytes", "4KiB")
+	out, res := call(t, cs, "run", map[string]any{"session": "s", "script": "mkdir /workspace/pub && ln -s /etc /workspace/pub/e && cat /etc/passwd"})
+	if res.IsError || out["status"] == 0.0 || !strings.Contains(out["stderr"].(string), "Permission denied") {
+		t.Fatalf("the run was not refused: %v %s", out, errorText(res))
+	}
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"write_file", map[string]any{"session": "s", "path": "/workspace/evil.txt", "content": "x"}},
+		{"write_file", map[string]any{"session": "s", "path": "evil.txt", "content": "x"}},
+		{"write_file", map[string]any{"session": "s", "path": "/workspace/pub/e/evil", "content": "x"}},
+		{"write_file", map[string]any{"session": "s", "path": "/tmp/evil", "content": "x"}},
+		{"read_file", map[string]any{"session": "s", "path": "/etc/passwd"}},
+		{"read_file", map[string]any{"session": "s", "path": "/workspace/pub/e/passwd"}},
+		{"read_file", map[string]any{"path": "/etc/hostname"}},
+		{"list_dir", map[string]any{"session": "s", "path": "/"}},
+		{"list_dir", map[string]any{"session": "s", "path": "/workspace/pub/e"}},
+		{"list_dir", map[string]any{"path": "."}},
+	} {
+		_, res := call(t, cs, c.tool, c.args)
+		if !res.IsError || !strings.Contains(strings.ToLower(errorText(res)), "permission denied") {
+			t.Errorf("%s %v: not refused: %s", c.tool, c.args, errorText(res))
+		}
+	}
+	out, res = call(t, cs, "run", map[string]any{"session": "s", "script": "ls /workspace/pub; cat /workspace/evil.txt"})
+	if out["stdout"] != "e\n" {
+		t.Errorf("a refused write left a file: %v %s", out, errorText(res))
+	}
+	// Inside the lists the tools work.
+	if _, res := call(t, cs, "write_file", map[string]any{"session": "s", "path": "/workspace/pub/ok", "content": "fine"}); res.IsError {
+		t.Fatal(errorText(res))
+	}
+	if out, res := call(t, cs, "read_file", map[string]any{"session": "s", "path": "/workspace/pub/ok"}); res.IsError || out["content"] != "fine" {
+		t.Errorf("read inside: %v %s", out, errorText(res))
+	}
+	if out, res := call(t, cs, "list_dir", map[string]any{"session": "s", "path": "/workspace/pub"}); res.IsError || len(out["entries"].([]any)) != 2 {
+		t.Errorf("list inside: %v %s", out, errorText(res))
+	}
+	// The limits: one file, and the filesystem.
+	if _, res := call(t, cs, "write_file", map[string]any{"session": "s", "path": "/workspace/pub/big", "content": strings.Repeat("x", 1001)}); !res.IsError {
+		t.Error("a file over --max-file-size written")
+	}
+	written := 0
+	for ; written < 10; written++ {
+		_, res := call(t, cs, "write_file", map[string]any{"session": "s", "path": fmt.Sprintf("/workspace/pub/f%d", written), "content": strings.Repeat("y", 1000)})
+		if res.IsError {
+			break
+		}
+	}
+	if written < 1 || written == 10 {
+		t.Errorf("%d files of 1000 bytes written under --max-fs-bytes 4KiB", written)
+	}
+}
+
+// TestMCPServerMemory: the server process stays near --max-memory while
+// a session grows by 40 writes of 900 KB (each call decoded and encoded
+// the whole session in the server, which grew to about 430 MB).
+func TestMCPServerMemory(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		suite.Skip(t, "linux", "the worker runs on Linux only")
+	}
+	// The built binary, not this (possibly -race) test binary: the race
+	// detector's shadow memory would be measured too.
+	bin := filepath.Join(t.TempDir(), "sandsh")
+	if out, err := exec.Command("go", "build", "-o", bin, "github.com/sandsh/sandsh").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.Command(bin, "mcp", "--max-memory", "128MiB", "--timeout", "60s")
+	cmd.Dir = t.TempDir()
+	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	chunk := make([]byte, 900<<10*3/4)
+	for i := 0; i < 40; i++ {
+		for j := range chunk {
+			chunk[j] = byte(j*7 + i*131 + j*j>>5)
+		}
+		content := base64.StdEncoding.EncodeToString(chunk)
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "write_file",
+			Arguments: map[string]any{"session": "big", "path": fmt.Sprintf("f%02d", i), "content": content}})
+		if err != nil || res.IsError {
+			t.Fatalf("write %d: %v %s", i, err, errorText(res))
+		}
+	}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "list_dir", Arguments: map[string]any{"session": "big", "path": "."}})
+	if err != nil || res.IsError {
+		t.Fatalf("list_dir: %v", err)
+	}
+	if out := resultObject(t, res); len(out["entries"].([]any)) != 40 {
+		t.Fatalf("the session holds: %v", out)
+	}
+	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", cmd.Process.Pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hwm int64
+	for _, line := range strings.Split(string(status), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			fmt.Sscanf(strings.TrimSpace(v), "%d", &hwm)
+		}
+	}
+	t.Logf("server peak RSS %d MiB for a 36 MB session under --max-memory 128MiB", hwm>>10)
+	if hwm<<10 > 150<<20 {
+		t.Errorf("the server's peak RSS was %d MiB", hwm>>10)
+	}
+}
+
+// TestMCPToolHints: annotations tell a client which tools only read;
+// write_file makes parent directories unless told not to, and refuses
+// to write where the write would be thrown away.
+func TestMCPToolHints(t *testing.T) {
+	cs, _ := startMCP(t, mcpOptions{MaxSessions: 2, IdleTimeout: time.Hour})
+	tools, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range tools.Tools {
+		a := tool.Annotations
+		if a == nil {
+			t.Errorf("%s: no annotations", tool.Name)
+			continue
+		}
+		readOnly := tool.Name == "read_file" || tool.Name == "list_dir"
+		if a.ReadOnlyHint != readOnly || (a.DestructiveHint != nil && *a.DestructiveHint) == readOnly ||
+			a.OpenWorldHint == nil || *a.OpenWorldHint {
+			t.Errorf("%s: annotations %+v", tool.Name, a)
+		}
+	}
+	out, res := call(t, cs, "write_file", map[string]any{"session": "s", "path": "a/b/c.txt", "content": "deep"})
+	if res.IsError || out["path"] != "/workspace/a/b/c.txt" {
+		t.Fatalf("write with parents: %v %s", out, errorText(res))
+	}
+	out, _ = call(t, cs, "run", map[string]any{"session": "s", "script": "cat a/b/c.txt; stat -c %a a a/b"})
+	if out["stdout"] != "deep755\n755\n" {
+		t.Errorf("parents: %v", out)
+	}
+	_, res = call(t, cs, "write_file", map[string]any{"session": "s", "path": "x/y.txt", "content": "no", "parents": false})
+	if !res.IsError || !strings.Contains(errorText(res), "no such file") {
+		t.Errorf("parents false: %s", errorText(res))
+	}
+	_, res = call(t, cs, "write_file", map[string]any{"path": "f", "content": "lost"})
+	if !res.IsError || !strings.Contains(errorText(res), "needs a session") {
+		t.Errorf("write without a session: %s", errorText(res))
+	}
+}
+
+// TestMCPSessionRecovery: a limit that kills a session's worker restarts
+// it from the last finished call, and the result says so in one line.
+func TestMCPSessionRecovery(t *testing.T) {
+	cs, _ := startMCP(t, mcpOptions{MaxSessions: 2, IdleTimeout: time.Hour}, "--max-memory", "256MiB", "--max-var-bytes", "4GiB")
+	call(t, cs, "run", map[string]any{"session": "m", "script": "kept=yes; echo f > file"})
+	out, res := call(t, cs, "run", map[string]any{"session": "m", "script": "lost=1; x=abc; while :; do x=$x$x; done"})
+	if res.IsError || out["status"] != 125.0 || out["limit"] != "max-memory" || !strings.Contains(fmt.Sprint(out["restarted"]), "session restarted after max-memory") {
+		t.Fatalf("memory bomb: %v %s", out, errorText(res))
+	}
+	out, _ = call(t, cs, "run", map[string]any{"session": "m", "script": "echo $kept ${lost-gone}; cat file"})
+	if out["stdout"] != "yes gone\nf\n" || out["restarted"] != nil {
+		t.Errorf("after the restart: %v", out)
+	}
+}
+
+// TestMCPCallTimeoutCwd: a call may shorten the server's time limit,
+// never lengthen it, and may start in another directory.
+func TestMCPCallTimeoutCwd(t *testing.T) {
+	cs, _ := startMCP(t, mcpOptions{MaxSessions: 2, IdleTimeout: time.Hour}, "--timeout", "3s")
+	start := time.Now()
+	out, res := call(t, cs, "run", map[string]any{"session": "c", "script": "sleep 10", "timeout": 0.5})
+	if res.IsError || out["status"] != 124.0 || out["limit"] != "timeout" || time.Since(start) > 2500*time.Millisecond {
+		t.Errorf("a shorter timeout: %v %s after %v", out, errorText(res), time.Since(start))
+	}
+	start = time.Now()
+	out, _ = call(t, cs, "run", map[string]any{"session": "c", "script": "sleep 10", "timeout": 100})
+	if out["status"] != 124.0 || time.Since(start) > 8*time.Second {
+		t.Errorf("a longer timeout than the server's: %v after %v", out, time.Since(start))
+	}
+	out, res = call(t, cs, "run", map[string]any{"session": "c", "script": "pwd", "cwd": "/tmp"})
+	if res.IsError || out["stdout"] != "/tmp\n" {
+		t.Errorf("cwd: %v %s", out, errorText(res))
+	}
+	out, _ = call(t, cs, "run", map[string]any{"session": "c", "script": "pwd"})
+	if out["stdout"] != "/tmp\n" {
+		t.Errorf("the session stays in cwd: %v", out)
+	}
+	out, _ = call(t, cs, "run", map[string]any{"session": "c", "script": "pwd", "cwd": "/nonexistent"})
+	if out["status"] == 0.0 || !strings.Contains(fmt.Sprint(out["stderr"]), "/nonexistent") {
+		t.Errorf("a missing cwd: %v", out)
+	}
+	_, res = call(t, cs, "run", map[string]any{"script": "pwd", "timeout": -1})
+	if !res.IsError {
+		t.Error("a negative timeout accepted")
 	}
 }

@@ -202,6 +202,7 @@ type Sandbox struct {
 	cfg        Config
 	limits     Limits
 	fs         vfs.FS
+	view       vfs.FS // fs as the script sees it: the policy's paths, the audit log
 	runner     *interp.Runner
 	restricted bool
 	desc       string
@@ -496,6 +497,7 @@ func New(cfg Config) (*Sandbox, error) {
 		mode = "unrestricted"
 	}
 	sb.runner = runner
+	sb.view = runnerFS
 	sb.desc = desc + ", " + mode + ", cwd " + cwd
 	ok = true
 	return sb, nil
@@ -738,14 +740,17 @@ func (s *Sandbox) Dir() string {
 func (s *Sandbox) path(name string) string { return vfs.Clean(s.runner.Dir(), name) }
 
 // ReadFile reads a file of the sandbox; a relative name is taken from
-// the shell's current directory. Permissions apply as to the script.
+// the shell's current directory. The script's walls apply: permissions,
+// the policy's paths (a refusal is fs.ErrPermission) and the limits; the
+// audit log sees what the file methods below change, as it sees the
+// script's changes.
 func (s *Sandbox) ReadFile(name string) ([]byte, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
 		return nil, ErrClosed
 	}
-	f, err := s.fs.Open(s.path(name))
+	f, err := s.view.Open(s.path(name))
 	if err != nil {
 		return nil, err
 	}
@@ -772,7 +777,7 @@ func (s *Sandbox) WriteFile(name string, data []byte, perm fs.FileMode) error {
 	if s.closed {
 		return ErrClosed
 	}
-	f, err := s.fs.OpenFile(s.path(name), os.O_WRONLY|os.O_CREATE|os.O_TRUNC, perm)
+	f, err := s.view.OpenFile(s.path(name), os.O_WRONLY|os.O_CREATE|os.O_TRUNC, perm)
 	if err != nil {
 		return err
 	}
@@ -790,7 +795,28 @@ func (s *Sandbox) MkdirAll(name string, perm fs.FileMode) error {
 	if s.closed {
 		return ErrClosed
 	}
-	return s.fs.MkdirAll(s.path(name), perm)
+	return s.view.MkdirAll(s.path(name), perm)
+}
+
+// Stat describes a file of the sandbox, following symlinks. (Looking
+// at metadata needs no access in the policy's paths, as for a script.)
+func (s *Sandbox) Stat(name string) (fs.FileInfo, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil, ErrClosed
+	}
+	return s.view.Stat(s.path(name))
+}
+
+// Readlink gives a symlink's target.
+func (s *Sandbox) Readlink(name string) (string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return "", ErrClosed
+	}
+	return s.view.ReadlinkIfPossible(s.path(name))
 }
 
 // ReadDir lists a directory of the sandbox, sorted by name.
@@ -800,7 +826,7 @@ func (s *Sandbox) ReadDir(name string) ([]fs.FileInfo, error) {
 	if s.closed {
 		return nil, ErrClosed
 	}
-	f, err := s.fs.Open(s.path(name))
+	f, err := s.view.Open(s.path(name))
 	if err != nil {
 		return nil, err
 	}

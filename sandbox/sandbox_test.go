@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sandsh/sandsh/policy"
 	"github.com/sandsh/sandsh/sandbox"
 	"github.com/sandsh/sandsh/statefile"
 )
@@ -326,5 +328,44 @@ func TestOverlayStateInProportion(t *testing.T) {
 	st, _ := statefile.Read(bytes.NewReader(data), 0)
 	if _, err := sandbox.New(sandbox.Config{State: st}); !errors.As(err, &se) {
 		t.Errorf("overlay state on mem: %v", err)
+	}
+}
+
+// TestFileMethodsPolicyPaths: the file methods go through the policy's
+// paths lists as the script does (they used the raw filesystem, so
+// `sandsh mcp`'s file tools reached every path).
+func TestFileMethodsPolicyPaths(t *testing.T) {
+	pol, err := policy.Parse("p.yaml", []byte("default: allow\npaths:\n  read: [/workspace/pub]\n  write: [/workspace/pub]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb := newSB(t, sandbox.Config{Policy: pol})
+	run(t, sb, "mkdir /workspace/pub && ln -s /etc /workspace/pub/e")
+	for name, err := range map[string]error{
+		"write /workspace/evil":    sb.WriteFile("/workspace/evil", []byte("x"), 0o644),
+		"write pub/e/x (via /etc)": sb.WriteFile("pub/e/x", []byte("x"), 0o644),
+		"mkdir /tmp/d":             sb.MkdirAll("/tmp/d", 0o755),
+		"read /etc/passwd":         func() error { _, err := sb.ReadFile("/etc/passwd"); return err }(),
+		"read pub/e/passwd":        func() error { _, err := sb.ReadFile("pub/e/passwd"); return err }(),
+		"list /":                   func() error { _, err := sb.ReadDir("/"); return err }(),
+	} {
+		if !errors.Is(err, fs.ErrPermission) {
+			t.Errorf("%s: %v, want permission denied", name, err)
+		}
+	}
+	if err := sb.WriteFile("pub/ok", []byte("fine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if data, err := sb.ReadFile("/workspace/pub/ok"); err != nil || string(data) != "fine" {
+		t.Errorf("read inside: %q %v", data, err)
+	}
+	if list, err := sb.ReadDir("pub"); err != nil || len(list) != 2 {
+		t.Errorf("list inside: %v %v", list, err)
+	}
+	if fi, err := sb.Stat("/etc/passwd"); err != nil || fi.Size() == 0 {
+		t.Errorf("stat (metadata needs no access): %v %v", fi, err)
+	}
+	if target, err := sb.Readlink("pub/e"); err != nil || target != "/etc" {
+		t.Errorf("readlink: %q %v", target, err)
 	}
 }

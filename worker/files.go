@@ -53,6 +53,11 @@ func writeFile(fsys vfs.FS, cwd, name string, data []byte, perm fs.FileMode) err
 	return err
 }
 
+// mkdirAll creates a directory and its parents for the session.
+func mkdirAll(fsys vfs.FS, cwd, name string, perm fs.FileMode) error {
+	return fsys.MkdirAll(vfs.Clean(cwd, name), perm)
+}
+
 // readDir lists a directory for the session, sorted by name.
 func readDir(fsys vfs.FS, cwd, name string) ([]DirEntry, error) {
 	dir := vfs.Clean(cwd, name)

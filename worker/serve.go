@@ -239,6 +239,10 @@ func serveSession(o *Options, p *workerPayload, tty *TTYInput, h *Hooks, onLine 
 			err = writeFile(s.r.FS(), s.r.Dir(), req.Path, data, fs.FileMode(req.Mode)&fs.ModePerm)
 			rep.Err = errString(err)
 			ck, rep.Checkpoint = s.checkpoint(r.Status()), true
+		case "mkdir":
+			err = mkdirAll(s.r.FS(), s.r.Dir(), req.Path, fs.FileMode(req.Mode)&fs.ModePerm)
+			rep.Err = errString(err)
+			ck, rep.Checkpoint = s.checkpoint(r.Status()), true
 		case "list":
 			rep.Entries, err = readDir(s.r.FS(), s.r.Dir(), req.Path)
 			rep.Err = errString(err)

@@ -91,9 +91,11 @@ type Result struct {
 	// status).
 	Finished bool
 	Duration time.Duration
-	// Stdout and Stderr hold the output kept (see Call.MaxOutput).
+	// Stdout and Stderr hold the output kept (see Call.MaxOutput);
+	// StdoutBytes and StderrBytes count what the call wrote.
 	Stdout, Stderr                   []byte
 	StdoutTruncated, StderrTruncated bool
+	StdoutBytes, StderrBytes         int64
 	// Changes lists what the call changed, when asked.
 	Changes []vfs.Change
 	// Vars holds the variables asked for: a string, a []string or a
@@ -811,9 +813,11 @@ func (s *Session) Run(ctx context.Context, c Call) (*Result, error) {
 			s.dir = s.local.sb.Dir()
 			if outCap != nil {
 				res.Stdout, res.StdoutTruncated = outCap.bytes()
+				res.StdoutBytes = outCap.written()
 			}
 			if errCap != nil {
 				res.Stderr, res.StderrTruncated = errCap.bytes()
+				res.StderrBytes = errCap.written()
 			}
 		}
 		return res, err
@@ -848,9 +852,11 @@ func (s *Session) Run(ctx context.Context, c Call) (*Result, error) {
 	}
 	if outCap != nil {
 		res.Stdout, res.StdoutTruncated = outCap.bytes()
+		res.StdoutBytes = outCap.written()
 	}
 	if errCap != nil {
 		res.Stderr, res.StderrTruncated = errCap.bytes()
+		res.StderrBytes = errCap.written()
 	}
 	return res, nil
 }
@@ -1069,6 +1075,17 @@ func (s *Session) WriteFile(ctx context.Context, name string, data []byte, perm 
 	return err
 }
 
+// MkdirAll creates a directory of the session and its parents, like
+// os.MkdirAll.
+func (s *Session) MkdirAll(ctx context.Context, name string, perm fs.FileMode) error {
+	if s.local != nil {
+		r := s.local.sb.Runner()
+		return mkdirAll(r.FS(), r.Dir(), name, perm.Perm())
+	}
+	_, err := s.fileOp(ctx, request{Op: "mkdir", Path: name, Mode: uint32(perm.Perm())}, nil)
+	return err
+}
+
 // ReadDir lists a directory of the session, sorted by name.
 func (s *Session) ReadDir(ctx context.Context, name string) ([]DirEntry, error) {
 	if s.local != nil {
@@ -1205,6 +1222,13 @@ func (h *headTail) Write(p []byte) (int, error) {
 		p = p[k:]
 	}
 	return n, nil
+}
+
+// written is how many bytes were written.
+func (h *headTail) written() int64 {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.total
 }
 
 // bytes returns what was kept and whether anything was dropped.

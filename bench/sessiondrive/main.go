@@ -12,6 +12,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -83,7 +84,10 @@ func driveMCP(bin string, flags []string, mb, calls int) error {
 		if res.IsError {
 			return "", fmt.Errorf("run %q: %v", script, text(res))
 		}
-		m, _ := res.StructuredContent.(map[string]any)
+		var m map[string]any // sandsh mcp's result is one JSON text
+		if err := json.Unmarshal([]byte(text(res)), &m); err != nil {
+			return "", fmt.Errorf("run %q: result: %v", script, err)
+		}
 		if st, _ := m["status"].(float64); st != 0 {
 			return "", fmt.Errorf("run %q: status %v: %v", script, st, m["stderr"])
 		}
