@@ -722,3 +722,28 @@ func TestMCPCallTimeoutCwd(t *testing.T) {
 		t.Error("a negative timeout accepted")
 	}
 }
+
+// TestMCPElicitationInSession: in a named session the policy's ask goes
+// to the client of the running call, and allow-session holds for later
+// calls of the same session's worker.
+func TestMCPElicitationInSession(t *testing.T) {
+	pol := filepath.Join(t.TempDir(), "p.yaml")
+	if err := os.WriteFile(pol, []byte("default: allow\nrules:\n  - {name: ask-tr, command: tr, action: ask}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	asked := 0
+	handler := func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		asked++
+		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"decision": "allow-session"}}, nil
+	}
+	cs := startMCPClient(t, &mcp.ClientOptions{ElicitationHandler: handler}, "2025-11-25", "--policy", pol)
+	for i := 0; i < 2; i++ {
+		out, res := call(t, cs, "run", map[string]any{"session": "e", "script": "echo a | tr a b"})
+		if res.IsError || out["stdout"] != "b\n" {
+			t.Fatalf("call %d: %v %s", i, out, errorText(res))
+		}
+	}
+	if asked != 1 {
+		t.Errorf("asked %d times", asked)
+	}
+}
