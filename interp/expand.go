@@ -274,6 +274,22 @@ func (r *Runner) arith(ctx context.Context, x syntax.ArithmExpr) (n int, err err
 	return n, err
 }
 
+// arithValue evaluates a value as an arithmetic expression, as the
+// expander reads a variable's value inside one ([[ $x -eq 0 ]]).
+func (r *Runner) arithValue(ctx context.Context, s string) (n int, err error) {
+	if s = strings.TrimSpace(s); s == "" {
+		return 0, nil
+	}
+	defer guard(&err)
+	cfg := r.ecfg(ctx)
+	defer r.putCfg(cfg)
+	n, err = expand.ArithText(cfg, s)
+	if err == nil && r.s.fatalErr() != nil {
+		err = r.s.fatalErr()
+	}
+	return n, err
+}
+
 // arithString evaluates arithmetic given as text, as for declare -i and
 // array subscripts.
 func (r *Runner) arithString(s string) (int, error) {

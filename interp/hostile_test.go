@@ -93,6 +93,11 @@ func TestHostileCrashes(t *testing.T) {
 		// arithmetic text that is only a comment parses to nothing.
 		{name: "fuzz: comment as subscript", script: "0;${PIPESTATUS[#]}\necho no", stdout: "no\n", stderr: "syntax error"},
 		{name: "comment as arithmetic", script: "x='#'; echo $((x))\necho no", stdout: "no\n", stderr: "syntax error"},
+		// data read as arithmetic must not run commands: bash runs the
+		// substitution in a subscript of a value; sandsh expands it to
+		// nothing, and the script goes on with no error.
+		{name: "command in a subscript of a value", script: "a=(5 6); x='a[$(touch ran)1]'; [[ $x -eq 6 ]]; echo \"st $?\"; echo $((x)); (( x )); echo \"st $?\"; y='a[`touch ran`]'; echo $((y)); b=(x); b[0]='a[$(touch ran)1]'; echo $(( b[0] + 1 )); [ -e ran ] || echo none",
+			stdout: "st 0\n6\nst 0\n5\n7\nnone\n"},
 		// a pattern with a byte that is not UTF-8 made regexp.MustCompile
 		// panic (turned into "bad substitution" by guard)
 		{name: "fuzz: invalid UTF-8 in a pattern", script: `x=$'\xff0'; p=$'\xff'; echo "${x#$p}" "${x/$p/Z}" "${x%0}"; case $x in $p*) echo match;; esac; [[ $x == $p? ]] && echo m2`,

@@ -176,10 +176,34 @@ func (r *Runner) parseAndRun(ctx context.Context, src io.Reader, name string) er
 			return nil
 		}
 	}
-	p := syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.ExtGlobOption(r.opts.extglob))
-	var runErr, tooDeep, perr error
-	// Like bash, parse a whole line (with its here-documents) before
-	// running it, and run each line before parsing the next.
+	perr := r.runByLine(ctx, data, name, 1, checkEach)
+	if perr != nil && ctx.Err() != nil {
+		return nil // cancelled or timed out: finish reports it
+	}
+	if perr != nil && !r.exiting {
+		if perr == parseguard.ErrTooDeep {
+			perr = fmt.Errorf("%s: %w", name, perr)
+		}
+		fmt.Fprintf(r.fds.writer(2), "sandsh: %v\n", perr)
+		return &SyntaxError{Err: perr}
+	}
+	return nil
+}
+
+// runByLine parses data one line at a time (a line with its
+// here-documents, or a compound command over several) and runs each
+// before parsing the next, as bash does for scripts, `source` and
+// `eval`: the lines before a syntax error run, and a line is parsed with
+// extglob as the lines before it left it. line numbers the first line.
+// checkEach applies the caller's ScriptCheck to each statement. It
+// returns the syntax error that stopped it, if any.
+func (r *Runner) runByLine(ctx context.Context, data []byte, name string, line uint, checkEach bool) error {
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		// The line-by-line parser runs a line when it sees its newline.
+		data = append(data[:len(data):len(data)], '\n')
+	}
+	p := syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.StartLine(line), syntax.ExtGlobOption(r.opts.extglob))
+	var tooDeep, perr error
 	run := func(stmts []*syntax.Stmt) bool {
 		if p.Incomplete() {
 			return true
@@ -221,22 +245,12 @@ func (r *Runner) parseAndRun(ctx context.Context, src io.Reader, name string) er
 	if tooDeep != nil {
 		perr = tooDeep
 	}
-	if perr != nil && ctx.Err() != nil {
-		return nil // cancelled or timed out: finish reports it
+	var pe syntax.ParseError
+	if errors.As(perr, &pe) && pe.Filename == "" {
+		pe.Filename = name
+		perr = pe
 	}
-	if perr != nil && !r.exiting {
-		var pe syntax.ParseError
-		if errors.As(perr, &pe) && pe.Filename == "" {
-			pe.Filename = name
-			perr = pe
-		}
-		if perr == parseguard.ErrTooDeep {
-			perr = fmt.Errorf("%s: %w", name, perr)
-		}
-		fmt.Fprintf(r.fds.writer(2), "sandsh: %v\n", perr)
-		return &SyntaxError{Err: perr}
-	}
-	return runErr
+	return perr
 }
 
 // scriptAllowed applies the caller's ScriptCheck to parsed code.
@@ -260,6 +274,17 @@ func (r *Runner) evalString(ctx context.Context, src, name string) {
 // like bash, $LINENO in eval'd text counts from the eval's line.
 func (r *Runner) evalStringAt(ctx context.Context, src, name string, line uint) {
 	f, err := r.parseAt(ctx, src, name, max(line, 1))
+	var pe syntax.ParseError
+	if err != nil && errors.As(err, &pe) && !r.stop(ctx) {
+		// Text that does not parse as a whole runs line by line, as
+		// bash's parse_and_execute does: the lines before the error
+		// run, and a `shopt -s extglob` applies to the lines after it.
+		r.lastStatus = 0
+		err = r.runByLine(ctx, []byte(src), name, max(line, 1), r.s.scrCheck != nil)
+		if err == nil || r.exiting {
+			return
+		}
+	}
 	if err != nil {
 		if r.stop(ctx) {
 			return // cancelled or timed out while parsing

@@ -474,6 +474,13 @@ func (r *Runner) cmd(ctx context.Context, cmd syntax.Command) {
 			return
 		}
 		if err != nil {
+			if errors.As(err, new(*expand.ArithmError)) && r.s.fatalErr() == nil {
+				// bash reports a bad -eq operand and goes on: the
+				// test returns 1.
+				r.errf("[[: %v", err)
+				r.lastStatus = 1
+				return
+			}
 			r.expandError(err)
 			return
 		}

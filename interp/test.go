@@ -399,5 +399,5 @@ func (r *Runner) arithOperand(ctx context.Context, s string) (int, error) {
 			return n, nil
 		}
 	}
-	return r.arithString(s)
+	return r.arithValue(ctx, s)
 }

@@ -194,7 +194,15 @@ func arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
 		}
 		// recursively fetch vars
 		i := 0
+		// sandsh: str is a value unless the word is the script's own
+		// plain text (a name); an element reference in a value is
+		// evaluated as value text, whose subscript runs no command
+		// (see cmdSubst), not looked up through the environment.
+		fromValue := expr.Lit() == ""
 		for syntax.ValidName(str) || isElemRef(str) {
+			if fromValue && isElemRef(str) {
+				return cfg.arithText(str)
+			}
 			if err := cfg.arithUnset(str); err != nil {
 				return 0, err
 			}
@@ -206,6 +214,7 @@ func arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
 				break
 			}
 			str = val
+			fromValue = true
 		}
 		// sandsh: a value that is not a number is itself an arithmetic
 		// expression, as in bash (x="1+2"; echo $((x*2)) is 6).
@@ -729,6 +738,20 @@ func parseInt(s string) (int64, bool) {
 
 // maxArithDepth bounds how deeply values may refer to other expressions.
 const maxArithDepth = 1024
+
+// ArithText evaluates s, text found in a value (an operand of [[ -eq ]]),
+// as an expression the way a variable's value is read inside one: an
+// expansion in it is an error, and a command substitution in a subscript
+// is not run.
+func ArithText(cfg *Config, s string) (int, error) {
+	cfg = prepareConfig(cfg)
+	n, err := cfg.arithText(s)
+	var ae *ArithmError
+	if err != nil && !errors.As(err, new(UnsetParameterError)) && !errors.As(err, &ae) {
+		err = &ArithmError{err}
+	}
+	return n, err
+}
 
 // arithText evaluates text found in a variable as an expression.
 func (cfg *Config) arithText(s string) (int, error) {

@@ -849,6 +849,13 @@ func (cfg *Config) cmdSubst(cs *syntax.CmdSubst) (string, error) {
 	if cfg.CmdSubst == nil {
 		return "", UnexpectedCommandError{Node: cs}
 	}
+	if cfg.arithDepth > 0 {
+		// sandsh: a subscript in arithmetic text that came from a value
+		// (x='a[$(cmd)]'; $((x))) is expanded, but a command in it is
+		// not run: it stands for no output. bash runs it, which lets
+		// data run code.
+		return "", nil
+	}
 	sb := cfg.strBuilder()
 	if err := cfg.CmdSubst(sb, cs); err != nil {
 		return "", err

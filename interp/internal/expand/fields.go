@@ -168,6 +168,12 @@ func (cfg *Config) wordParts(wps []syntax.WordPart, pc partsCtx) ([]fieldPart, e
 			if cfg.ProcSubst == nil {
 				return nil, fmt.Errorf("process substitution is not supported here")
 			}
+			if cfg.arithDepth > 0 {
+				// sandsh: not from arithmetic text found in a value,
+				// like a command substitution there (see cmdSubst).
+				out = append(out, cfg.valuePart("", pc))
+				continue
+			}
 			path, err := cfg.ProcSubst(wp)
 			if err != nil {
 				return nil, err

@@ -124,3 +124,19 @@ eval 'k() { :; }'
 declare -F k
 shopt -u extdebug
 declare -F f
+### source and eval parse line by line: extglob set on one line applies to the next
+printf 'shopt -s extglob\nx=abc\necho ${x/@(b|c)/X}\ncase ab in +(a|b)) echo m;; esac\n' > eg.sh
+source ./eg.sh
+shopt -u extglob
+eval "$(cat eg.sh)"
+### eval and source run the lines before a syntax error
+eval 'echo a
+(' 2>/dev/null; echo "st $?"
+printf 'echo b\n(\n' > se.sh
+source ./se.sh 2>/dev/null; echo "st $?"
+### [[ -eq ]] on a value: a subscript with a command, an expansion in the text
+a=(5 6)
+x='a[$(:)]'; [[ $x -eq 5 ]]; echo "st $?"
+y='$z'; [[ $y -eq 0 ]] 2>/dev/null; echo "st $?"
+[[ 1+ -eq 0 ]] 2>/dev/null; echo "st $?"
+echo after
