@@ -51,6 +51,11 @@ type Env struct {
 	// a command, whose environment must be Environ.
 	Lookup func(name string) (string, bool)
 
+	// ErrPrefix starts the gateway's messages about the command the
+	// shell ran (not found, refused): bash's "script.sh: line 3", or
+	// "sandsh" when empty. A command that runs another gets none.
+	ErrPrefix string
+
 	// SearchPath is the shell's $PATH, used to find commands when Environ
 	// has no PATH (bash searches its PATH variable, exported or not).
 	SearchPath string
@@ -237,7 +242,7 @@ func (e *Env) Run(ctx context.Context, args []string) int {
 // one running with e) runs by route.
 func (e *Env) Child(sub *Env, self, route string) *Env {
 	c := *sub
-	c.Route = route
+	c.Route, c.ErrPrefix = route, ""
 	c.Via = append(append(make([]string, 0, len(e.Via)+1), e.Via...), self)
 	return &c
 }

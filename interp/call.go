@@ -447,7 +447,11 @@ func (r *Runner) builtinAllowed(ctx context.Context, args []string, route string
 	}
 	why, ok, done := r.s.biCheck(ctx, BuiltinCall{Args: args, Route: route, Via: r.via})
 	if !ok {
-		fmt.Fprintf(r.fds.writer(2), "sandsh: %s: %s\n", args[0], why)
+		prefix := r.cmdErrPrefix()
+		if prefix == "" {
+			prefix = "sandsh"
+		}
+		fmt.Fprintf(r.fds.writer(2), "%s: %s: %s\n", prefix, args[0], why)
 		r.lastStatus = 126
 	}
 	return done, ok
@@ -465,6 +469,7 @@ func (r *Runner) external(ctx context.Context, fields, extraEnv []string, route 
 		route = "name"
 	}
 	env.Route, env.Via = route, r.via
+	env.ErrPrefix = r.cmdErrPrefix()
 	if hr, ok := r.s.gw.(hashedRunner); ok && hashed != "" {
 		r.lastStatus = hr.RunHashed(ctx, env, hashed, fields)
 	} else {

@@ -20,6 +20,9 @@ import (
 // diffCase is one script run under bash and under sandsh.
 type diffCase struct {
 	file, name, script string
+	// asFile runs the script as a file, script.sh (bash script.sh), and
+	// compares standard error too: a case named "... [script]".
+	asFile bool
 }
 
 // loadDiffCases reads testdata/diff/*.sh: each case starts with a line
@@ -43,6 +46,7 @@ func loadDiffCases(t *testing.T) []diffCase {
 					cases = append(cases, *cur)
 				}
 				cur = &diffCase{file: filepath.Base(f), name: strings.TrimSpace(line[4:])}
+				cur.asFile = strings.HasSuffix(cur.name, "[script]")
 				continue
 			}
 			if cur != nil {
@@ -66,9 +70,15 @@ func diffEnv(home string) []string {
 	return []string{"HOME=" + home, "PATH=/usr/local/bin:/usr/bin:/bin", "LC_ALL=C", "TZ=UTC", "USER=sandbox", "TERM=dumb"}
 }
 
-func runBash(t *testing.T, script string) outcome {
+func runBash(t *testing.T, script string, asFile bool) outcome {
 	dir := t.TempDir()
 	cmd := exec.Command("bash", "-c", script, "bash")
+	if asFile {
+		if err := os.WriteFile(filepath.Join(dir, "script.sh"), []byte(script), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cmd = exec.Command("bash", "script.sh")
+	}
 	cmd.Dir = dir
 	cmd.Env = diffEnv(dir)
 	cmd.Stdin = strings.NewReader("line one\nline two\n")
@@ -84,7 +94,7 @@ func runBash(t *testing.T, script string) outcome {
 	return outcome{out.String(), errb.String(), status}
 }
 
-func runSandsh(t *testing.T, script string) outcome {
+func runSandsh(t *testing.T, script string, asFile bool) outcome {
 	fsys := vfs.NewMem()
 	if err := vfs.Populate(fsys, vfs.WorkDir); err != nil {
 		t.Fatal(err)
@@ -96,14 +106,18 @@ func runSandsh(t *testing.T, script string) outcome {
 	}
 	lim := interp.DefaultLimits()
 	lim.Timeout = 20 * time.Second
+	name, mode := "bash", interp.CommandString(true)
+	if asFile {
+		name, mode = "script.sh", interp.ScriptFile(true)
+	}
 	r, err := interp.New(interp.WithFS(fsys), interp.WithGateway(gw),
 		interp.WithStdio(strings.NewReader("line one\nline two\n"), &out, &errb),
 		interp.WithEnv(diffEnv(vfs.HomeDir)), interp.WithDir(vfs.WorkDir),
-		interp.WithParams("bash"), interp.WithLimits(lim), interp.CommandString(true))
+		interp.WithParams(name), interp.WithLimits(lim), mode)
 	if err != nil {
 		t.Fatal(err)
 	}
-	status, err := r.RunReader(context.Background(), strings.NewReader(script), "bash")
+	status, err := r.RunReader(context.Background(), strings.NewReader(script), name)
 	if err != nil {
 		t.Fatalf("run error: %v\nstderr: %s", err, errb.String())
 	}
@@ -124,13 +138,21 @@ func TestBashDifferential(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.file+"/"+c.name, func(t *testing.T) {
 			t.Parallel()
-			want := runBash(t, c.script)
-			got := runSandsh(t, c.script)
+			want := runBash(t, c.script, c.asFile)
+			got := runSandsh(t, c.script, c.asFile)
 			if got.stdout != want.stdout {
 				t.Errorf("stdout differs\nscript:\n%s\nbash:\n%q\nsandsh:\n%q\nsandsh stderr: %q", c.script, want.stdout, got.stdout, got.stderr)
 			}
 			if got.status != want.status {
 				t.Errorf("status: bash %d, sandsh %d\nscript:\n%s\nbash stderr: %q\nsandsh stderr: %q", want.status, got.status, c.script, want.stderr, got.stderr)
+			}
+			if c.asFile {
+				// The restricted sandbox says why a host program is
+				// missing, on purpose (README); the rest is bash's text.
+				stderr := strings.ReplaceAll(got.stderr, " (restricted mode runs no host programs)", "")
+				if stderr != want.stderr {
+					t.Errorf("stderr differs\nscript:\n%s\nbash:\n%s\nsandsh:\n%s", c.script, want.stderr, got.stderr)
+				}
 			}
 			if (got.stderr == "") != (want.stderr == "") {
 				t.Errorf("stderr emptiness differs\nscript:\n%s\nbash: %q\nsandsh: %q", c.script, want.stderr, got.stderr)

@@ -896,14 +896,41 @@ func (r *Runner) prefix() string {
 	return r.arg0
 }
 
-// errf prints a shell error message "sandsh: line N: msg".
+// errf prints a shell error message after bash's prologue
+// ("script.sh: line N: msg").
 func (r *Runner) errf(format string, a ...any) {
-	msg := fmt.Sprintf(format, a...)
-	if r.interactive || r.line == 0 {
-		fmt.Fprintf(r.fds.writer(2), "%s: %s\n", r.prefix(), msg)
-		return
+	fmt.Fprintf(r.fds.writer(2), "%s: %s\n", r.errPrologue(), fmt.Sprintf(format, a...))
+}
+
+// cmdErrPrefix starts a message about the command the shell runs (not
+// found, refused, an unbound variable in it): bash's errPrologue in a
+// script, a sourced file or a function, and "" in -c text itself, where
+// bash names no line and sandsh names itself.
+func (r *Runner) cmdErrPrefix() string {
+	if r.cmdString && len(r.frames) == 0 {
+		return ""
 	}
-	fmt.Fprintf(r.fds.writer(2), "%s: line %d: %s\n", r.prefix(), r.line, msg)
+	return r.errPrologue()
+}
+
+// errPrologue is what bash puts before its own error messages (its
+// error_prolog): the file the running code came from (BASH_SOURCE[0]:
+// the script, a sourced file, the file a function was defined in,
+// "environment" for a function from -c text), else $0, and the line.
+func (r *Runner) errPrologue() string {
+	if r.interactive || r.line == 0 {
+		return r.prefix()
+	}
+	src := ""
+	if n := len(r.frames); n > 0 {
+		src = r.frames[n-1].source
+	} else if r.scriptFile {
+		src = r.mainSource
+	}
+	if src == "" {
+		src = r.prefix()
+	}
+	return fmt.Sprintf("%s: line %d", src, r.line)
 }
 
 // builtinErr prints "sandsh: line N: name: msg".
@@ -929,7 +956,11 @@ func (r *Runner) expandError(err error) {
 		if r.subshellLevel == 0 && r.cmdString && !r.opts.errexit {
 			status = 127
 		}
-		fmt.Fprintf(r.fds.writer(2), "%s: %s\n", r.prefix(), msg)
+		if p := r.cmdErrPrefix(); p != "" {
+			fmt.Fprintf(r.fds.writer(2), "%s: %s\n", p, msg)
+		} else {
+			fmt.Fprintf(r.fds.writer(2), "%s: %s\n", r.prefix(), msg)
+		}
 	case errors.As(err, new(*readonlyError)), errors.As(err, new(*expand.ArithmError)),
 		errors.Is(err, errFailGlob), errors.As(err, new(*expand.BadSubstError)):
 		// bash abandons the rest of the command line and goes on (with

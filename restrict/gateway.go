@@ -127,7 +127,11 @@ func (g *Gateway) ProgramNames() []string {
 
 // refuse prints why a command cannot run and returns status.
 func refuse(env *builtins.Env, name, why string, status int) int {
-	fmt.Fprintf(env.Stderr, "sandsh: %s: %s\n", name, why)
+	prefix := env.ErrPrefix
+	if prefix == "" {
+		prefix = "sandsh"
+	}
+	fmt.Fprintf(env.Stderr, "%s: %s: %s\n", prefix, name, why)
 	return status
 }
 
