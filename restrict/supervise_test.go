@@ -296,6 +296,13 @@ func TestWorkerMemory(t *testing.T) {
 	if res.PeakRSS <= 64<<20 {
 		t.Errorf("peak RSS %d, want above the limit", res.PeakRSS)
 	}
+	// The supervisor's poll must be what stopped it, near the limit: a
+	// worker left to run on dies of RLIMIT_AS ("out of memory", also
+	// DiedMemory) only gigabytes later, which on an idle machine is
+	// quick enough to pass the checks above.
+	if res.PeakRSS > 1<<30 || strings.Contains(res.CrashText, "out of memory") {
+		t.Errorf("peak RSS %d, crash %q: the worker ran far past --max-memory before it died", res.PeakRSS, res.CrashText)
+	}
 }
 
 func TestWorkerStackOverflow(t *testing.T) {
