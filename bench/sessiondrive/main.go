@@ -17,11 +17,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/creack/pty"
@@ -67,10 +67,26 @@ func report(times []time.Duration, rss int64) {
 
 func driveMCP(bin string, flags []string, mb, calls int) error {
 	ctx := context.Background()
-	cmd := exec.Command(bin, append([]string{"mcp"}, flags...)...)
-	cmd.Stderr = os.Stderr
+	// The server's stdin and stdout are pipes of our own (os.StartProcess,
+	// not os/exec: only restrict/ imports os/exec in this module).
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	proc, err := os.StartProcess(bin, append([]string{bin, "mcp"}, flags...),
+		&os.ProcAttr{Env: os.Environ(), Files: []*os.File{inR, outW, os.Stderr}})
+	if err != nil {
+		return fmt.Errorf("starting %s mcp: %w", bin, err)
+	}
+	inR.Close()
+	outW.Close()
+	defer func() { inW.Close(); proc.Wait() }()
 	client := mcp.NewClient(&mcp.Implementation{Name: "sessiondrive", Version: "1"}, nil)
-	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	cs, err := client.Connect(ctx, &mcp.IOTransport{Reader: outR, Writer: inW}, nil)
 	if err != nil {
 		return fmt.Errorf("connecting to %s mcp: %w", bin, err)
 	}
@@ -110,7 +126,7 @@ func driveMCP(bin string, flags []string, mb, calls int) error {
 		}
 	}
 	time.Sleep(200 * time.Millisecond)
-	report(times, treeRSS(cmd.Process.Pid))
+	report(times, treeRSS(proc.Pid))
 	return nil
 }
 
@@ -127,13 +143,23 @@ func text(res *mcp.CallToolResult) string {
 // driveREPL types lines at the interactive shell on a pty and times each
 // from the keystroke to the next prompt.
 func driveREPL(bin string, flags []string, mb, calls int) error {
-	cmd := exec.Command(bin, flags...)
-	cmd.Env = append(os.Environ(), "NO_COLOR=1", "TERM=dumb")
-	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 50, Cols: 200})
+	tty, term, err := pty.Open()
+	if err != nil {
+		return fmt.Errorf("opening a pty: %w", err)
+	}
+	if err := pty.Setsize(tty, &pty.Winsize{Rows: 50, Cols: 200}); err != nil {
+		return err
+	}
+	proc, err := os.StartProcess(bin, append([]string{bin}, flags...), &os.ProcAttr{
+		Env:   append(os.Environ(), "NO_COLOR=1", "TERM=dumb"),
+		Files: []*os.File{term, term, term},
+		Sys:   &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0},
+	})
+	term.Close()
 	if err != nil {
 		return fmt.Errorf("starting %s on a pty: %w", bin, err)
 	}
-	defer func() { cmd.Process.Kill(); cmd.Wait(); tty.Close() }()
+	defer func() { proc.Kill(); proc.Wait(); tty.Close() }()
 	out := make(chan []byte, 1024)
 	go func() {
 		for {
@@ -192,7 +218,7 @@ func driveREPL(bin string, flags []string, mb, calls int) error {
 		times = append(times, time.Since(start))
 	}
 	time.Sleep(200 * time.Millisecond)
-	report(times, treeRSS(cmd.Process.Pid))
+	report(times, treeRSS(proc.Pid))
 	return nil
 }
 
