@@ -119,39 +119,15 @@ func (o *Options) commandAsker() sandbox.Asker {
 // maxAskFrame bounds one question or answer on the broker's pipes.
 const maxAskFrame = 1 << 20
 
-// askBroker is the parent's end of a worker's asks: it answers each
-// question with --ask-command until stop.
-type askBroker struct {
-	reqR, respW *os.File // the parent's ends
-	reqW, respR *os.File // the worker's ends, closed here once it started
-	cancel      context.CancelFunc
-	done        chan struct{}
-}
-
 // startAskBroker adds the broker's pipes to the worker's descriptors and
 // records them in the payload; nil without --ask-command.
-func (o *Options) startAskBroker(extra *[]*os.File, p *workerPayload) (*askBroker, error) {
+func (o *Options) startAskBroker(extra *[]*os.File, p *workerPayload) (*broker, error) {
 	ask := o.parentAsker()
 	if ask == nil {
 		return nil, nil
 	}
-	b := &askBroker{done: make(chan struct{})}
-	var err error
-	if b.reqR, b.reqW, err = os.Pipe(); err != nil {
-		return nil, err
-	}
-	if b.respR, b.respW, err = os.Pipe(); err != nil {
-		b.reqR.Close()
-		b.reqW.Close()
-		return nil, err
-	}
-	*extra = append(*extra, b.reqW, b.respR)
-	p.AskFDs = [2]int{restrict.WorkerExtraFD + len(*extra) - 2, restrict.WorkerExtraFD + len(*extra) - 1}
-	ctx, cancel := context.WithCancel(context.Background())
-	b.cancel = cancel
-	go func() {
-		defer close(b.done)
-		br := bufio.NewReaderSize(b.reqR, 64<<10)
+	b, fds, err := startBroker(extra, func(ctx context.Context, req io.Reader, resp io.Writer) {
+		br := bufio.NewReaderSize(req, 64<<10)
 		for {
 			line, err := readFrameLine(br)
 			if err != nil {
@@ -163,11 +139,15 @@ func (o *Options) startAskBroker(extra *[]*os.File, p *workerPayload) (*askBroke
 				a = ask(ctx, q)
 			}
 			out, _ := json.Marshal(a)
-			if _, err := b.respW.Write(append(out, '\n')); err != nil {
+			if _, err := resp.Write(append(out, '\n')); err != nil {
 				return
 			}
 		}
-	}()
+	})
+	if err != nil {
+		return nil, err
+	}
+	p.AskFDs = fds
 	return b, nil
 }
 
@@ -190,38 +170,11 @@ func readFrameLine(br *bufio.Reader) ([]byte, error) {
 	}
 }
 
-// started closes the parent's copies of the worker's ends.
-func (b *askBroker) started() {
-	if b != nil {
-		b.reqW.Close()
-		b.respR.Close()
-	}
-}
-
-// stop ends the broker once the worker is gone.
-func (b *askBroker) stop() {
-	if b == nil {
-		return
-	}
-	b.started()
-	b.cancel()
-	b.reqR.Close()
-	<-b.done
-	b.respW.Close()
-}
-
 // workerAsk is the worker's end of the ask broker: one question at a
 // time, answered by the parent.
 func workerAsk(p *workerPayload) sandbox.Asker {
-	if p.AskFDs[0] <= 0 {
-		return nil
-	}
-	for _, fd := range p.AskFDs {
-		restrict.CloseOnExec(fd)
-	}
-	w := os.NewFile(uintptr(p.AskFDs[0]), "ask-questions")
-	r := os.NewFile(uintptr(p.AskFDs[1]), "ask-answers")
-	if w == nil || r == nil {
+	w, r := workerPipes(p.AskFDs, "ask")
+	if w == nil {
 		return nil
 	}
 	br := bufio.NewReaderSize(r, 64<<10)

@@ -10,6 +10,7 @@ package worker
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"time"
@@ -17,7 +18,6 @@ import (
 	"github.com/sandsh/sandsh/builtins"
 	"github.com/sandsh/sandsh/netgate"
 	"github.com/sandsh/sandsh/policy"
-	"github.com/sandsh/sandsh/restrict"
 )
 
 // applyPolicyNetwork copies the policy's network section into the
@@ -145,20 +145,11 @@ func (o *Options) sandboxNet() (builtins.Net, error) {
 	return o.gate, nil
 }
 
-// netBroker is the parent's end of a worker's network: it serves the
-// worker's requests with the run's gate until stop.
-type netBroker struct {
-	reqR, respW *os.File // the parent's ends
-	reqW, respR *os.File // the worker's ends, closed here once it started
-	cancel      context.CancelFunc
-	done        chan struct{}
-}
-
 // startNetBroker adds the broker's pipes to the worker's descriptors and
 // records them in the payload; it returns nil when nothing is allowed.
 // The gate is built once per sandsh (o.gate), so the request limit holds
 // across the interactive shell's worker restarts.
-func (o *Options) startNetBroker(extra *[]*os.File, p *workerPayload) (*netBroker, error) {
+func (o *Options) startNetBroker(extra *[]*os.File, p *workerPayload) (*broker, error) {
 	cfg, ok, err := o.netConfig()
 	if err != nil || !ok {
 		return nil, err
@@ -168,59 +159,22 @@ func (o *Options) startNetBroker(extra *[]*os.File, p *workerPayload) (*netBroke
 			return nil, err
 		}
 	}
-	b := &netBroker{done: make(chan struct{})}
-	if b.reqR, b.reqW, err = os.Pipe(); err != nil {
+	gate := o.gate
+	b, fds, err := startBroker(extra, func(ctx context.Context, req io.Reader, resp io.Writer) {
+		netgate.Serve(ctx, gate, req, resp)
+	})
+	if err != nil {
 		return nil, err
 	}
-	if b.respR, b.respW, err = os.Pipe(); err != nil {
-		b.reqR.Close()
-		b.reqW.Close()
-		return nil, err
-	}
-	*extra = append(*extra, b.reqW, b.respR)
-	p.NetFDs = [2]int{restrict.WorkerExtraFD + len(*extra) - 2, restrict.WorkerExtraFD + len(*extra) - 1}
+	p.NetFDs = fds
 	p.NetMaxBytes = cfg.MaxBytes
-	ctx, cancel := context.WithCancel(context.Background())
-	b.cancel = cancel
-	go func() {
-		defer close(b.done)
-		netgate.Serve(ctx, o.gate, b.reqR, b.respW)
-	}()
 	return b, nil
-}
-
-// started closes the parent's copies of the worker's ends, so the
-// broker sees the end of the requests when the worker is gone.
-func (b *netBroker) started() {
-	if b != nil {
-		b.reqW.Close()
-		b.respR.Close()
-	}
-}
-
-// stop ends the broker once the worker is gone.
-func (b *netBroker) stop() {
-	if b == nil {
-		return
-	}
-	b.started()
-	b.cancel()
-	b.reqR.Close() // unblocks a read the cancel cannot reach
-	<-b.done
-	b.respW.Close()
 }
 
 // workerNet is the worker's end of the broker.
 func workerNet(p *workerPayload) builtins.Net {
-	if p.NetFDs[0] <= 0 {
-		return nil
-	}
-	for _, fd := range p.NetFDs {
-		restrict.CloseOnExec(fd)
-	}
-	w := os.NewFile(uintptr(p.NetFDs[0]), "net-requests")
-	r := os.NewFile(uintptr(p.NetFDs[1]), "net-responses")
-	if w == nil || r == nil {
+	w, r := workerPipes(p.NetFDs, "net")
+	if w == nil {
 		return nil
 	}
 	return netgate.NewRemote(r, w, p.NetMaxBytes)

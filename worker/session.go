@@ -343,8 +343,8 @@ func (s *Session) startTry(retry int) (reply, error) {
 	started := make(chan *os.Process, 1)
 	dead := make(chan restrict.WorkerResult, 1)
 	startErr := make(chan error, 1)
-	var broker *netBroker
-	var asks *askBroker
+	var nets *broker
+	var asks *broker
 	spec := restrict.WorkerSpec{
 		Exe:       exe,
 		Arg0:      "sandsh",
@@ -355,7 +355,7 @@ func (s *Session) startTry(retry int) (reply, error) {
 		MaxMemory: s.maxMem,
 		Extra:     []*os.File{reqR, respW},
 		Started: func(p *os.Process) {
-			broker.started()
+			nets.started()
 			asks.started()
 			started <- p
 		},
@@ -367,7 +367,7 @@ func (s *Session) startTry(retry int) (reply, error) {
 	if err == nil {
 		// The network broker of this worker; the gate behind it is the
 		// session's (o.gate), so its request count survives a restart.
-		broker, err = o.startNetBroker(&spec.Extra, &p)
+		nets, err = o.startNetBroker(&spec.Extra, &p)
 	}
 	if err == nil {
 		asks, err = o.startAskBroker(&spec.Extra, &p)
@@ -379,7 +379,7 @@ func (s *Session) startTry(retry int) (reply, error) {
 		if stopJail != nil {
 			stopJail()
 		}
-		broker.stop()
+		nets.stop()
 		asks.stop()
 		reqR.Close()
 		reqW.Close()
@@ -388,7 +388,7 @@ func (s *Session) startTry(retry int) (reply, error) {
 		return reply{}, err
 	}
 	go func() {
-		defer broker.stop()
+		defer nets.stop()
 		defer asks.stop()
 		res, err := restrict.RunWorker(spec)
 		stopJail()
