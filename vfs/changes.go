@@ -53,7 +53,7 @@ func TakeManifest(ctx context.Context, fsys FS, dir string, maxFiles int) (Manif
 			}
 			return fmt.Errorf("changes: %w", err)
 		}
-		e := manifestEntry{typ: snapType(fi), mode: unixPerm(fi.Mode())}
+		e := manifestEntry{typ: TypeWord(fi), mode: UnixMode(fi.Mode())}
 		switch e.typ {
 		case "dir":
 			man[p] = e

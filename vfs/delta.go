@@ -226,7 +226,7 @@ func (w *deltaWalk) entry(p string, n *inode, replace, keep bool) error {
 	if w.lim.MaxFiles > 0 && len(w.d.Entries) > w.lim.MaxFiles {
 		return fmt.Errorf("changes: more than %d files", w.lim.MaxFiles)
 	}
-	e := SnapEntry{Path: p, Mode: unixPerm(n.mode), UID: n.uid, GID: n.gid, Mtime: n.mtime, Atime: n.atime, Replace: replace}
+	e := SnapEntry{Path: p, Mode: UnixMode(n.mode), UID: n.uid, GID: n.gid, Mtime: n.mtime, Atime: n.atime, Replace: replace}
 	switch {
 	case n.isDir():
 		e.Type = "dir"
@@ -510,7 +510,7 @@ func ApplyDelta(ctx context.Context, fsys FS, d *Delta, lim SnapLimits) error {
 			if err := root.RemoveAll(e.Path); err != nil {
 				return fmt.Errorf("changes: %w", err)
 			}
-		} else if fi, err := Lstat(root, e.Path); err == nil && snapType(fi) != e.Type && !(e.Type == "link" && fi.Mode().IsRegular()) {
+		} else if fi, err := Lstat(root, e.Path); err == nil && TypeWord(fi) != e.Type && !(e.Type == "link" && fi.Mode().IsRegular()) {
 			if err := root.RemoveAll(e.Path); err != nil {
 				return fmt.Errorf("changes: %w", err)
 			}

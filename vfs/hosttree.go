@@ -53,7 +53,7 @@ func ReadHostTree(ctx context.Context, dir string, lim SnapLimits) (*Snapshot, e
 		if len(p) >= maxPathLen {
 			return fmt.Errorf("%s: path longer than %d bytes", ShortPath(p), maxPathLen-1)
 		}
-		e := SnapEntry{Path: p, Mode: unixPerm(fi.Mode()) &^ 0o6000, UID: DefaultUID, GID: DefaultGID, Mtime: fi.ModTime(), Atime: fi.ModTime()}
+		e := SnapEntry{Path: p, Mode: UnixMode(fi.Mode()) &^ 0o6000, UID: DefaultUID, GID: DefaultGID, Mtime: fi.ModTime(), Atime: fi.ModTime()}
 		switch {
 		case fi.IsDir():
 			e.Type = "dir"
@@ -341,7 +341,7 @@ func WriteHostTree(dir string, s *Snapshot) error {
 		if e.Type != "dir" && e.Type != "file" {
 			continue
 		}
-		if err := root.Chmod(p, fileMode(e.Mode&^0o6000)); err != nil {
+		if err := root.Chmod(p, GoMode(e.Mode&^0o6000)); err != nil {
 			return err
 		}
 		if err := root.Chtimes(p, e.Atime, e.Mtime); err != nil {

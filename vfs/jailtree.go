@@ -39,7 +39,7 @@ func ReadTree(ctx context.Context, fsys FS, dir string, lim SnapLimits) (*Snapsh
 			return nil
 		}
 		m := MetaOf(fi)
-		e := SnapEntry{Path: p, Type: snapType(fi), Mode: unixPerm(fi.Mode()), UID: m.UID, GID: m.GID, Mtime: fi.ModTime(), Atime: m.Atime}
+		e := SnapEntry{Path: p, Type: TypeWord(fi), Mode: UnixMode(fi.Mode()), UID: m.UID, GID: m.GID, Mtime: fi.ModTime(), Atime: m.Atime}
 		switch e.Type {
 		case "dir":
 			f, err := fsys.Open(full)
@@ -193,7 +193,7 @@ func ApplyTree(ctx context.Context, fsys FS, dir string, before, after *Snapshot
 		t := later[i]
 		p := real(t.e.Path)
 		if t.chmod {
-			if err := fsys.Chmod(p, fileMode(t.e.Mode)); err != nil {
+			if err := fsys.Chmod(p, GoMode(t.e.Mode)); err != nil {
 				errs = append(errs, err)
 			}
 		}

@@ -86,7 +86,7 @@ func TakeSnapshotAt(ctx context.Context, fsys FS, dir string, lim SnapLimits) (*
 			return fmt.Errorf("snapshot: more than %d files", lim.MaxFiles)
 		}
 		meta := MetaOf(fi)
-		e := SnapEntry{Path: p, Mode: unixPerm(fi.Mode()), UID: meta.UID, GID: meta.GID, Mtime: fi.ModTime(), Atime: meta.Atime}
+		e := SnapEntry{Path: p, Mode: UnixMode(fi.Mode()), UID: meta.UID, GID: meta.GID, Mtime: fi.ModTime(), Atime: meta.Atime}
 		switch {
 		case fi.IsDir():
 			e.Type = "dir"
@@ -270,7 +270,7 @@ func apply(ctx context.Context, fsys FS, prefix string, s *Snapshot, lim SnapLim
 			return nil
 		}
 		e := want[p]
-		if e == nil || snapType(fi) != e.Type && !(e.Type == "link" && fi.Mode().IsRegular()) {
+		if e == nil || TypeWord(fi) != e.Type && !(e.Type == "link" && fi.Mode().IsRegular()) {
 			return root.RemoveAll(p)
 		}
 		if !fi.IsDir() {
@@ -311,7 +311,7 @@ func apply(ctx context.Context, fsys FS, prefix string, s *Snapshot, lim SnapLim
 			e.Target = real(e.Target)
 		}
 		if !prune {
-			if fi, err := Lstat(root, e.Path); err == nil && snapType(fi) != e.Type && !(e.Type == "dir" && fi.IsDir()) {
+			if fi, err := Lstat(root, e.Path); err == nil && TypeWord(fi) != e.Type && !(e.Type == "dir" && fi.IsDir()) {
 				root.RemoveAll(e.Path)
 			}
 		}
@@ -331,7 +331,7 @@ func setModesTimes(root *MemFS, entries []SnapEntry, real func(string) string) e
 		p := real(e.Path)
 		switch e.Type {
 		case "dir", "file":
-			if err := root.Chmod(p, fileMode(e.Mode)); err != nil {
+			if err := root.Chmod(p, GoMode(e.Mode)); err != nil {
 				return fmt.Errorf("restore: %w", err)
 			}
 			if err := root.Chtimes(p, e.Atime, e.Mtime); err != nil {
@@ -425,44 +425,4 @@ func (m *MemFS) lchown(name string, uid, gid int) error {
 	lk.node.uid, lk.node.gid = uid, gid
 	m.t.touch(lk.node)
 	return nil
-}
-
-func snapType(fi fs.FileInfo) string {
-	switch {
-	case fi.IsDir():
-		return "dir"
-	case fi.Mode()&fs.ModeSymlink != 0:
-		return "symlink"
-	case fi.Mode().IsRegular():
-		return "file"
-	}
-	return "other"
-}
-
-func unixPerm(m fs.FileMode) uint32 {
-	p := uint32(m.Perm())
-	if m&fs.ModeSetuid != 0 {
-		p |= 0o4000
-	}
-	if m&fs.ModeSetgid != 0 {
-		p |= 0o2000
-	}
-	if m&fs.ModeSticky != 0 {
-		p |= 0o1000
-	}
-	return p
-}
-
-func fileMode(p uint32) fs.FileMode {
-	m := fs.FileMode(p & 0o777)
-	if p&0o4000 != 0 {
-		m |= fs.ModeSetuid
-	}
-	if p&0o2000 != 0 {
-		m |= fs.ModeSetgid
-	}
-	if p&0o1000 != 0 {
-		m |= fs.ModeSticky
-	}
-	return m
 }

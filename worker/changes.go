@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"io/fs"
 	"path"
 	"sort"
 
@@ -48,7 +47,7 @@ func entryChange(root *vfs.MemFS, e *vfs.SnapEntry) string {
 	if err != nil {
 		return "added"
 	}
-	typ := typeOf(fi)
+	typ := vfs.TypeWord(fi)
 	if typ != e.Type {
 		return "modified"
 	}
@@ -59,7 +58,7 @@ func entryChange(root *vfs.MemFS, e *vfs.SnapEntry) string {
 		}
 		return ""
 	case "file":
-		if permWord(fi.Mode()) != e.Mode {
+		if vfs.UnixMode(fi.Mode()) != e.Mode {
 			return "modified"
 		}
 		if e.Keep {
@@ -79,7 +78,7 @@ func entryChange(root *vfs.MemFS, e *vfs.SnapEntry) string {
 		}
 		return ""
 	}
-	if permWord(fi.Mode()) != e.Mode {
+	if vfs.UnixMode(fi.Mode()) != e.Mode {
 		return "modified"
 	}
 	return ""
@@ -107,31 +106,4 @@ func walkCopy(root *vfs.MemFS, p string, fn func(string)) {
 	for _, n := range names {
 		walkCopy(root, path.Join(p, n), fn)
 	}
-}
-
-func typeOf(fi fs.FileInfo) string {
-	switch {
-	case fi.IsDir():
-		return "dir"
-	case fi.Mode()&fs.ModeSymlink != 0:
-		return "symlink"
-	case fi.Mode().IsRegular():
-		return "file"
-	}
-	return "other"
-}
-
-// permWord is a mode's permission word as a snapshot records it.
-func permWord(m fs.FileMode) uint32 {
-	p := uint32(m.Perm())
-	if m&fs.ModeSetuid != 0 {
-		p |= 0o4000
-	}
-	if m&fs.ModeSetgid != 0 {
-		p |= 0o2000
-	}
-	if m&fs.ModeSticky != 0 {
-		p |= 0o1000
-	}
-	return p
 }

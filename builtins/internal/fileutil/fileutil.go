@@ -11,38 +11,16 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/sandsh/sandsh/vfs"
 )
 
 // UnixMode converts a Go file mode to the st_mode permission and
-// special bits (04000 setuid, 02000 setgid, 01000 sticky).
-func UnixMode(m fs.FileMode) uint32 {
-	u := uint32(m.Perm())
-	if m&fs.ModeSetuid != 0 {
-		u |= 0o4000
-	}
-	if m&fs.ModeSetgid != 0 {
-		u |= 0o2000
-	}
-	if m&fs.ModeSticky != 0 {
-		u |= 0o1000
-	}
-	return u
-}
+// special bits; see vfs.UnixMode.
+func UnixMode(m fs.FileMode) uint32 { return vfs.UnixMode(m) }
 
 // GoMode converts st_mode permission and special bits to a Go mode.
-func GoMode(u uint32) fs.FileMode {
-	m := fs.FileMode(u & 0o777)
-	if u&0o4000 != 0 {
-		m |= fs.ModeSetuid
-	}
-	if u&0o2000 != 0 {
-		m |= fs.ModeSetgid
-	}
-	if u&0o1000 != 0 {
-		m |= fs.ModeSticky
-	}
-	return m
-}
+func GoMode(u uint32) fs.FileMode { return vfs.GoMode(u) }
 
 // TypeChar is the first letter of an ls -l mode string.
 func TypeChar(m fs.FileMode) byte {
