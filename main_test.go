@@ -282,19 +282,26 @@ func scriptParams(dir string, files []string, setup ...func(*testscript.Env) err
 				}
 				lines := strings.Split(strings.TrimSuffix(ts.ReadFile(args[0]), "\n"), "\n")
 				started := map[float64]string{} // command_start's cmd → name
+				startSeqs := map[float64]bool{}  // every command_start's seq
 				for i, line := range lines {
 					var cmd struct {
-						Event string  `json:"event"`
-						Cmd   float64 `json:"cmd"`
-						Name  string  `json:"name"`
+						Event  string   `json:"event"`
+						Cmd    float64  `json:"cmd"`
+						Name   string   `json:"name"`
+						Seq    float64  `json:"seq"`
+						CmdSeq *float64 `json:"cmd_seq"`
 					}
 					json.Unmarshal([]byte(line), &cmd)
+					if cmd.CmdSeq != nil && !startSeqs[*cmd.CmdSeq] {
+						ts.Fatalf("line %d: cmd_seq %v names no earlier command_start", i+1, *cmd.CmdSeq)
+					}
 					switch cmd.Event {
 					case "command_start":
 						if _, dup := started[cmd.Cmd]; dup {
 							ts.Fatalf("line %d: cmd %v started twice", i+1, cmd.Cmd)
 						}
 						started[cmd.Cmd] = cmd.Name
+						startSeqs[cmd.Seq] = true
 					case "command_exit":
 						if name, ok := started[cmd.Cmd]; !ok || name != cmd.Name {
 							ts.Fatalf("line %d: exit of cmd %v (%s) that did not start", i+1, cmd.Cmd, cmd.Name)
@@ -368,10 +375,10 @@ func TestJailScripts(t *testing.T) {
 // envelope.
 var auditSchema = map[string][]map[string]string{
 	"run_start":     {{"argv": "array", "limits": "object"}},
-	"command_start": {{"cmd": "number", "name": "string", "argv": "array", "kind": "string", "route": "string", "decision": "string", "rule": "string"}},
-	"command_exit":  {{"cmd": "number", "name": "string", "argv": "array", "kind": "string", "route": "string", "decision": "string", "rule": "string", "status": "number", "duration_ms": "number"}},
+	"command_start": {{"cmd": "number", "name": "string", "argv": "array", "kind": "string", "route": "string", "via": "array", "decision": "string", "rule": "string"}},
+	"command_exit":  {{"cmd": "number", "name": "string", "argv": "array", "kind": "string", "route": "string", "via": "array", "decision": "string", "rule": "string", "status": "number", "duration_ms": "number"}},
 	"denied": {
-		{"name": "string", "argv": "array", "kind": "string", "decision": "string", "rule": "string", "message": "string"},
+		{"name": "string", "argv": "array", "kind": "string", "via": "array", "decision": "string", "rule": "string", "message": "string"},
 		{"op": "string", "path": "string", "access": "string", "decision": "string", "rule": "string", "message": "string"},
 		{"script": "string", "line": "number", "decision": "string", "rule": "string", "message": "string"},
 	},

@@ -30,6 +30,10 @@ type devFS struct {
 
 func (r *Runner) devFS() *devFS { return &devFS{FS: r.s.fs, r: r} }
 
+// Rebase returns the same devices over f(the filesystem below): the audit
+// log tags one command's view of the files (vfs.Attribute).
+func (d *devFS) Rebase(f func(vfs.FS) vfs.FS) vfs.FS { return &devFS{FS: f(d.FS), r: d.r} }
+
 // device returns the device file for a /dev path, or ok=false.
 func (d *devFS) device(name string, flag int) (afero.File, bool, error) {
 	if !strings.HasPrefix(name, "/dev/") && !strings.HasPrefix(name, "/proc/") {

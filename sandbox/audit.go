@@ -140,12 +140,13 @@ func runHooks(hooks []func(error), err error) {
 
 // Emit writes one event. fields must not hold "v", "seq", "time" or
 // "event".
-func (a *Audit) Emit(event string, fields map[string]any) {
+func (a *Audit) Emit(event string, fields map[string]any) (seq int64) {
 	if a == nil {
-		return
+		return 0
 	}
 	a.mu.Lock()
 	a.seq++
+	seq = a.seq
 	ev := map[string]any{"v": AuditVersion, "seq": a.seq, "time": time.Now().UTC().Format(time.RFC3339Nano), "event": event}
 	for k, v := range fields {
 		ev[k] = v
@@ -155,6 +156,7 @@ func (a *Audit) Emit(event string, fields map[string]any) {
 	err := a.err
 	a.mu.Unlock()
 	runHooks(hooks, err)
+	return seq
 }
 
 // writeLocked writes one event's line, unless the log has failed, with
@@ -398,6 +400,13 @@ func (a *Audit) relayLine(line []byte, base int64, next *int64) {
 	event, _ := ev["event"].(string)
 	delete(ev, "prev") // the worker's own chain; this log's is added on writing
 	ev["v"], ev["seq"], ev["event"] = AuditVersion, base+seq, event
+	if n, ok := ev["cmd_seq"].(json.Number); ok {
+		// The command's seq in the worker's numbering, as this log
+		// numbers it.
+		if c, err := n.Int64(); err == nil {
+			ev["cmd_seq"] = base + c
+		}
+	}
 	out := encodeEvent(ev)
 	a.mu.Lock()
 	a.seq = base + seq

@@ -102,6 +102,21 @@ func TestAuditRelay(t *testing.T) {
 	if fmt.Sprint(seqs) != "[1 2 3 7 8 9]" {
 		t.Errorf("seqs %v, want [1 2 3 7 8 9] (the lost 4 to 6 a gap)", seqs)
 	}
+	// The worker's Emit returns its own seq, which the relay offsets
+	// in cmd_seq as in seq.
+	out.Reset()
+	worker.Reset()
+	w = sandbox.NewAudit(&worker, nil)
+	if s := w.Emit("command_start", map[string]any{"name": "mkdir"}); s != 1 {
+		t.Errorf("Emit returned seq %d, want 1", s)
+	}
+	w.Emit("file", map[string]any{"op": "mkdir", "cmd_seq": 1})
+	p2 := sandbox.NewAudit(&out, nil)
+	p2.Emit("run_start", nil)
+	p2.Relay(strings.NewReader(worker.String()))
+	if evs2 := events(t, out.Bytes()); len(evs2) != 3 || evs2[1]["seq"] != 2.0 || evs2[2]["cmd_seq"] != 2.0 {
+		t.Errorf("relayed cmd_seq not offset: %v", evs2)
+	}
 	if evs[3]["path"] != "/workspace/f2" {
 		t.Errorf("the event after the loss was not relayed: %v", evs[3])
 	}

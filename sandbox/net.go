@@ -12,6 +12,22 @@ import (
 type auditedNet struct {
 	net   builtins.Net // nil: the run has no network; everything is refused
 	audit *Audit
+	cmd   int64 // the seq of the command_start of the command using it
+}
+
+// forCmd is the network as the command whose command_start is seq uses
+// it: its events carry cmd_seq.
+func (a *auditedNet) forCmd(seq int64) *auditedNet {
+	c := *a
+	c.cmd = seq
+	return &c
+}
+
+func (a *auditedNet) emit1(f map[string]any) {
+	if a.cmd != 0 {
+		f["cmd_seq"] = a.cmd
+	}
+	a.audit.Emit("net", f)
 }
 
 func (a *auditedNet) Do(ctx context.Context, req *builtins.NetRequest) (*builtins.NetResponse, error) {
@@ -42,7 +58,7 @@ func (a *auditedNet) emit(req *builtins.NetRequest, resp *builtins.NetResponse, 
 			f["decision"], f["reason"], f["kind"] = decisionOf(ne), ne.Msg, string(ne.Kind)
 		}
 		f["url"] = a.url(h.URL)
-		a.audit.Emit("net", f)
+		a.emit1(f)
 	}
 	if ne != nil && (len(hops) == 0 || hops[len(hops)-1].Status != 0) {
 		// Refused before any socket (the allow list, a refused
@@ -52,7 +68,7 @@ func (a *auditedNet) emit(req *builtins.NetRequest, resp *builtins.NetResponse, 
 			u = ne.URL // a redirect's target
 		}
 		u = a.url(u)
-		a.audit.Emit("net", map[string]any{"method": req.Method, "url": u, "host": ne.Host, "status": 0, "bytes": 0,
+		a.emit1(map[string]any{"method": req.Method, "url": u, "host": ne.Host, "status": 0, "bytes": 0,
 			"decision": decisionOf(ne), "reason": ne.Msg, "kind": string(ne.Kind)})
 	}
 }

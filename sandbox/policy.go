@@ -12,6 +12,7 @@ import (
 	"github.com/sandsh/sandsh/builtins"
 	"github.com/sandsh/sandsh/interp"
 	"github.com/sandsh/sandsh/policy"
+	"github.com/sandsh/sandsh/vfs"
 )
 
 // Asker asks the operator whether a command a policy rule marks `ask` may
@@ -50,6 +51,7 @@ type enforcer struct {
 	ask   Asker
 	yes   bool
 	audit *Audit
+	net   *auditedNet // the run's audited network, tagged per command
 	// abort ends the run (on_deny: exit).
 	abort func(error)
 
@@ -160,7 +162,15 @@ func (e *enforcer) gateway(ctx context.Context, env *builtins.Env, args []string
 	if ok && e.audit != nil {
 		rt.id = e.begin(env, d)
 	}
-	e.record(args, rt, d, ok, why)
+	if seq := e.record(args, rt, d, ok, why); seq != 0 && ok {
+		// The command's file and net events name its command_start.
+		// The gateway hands the check the Env the command runs with,
+		// one per command.
+		env.FS = vfs.Attribute(env.FS, seq)
+		if e.net != nil {
+			env.Net = e.net.forCmd(seq)
+		}
+	}
 	e.refused(ok)
 	return why, ok
 }
@@ -193,9 +203,9 @@ func (e *enforcer) fields(args []string, rt route) map[string]any {
 	if rt.how != "" {
 		f["route"] = rt.how
 	}
-	if len(rt.via) > 0 {
-		f["via"] = rt.via
-	}
+	// Always an array, [] when the shell ran it directly: a consumer
+	// reads one type.
+	f["via"] = append([]string{}, rt.via...)
 	if rt.id != 0 {
 		f["cmd"] = rt.id
 	}
@@ -203,10 +213,11 @@ func (e *enforcer) fields(args []string, rt route) map[string]any {
 }
 
 // record writes the decision to the audit log: a command_start for what
-// runs, a denied event for what does not.
-func (e *enforcer) record(args []string, rt route, d policy.Decision, ok bool, why string) {
+// runs, a denied event for what does not. It returns the event's seq (0
+// without a log).
+func (e *enforcer) record(args []string, rt route, d policy.Decision, ok bool, why string) int64 {
 	if e.audit == nil {
-		return
+		return 0
 	}
 	f := e.fields(args, rt)
 	f["decision"], f["rule"] = string(d.Action), d.Rule
@@ -215,10 +226,9 @@ func (e *enforcer) record(args []string, rt route, d policy.Decision, ok bool, w
 	}
 	if !ok {
 		f["message"] = why
-		e.audit.Emit("denied", f)
-		return
+		return e.audit.Emit("denied", f)
 	}
-	e.audit.Emit("command_start", f)
+	return e.audit.Emit("command_start", f)
 }
 
 func (e *enforcer) exited(env *builtins.Env, args []string, status int, took time.Duration) {

@@ -362,12 +362,14 @@ func New(cfg Config) (*Sandbox, error) {
 			}
 		})}
 	var policyOpts []interp.Option
+	var enf *enforcer
 	if cfg.Policy != nil || cfg.Audit != nil {
 		e := &enforcer{p: cfg.Policy, ask: cfg.Ask, yes: cfg.AssumeYes, audit: cfg.Audit, abort: func(err error) {
 			if runner != nil {
 				runner.Abort(err)
 			}
 		}}
+		enf = e
 		gwOpts = append(gwOpts, restrict.WithCheck(e.gateway))
 		if cfg.Audit != nil {
 			gwOpts = append(gwOpts, restrict.Observe(e.exited))
@@ -407,7 +409,11 @@ func New(cfg Config) (*Sandbox, error) {
 	}
 	switch {
 	case cfg.Audit != nil:
-		gwOpts = append(gwOpts, restrict.WithNet(&auditedNet{net: cfg.Net, audit: cfg.Audit}))
+		an := &auditedNet{net: cfg.Net, audit: cfg.Audit}
+		if enf != nil {
+			enf.net = an
+		}
+		gwOpts = append(gwOpts, restrict.WithNet(an))
 	case cfg.Net != nil:
 		gwOpts = append(gwOpts, restrict.WithNet(cfg.Net))
 	}
@@ -463,6 +469,16 @@ func New(cfg Config) (*Sandbox, error) {
 				f["size"] = ev.Size
 			case "chmod":
 				f["mode"] = fmt.Sprintf("%04o", uint32(ev.Mode.Perm()))
+			case "chown":
+				if ev.UID >= 0 {
+					f["uid"] = ev.UID
+				}
+				if ev.GID >= 0 {
+					f["gid"] = ev.GID
+				}
+			}
+			if ev.Cmd != 0 {
+				f["cmd_seq"] = ev.Cmd
 			}
 			a.Emit("file", f)
 		})

@@ -12,25 +12,68 @@ import (
 
 // FileEvent is one change a script made to the filesystem, as Observe
 // reports it: Op is "create", "write", "mkdir", "delete", "rename",
-// "chmod" or "link"; Size is the file's size after a write.
+// "chmod", "chown" or "link"; Size is the file's size after a write.
 type FileEvent struct {
 	Op   string
 	Path string
 	To   string // rename and link: the new name
 	Size int64
 	Mode fs.FileMode // chmod
+	UID  int         // chown: the new owner (-1: unchanged)
+	GID  int         // chown: the new group (-1: unchanged)
+	// Cmd is the tag of the view the change came through (Attribute):
+	// the audit log's number for the command that made it, 0 for the
+	// shell's own changes.
+	Cmd int64
 }
 
 // Observe returns a view of fsys that calls fn after every change that
 // succeeded (the audit log's file events). A file opened for writing is
-// reported once, when it is closed, with its final size. Everything else
+// reported once, when it is closed, with its final size; a chown carries
+// the new owner and group. Everything else
 // passes through, including the optional capabilities (hard links,
 // symlink times, usage, limits, credentials).
 func Observe(fsys FS, fn func(FileEvent)) FS { return &observeFS{FS: fsys, fn: fn} }
 
+// Rebaser is a view over another FS (the shell's /dev layer) that can be
+// rebuilt over a changed copy of what it wraps.
+type Rebaser interface {
+	Rebase(func(FS) FS) FS
+}
+
+// Attribute returns a view of fsys whose changes Observe reports with
+// Cmd set to cmd: the one observer sees every change, and each command's
+// own view says whose change it was. Views that are neither an Observe
+// view nor a Rebaser over one come back unchanged.
+func Attribute(fsys FS, cmd int64) FS {
+	switch f := fsys.(type) {
+	case *observeFS:
+		c := *f
+		c.cmd = cmd
+		return &c
+	case Rebaser:
+		return f.Rebase(func(in FS) FS { return Attribute(in, cmd) })
+	}
+	return fsys
+}
+
 type observeFS struct {
 	FS
-	fn func(FileEvent)
+	fn  func(FileEvent)
+	cmd int64 // Attribute's tag, copied into every event
+}
+
+func (o *observeFS) emit(ev FileEvent) {
+	ev.Cmd = o.cmd
+	o.fn(ev)
+}
+
+func (o *observeFS) Chown(name string, uid, gid int) error {
+	err := o.FS.Chown(name, uid, gid)
+	if err == nil {
+		o.emit(FileEvent{Op: "chown", Path: name, UID: uid, GID: gid})
+	}
+	return err
 }
 
 func (o *observeFS) Name() string { return "Observe(" + o.FS.Name() + ")" }
@@ -58,7 +101,7 @@ func (o *observeFS) OpenFile(name string, flag int, perm fs.FileMode) (afero.Fil
 func (o *observeFS) Mkdir(name string, perm fs.FileMode) error {
 	err := o.FS.Mkdir(name, perm)
 	if err == nil {
-		o.fn(FileEvent{Op: "mkdir", Path: name})
+		o.emit(FileEvent{Op: "mkdir", Path: name})
 	}
 	return err
 }
@@ -67,7 +110,7 @@ func (o *observeFS) MkdirAll(name string, perm fs.FileMode) error {
 	_, statErr := o.FS.Stat(name)
 	err := o.FS.MkdirAll(name, perm)
 	if err == nil && statErr != nil {
-		o.fn(FileEvent{Op: "mkdir", Path: name})
+		o.emit(FileEvent{Op: "mkdir", Path: name})
 	}
 	return err
 }
@@ -75,7 +118,7 @@ func (o *observeFS) MkdirAll(name string, perm fs.FileMode) error {
 func (o *observeFS) Remove(name string) error {
 	err := o.FS.Remove(name)
 	if err == nil {
-		o.fn(FileEvent{Op: "delete", Path: name})
+		o.emit(FileEvent{Op: "delete", Path: name})
 	}
 	return err
 }
@@ -84,7 +127,7 @@ func (o *observeFS) RemoveAll(name string) error {
 	_, statErr := Lstat(o.FS, name)
 	err := o.FS.RemoveAll(name)
 	if err == nil && statErr == nil {
-		o.fn(FileEvent{Op: "delete", Path: name})
+		o.emit(FileEvent{Op: "delete", Path: name})
 	}
 	return err
 }
@@ -92,7 +135,7 @@ func (o *observeFS) RemoveAll(name string) error {
 func (o *observeFS) Rename(oldname, newname string) error {
 	err := o.FS.Rename(oldname, newname)
 	if err == nil {
-		o.fn(FileEvent{Op: "rename", Path: oldname, To: newname})
+		o.emit(FileEvent{Op: "rename", Path: oldname, To: newname})
 	}
 	return err
 }
@@ -100,7 +143,7 @@ func (o *observeFS) Rename(oldname, newname string) error {
 func (o *observeFS) Chmod(name string, mode fs.FileMode) error {
 	err := o.FS.Chmod(name, mode)
 	if err == nil {
-		o.fn(FileEvent{Op: "chmod", Path: name, Mode: mode})
+		o.emit(FileEvent{Op: "chmod", Path: name, Mode: mode})
 	}
 	return err
 }
@@ -108,7 +151,7 @@ func (o *observeFS) Chmod(name string, mode fs.FileMode) error {
 func (o *observeFS) SymlinkIfPossible(oldname, newname string) error {
 	err := o.FS.SymlinkIfPossible(oldname, newname)
 	if err == nil {
-		o.fn(FileEvent{Op: "create", Path: newname, To: oldname})
+		o.emit(FileEvent{Op: "create", Path: newname, To: oldname})
 	}
 	return err
 }
@@ -120,7 +163,7 @@ func (o *observeFS) LinkIfPossible(oldname, newname string) error {
 	}
 	err := hl.LinkIfPossible(oldname, newname)
 	if err == nil {
-		o.fn(FileEvent{Op: "link", Path: oldname, To: newname})
+		o.emit(FileEvent{Op: "link", Path: oldname, To: newname})
 	}
 	return err
 }
@@ -168,7 +211,7 @@ func (f *observeFile) Close() error {
 		if fi, serr := f.o.FS.Stat(f.name); serr == nil {
 			size = fi.Size()
 		}
-		f.o.fn(FileEvent{Op: f.op, Path: f.name, Size: size})
+		f.o.emit(FileEvent{Op: f.op, Path: f.name, Size: size})
 	})
 	return err
 }
