@@ -282,7 +282,7 @@ func scriptParams(dir string, files []string, setup ...func(*testscript.Env) err
 				}
 				lines := strings.Split(strings.TrimSuffix(ts.ReadFile(args[0]), "\n"), "\n")
 				started := map[float64]string{} // command_start's cmd → name
-				startSeqs := map[float64]bool{}  // every command_start's seq
+				startSeqs := map[float64]bool{} // every command_start's seq
 				for i, line := range lines {
 					var cmd struct {
 						Event  string   `json:"event"`
