@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path"
 	"slices"
 	"strings"
@@ -535,15 +534,7 @@ func applyEntry(root *MemFS, e *SnapEntry) error {
 		}
 		return root.lchown(e.Path, e.UID, e.GID)
 	case e.Type == "file":
-		f, err := root.OpenFile(e.Path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|oNoFollow, 0o600)
-		if err != nil {
-			return err
-		}
-		_, err = f.Write(e.Data)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
+		if err := writeWhole(root, e.Path, e.Data, oNoFollow); err != nil {
 			return err
 		}
 		return root.lchown(e.Path, e.UID, e.GID)

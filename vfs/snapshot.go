@@ -356,15 +356,7 @@ func restoreEntry(root *MemFS, e *SnapEntry) error {
 		}
 	case "file":
 		if same, _ := sameContent(root, e.Path, e.Data); !same {
-			f, err := root.OpenFile(e.Path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
-			if err != nil {
-				return err
-			}
-			_, err = f.Write(e.Data)
-			if cerr := f.Close(); err == nil {
-				err = cerr
-			}
-			if err != nil {
+			if err := writeWhole(root, e.Path, e.Data, 0); err != nil {
 				return err
 			}
 		}
@@ -425,4 +417,18 @@ func (m *MemFS) lchown(name string, uid, gid int) error {
 	lk.node.uid, lk.node.gid = uid, gid
 	m.t.touch(lk.node)
 	return nil
+}
+
+// writeWhole replaces name's content with data (creating it 0600), with
+// the extra open flags given; a failed close is a failed write.
+func writeWhole(root *MemFS, name string, data []byte, flags int) error {
+	f, err := root.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|flags, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
