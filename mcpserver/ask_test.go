@@ -1,4 +1,4 @@
-package cmd
+package mcpserver
 
 import (
 	"context"
@@ -87,8 +87,8 @@ func TestMCPElicitation(t *testing.T) {
 // version ("" for the latest).
 func startMCPClient(t *testing.T, opts *mcp.ClientOptions, version string, args ...string) *mcp.ClientSession {
 	t.Helper()
-	o := mcpTestOptions(t, args...)
-	srv, err := newMCPServer(o, &mcpOptions{MaxSessions: 4, IdleTimeout: time.Hour})
+	o := testOptions(t, args...)
+	srv, err := New(o, &Options{MaxSessions: 4, IdleTimeout: time.Hour})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +106,7 @@ func startMCPClient(t *testing.T, opts *mcp.ClientOptions, version string, args 
 		cs.Close()
 		ss.Close()
 		cancel()
-		srv.close()
+		srv.Close()
 	})
 	return cs
 }
