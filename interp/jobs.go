@@ -341,3 +341,8 @@ func (r *Runner) RunningJobs() int {
 	}
 	return n
 }
+
+// Active reports whether any goroutine of the shell still runs: a
+// background job, one of its own jobs, a pipeline stage or substitution
+// past its run. A session's worker with none is idle between calls.
+func (r *Runner) Active() bool { return r.s.live.Load() > 0 }

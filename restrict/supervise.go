@@ -84,6 +84,9 @@ type WorkerSpec struct {
 	MaxMemory int64
 	// PollInterval is how often the worker's memory is read (default 20ms).
 	PollInterval time.Duration
+	// Poll, when set, holds the memory poll while the caller says the
+	// worker is idle (nothing runs in it, so its memory cannot grow).
+	Poll *Pause
 	// ForwardSignals forwards SIGINT, SIGTERM, SIGHUP and SIGQUIT to the
 	// worker (and keeps the Go runtime from dumping the supervisor's
 	// goroutines on SIGQUIT).
@@ -314,6 +317,9 @@ func RunWorker(spec WorkerSpec) (WorkerResult, error) {
 					case <-done:
 						return
 					case <-t.C:
+					}
+					if !spec.Poll.hold(t, spec.PollInterval, done) {
+						return
 					}
 				}
 			}()

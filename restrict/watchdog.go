@@ -19,6 +19,7 @@ type HeapWatchdog struct {
 	once     sync.Once
 	interval time.Duration
 	rearm    atomic.Bool
+	pause    Pause
 }
 
 // StartHeapWatchdog watches the heap every interval (20ms if 0). When
@@ -59,6 +60,14 @@ func StartHeapWatchdog(limit int64, interval, grace time.Duration, fail func(), 
 // interactive line) has ended.
 func (w *HeapWatchdog) Rearm() { w.rearm.Store(true) }
 
+// Pause holds the watchdog while the worker waits with nothing running
+// (its heap cannot grow); Resume starts it again. An orphaned worker
+// still ends: the pipe it waits on closes with its supervisor.
+func (w *HeapWatchdog) Pause() { w.pause.Pause() }
+
+// Resume ends a Pause.
+func (w *HeapWatchdog) Resume() { w.pause.Resume() }
+
 // Stop ends the watchdog.
 func (w *HeapWatchdog) Stop() { w.once.Do(func() { close(w.stop) }) }
 
@@ -77,6 +86,9 @@ func (w *HeapWatchdog) run(limit int64, ppid int, grace time.Duration, fail func
 		case <-w.stop:
 			return
 		case <-t.C:
+		}
+		if !w.pause.hold(t, w.interval, w.stop) {
+			return
 		}
 		if syscall.Getppid() != ppid {
 			exit(true) // orphaned: the supervisor is gone

@@ -19,9 +19,21 @@ func TestEmbedAttacks(t *testing.T) {
 	if err := os.WriteFile(canary, []byte("host secret\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s := startTest(t, func(o *Options) {
-		o.Cwd, o.MaxMemory, o.MaxVarBytes, o.MaxCallDepth = "/sandsh-nowhere/cwd", "256MiB", "4GiB", 0
-	})
+	s := startTest(t, attackOptions)
+	attackSession(t, s, host, canary)
+}
+
+// attackOptions are the options of the attacked sessions: the working
+// directory at a path that does not exist on the host, and limits that
+// leave the memory bomb to the memory wall.
+func attackOptions(o *Options) {
+	o.Cwd, o.MaxMemory, o.MaxVarBytes, o.MaxCallDepth = "/sandsh-nowhere/cwd", "256MiB", "4GiB", 0
+}
+
+// attackSession runs the attacks of TestEmbedAttacks in s, whose
+// options are attackOptions; host holds canary, a host file.
+func attackSession(t *testing.T, s *Session, host, canary string) {
+	t.Helper()
 	run(t, s, Call{Script: `kept=yes`})
 	for _, tc := range []struct {
 		name, script string

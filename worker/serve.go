@@ -43,7 +43,7 @@ type served struct {
 
 // serveSession sets up the session (from the parent's checkpoint, if
 // any), then answers requests until the session ends.
-func serveSession(o *Options, p *workerPayload, tty *TTYInput, h *Hooks, onLine func(context.CancelCauseFunc)) int {
+func serveSession(o *Options, p *workerPayload, tty *TTYInput, h *Hooks, wd *restrict.HeapWatchdog, onLine func(context.CancelCauseFunc)) int {
 	restrict.CloseOnExec(sessionRequestFD)
 	restrict.CloseOnExec(sessionReplyFD)
 	reqF := os.NewFile(sessionRequestFD, "requests")
@@ -166,7 +166,14 @@ func serveSession(o *Options, p *workerPayload, tty *TTYInput, h *Hooks, onLine 
 		return st
 	}
 	for {
+		if !p.Interactive && !r.Active() {
+			// Nothing runs until the next request: the heap cannot
+			// grow, and an idle worker (a pooled one, a session
+			// between calls) should cost no wake-ups.
+			wd.Pause()
+		}
 		req, data, err := readRequest(br, requestMax(o))
+		wd.Resume()
 		if err != nil {
 			if err == io.EOF {
 				return finish() // the parent is gone, or closed the session

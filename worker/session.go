@@ -141,6 +141,11 @@ type Session struct {
 	running  bool                   // a call is running
 	intrTime *time.Timer
 	sink     [3]io.Writer // where a running call's framed output goes
+	// poll holds the supervisor's memory poll from the moment a new
+	// worker is ready until the first request reaches it: a worker that
+	// has run nothing yet (a pooled one) cannot grow, and should cost
+	// no wake-ups while it waits.
+	poll restrict.Pause
 }
 
 // sessionCheckpoint is the session as of the last finished call: a copy
@@ -317,6 +322,7 @@ func (s *Session) restartPayload() ([]byte, error) {
 func (s *Session) start() (reply, error) { return s.startTry(3) }
 
 func (s *Session) startTry(retry int) (reply, error) {
+	s.poll.Resume() // a new worker is watched while it sets up
 	o := &s.o
 	ck, err := s.restartPayload()
 	if err != nil {
@@ -353,6 +359,7 @@ func (s *Session) startTry(retry int) (reply, error) {
 		Stdout:    s.cfg.Stdout,
 		Stderr:    s.cfg.Stderr,
 		MaxMemory: s.maxMem,
+		Poll:      &s.poll,
 		Extra:     []*os.File{reqR, respW},
 		Started: func(p *os.Process) {
 			nets.started()
@@ -445,6 +452,9 @@ func (s *Session) startTry(retry int) (reply, error) {
 		return reply{}, err
 	}
 	s.ckpt.started = true
+	if !s.cfg.Interactive {
+		s.poll.Pause()
+	}
 	return rep, nil
 }
 
@@ -582,6 +592,7 @@ func (s *Session) kill(why string) {
 
 // send writes a request (and its data); false if the worker is gone.
 func (s *Session) send(req request, data []byte) bool {
+	s.poll.Resume()
 	req.DataLen = int64(len(data))
 	b, err := json.Marshal(req)
 	if err != nil {

@@ -553,7 +553,7 @@ func Main(h *Hooks) int {
 		h.Confined(o, h)
 	}
 	if p.Session {
-		return serveSession(o, &p, tty, h, func(c context.CancelCauseFunc) {
+		return serveSession(o, &p, tty, h, wd, func(c context.CancelCauseFunc) {
 			lineMu.Lock()
 			lineCancel = c
 			lineMu.Unlock()

@@ -1,0 +1,197 @@
+package worker
+
+// The warm pool: session workers started and confined ahead of need, so
+// a new session's first call does not wait for a process to start.
+
+import (
+	"errors"
+	"sync"
+)
+
+// Pool keeps up to Size session workers started, confined and ready,
+// each waiting for its first call. Get hands one out (a new session);
+// the pool then starts a replacement in the background. A worker is
+// used by one session only: Close and Reset end it, and nothing goes
+// back into the pool.
+//
+// Every pooled worker is started by StartSession with the pool's
+// options, so it has every wall a session has (rlimits, no_new_privs,
+// Landlock, seccomp, the heap watchdog and the supervisor's memory
+// poll) before it is ever handed out. A session that needs other
+// options (another filesystem, other limits or policy) is started with
+// StartSession instead: the pool holds one configuration only.
+//
+// An idle pool costs its workers' memory and nothing else: a waiting
+// worker runs nothing, so the supervisor's memory poll and the worker's
+// heap watchdog are held until its first request (restrict.Pause), and
+// the pool itself has no timer. A pooled worker that dies while it
+// waits (killed from outside, out of memory) is dropped and replaced;
+// it is never handed out.
+type Pool struct {
+	o    Options
+	size int
+
+	mu       sync.Mutex
+	ready    []*pooled
+	starting bool // the refill goroutine runs
+	closed   bool
+	refilled chan struct{} // closed and replaced after each start (tests)
+}
+
+// pooled is one waiting session and the end of its watch.
+type pooled struct {
+	s     *Session
+	taken chan struct{}
+}
+
+// NewPool starts a pool of size workers with the options o (copied;
+// each session gets its own copy, its own network gate and request
+// count). The workers start in the background; size 0 makes a pool that
+// starts each session when it is asked for.
+func NewPool(o *Options, size int) (*Pool, error) {
+	if size < 0 || size > 64 {
+		return nil, usagef("--pool: want 0 to 64")
+	}
+	if o.NoWorker {
+		return nil, errors.New("pool: sessions without a worker cannot be pooled")
+	}
+	p := &Pool{o: *o, size: size, refilled: make(chan struct{})}
+	p.o.ResetNet()
+	p.refill()
+	return p, nil
+}
+
+// Size is the number of workers the pool keeps ready.
+func (p *Pool) Size() int { return p.size }
+
+// Get returns a new session: a pooled worker when one is ready, else
+// one started now.
+func (p *Pool) Get() (*Session, error) {
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return nil, errors.New("pool: closed")
+	}
+	var e *pooled
+	if n := len(p.ready); n > 0 {
+		e = p.ready[0]
+		p.ready = p.ready[1:]
+		close(e.taken)
+	}
+	p.mu.Unlock()
+	p.refill()
+	if e != nil {
+		return e.s, nil
+	}
+	return p.start()
+}
+
+// start starts one session with the pool's options.
+func (p *Pool) start() (*Session, error) {
+	o := p.o
+	o.ResetNet() // each session counts its own network requests
+	return StartSession(&o, SessionConfig{})
+}
+
+// refill starts the refill goroutine unless it runs or the pool is
+// full. One worker starts at a time: starting is CPU-bound, and the
+// calls running meanwhile come first.
+func (p *Pool) refill() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed || p.starting || len(p.ready) >= p.size {
+		return
+	}
+	p.starting = true
+	go p.fill()
+}
+
+func (p *Pool) fill() {
+	for fails := 0; ; {
+		s, err := p.start()
+		p.mu.Lock()
+		close(p.refilled)
+		p.refilled = make(chan struct{})
+		if err != nil {
+			fails++
+		}
+		if p.closed || len(p.ready) >= p.size || err != nil && fails >= 3 {
+			// Three failures in a row: Get starts sessions itself
+			// (and reports why they fail) until the next Get.
+			p.starting = false
+			p.mu.Unlock()
+			if s != nil {
+				s.Close()
+			}
+			return
+		}
+		if s != nil {
+			fails = 0
+			e := &pooled{s: s, taken: make(chan struct{})}
+			p.ready = append(p.ready, e)
+			go p.watch(e)
+		}
+		p.mu.Unlock()
+	}
+}
+
+// watch drops a pooled worker that dies before it is handed out, and
+// starts a replacement. It waits on the worker's end, not on a timer.
+func (p *Pool) watch(e *pooled) {
+	s := e.s
+	s.mu.Lock()
+	dead := s.dead
+	s.mu.Unlock()
+	select {
+	case <-e.taken:
+		return
+	case res := <-dead:
+		p.mu.Lock()
+		i := p.index(e)
+		if i < 0 {
+			// Handed out meanwhile: the session finds its worker dead
+			// and restarts it at its first call, as after any death.
+			p.mu.Unlock()
+			dead <- res
+			return
+		}
+		p.ready = append(p.ready[:i], p.ready[i+1:]...)
+		p.mu.Unlock()
+		s.mu.Lock()
+		s.gone = &res
+		s.mu.Unlock()
+		s.req.Close()
+		s.Close()
+		p.refill()
+	}
+}
+
+func (p *Pool) index(e *pooled) int {
+	for i, x := range p.ready {
+		if x == e {
+			return i
+		}
+	}
+	return -1
+}
+
+// Close ends the workers waiting in the pool; sessions handed out are
+// their holders' to close.
+func (p *Pool) Close() {
+	p.mu.Lock()
+	p.closed = true
+	ready := p.ready
+	p.ready = nil
+	p.mu.Unlock()
+	for _, e := range ready {
+		close(e.taken)
+		e.s.Close()
+	}
+}
+
+// waiting is the number of ready workers (tests).
+func (p *Pool) waiting() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.ready)
+}
