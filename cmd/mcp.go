@@ -36,6 +36,7 @@ the server was started with, e.g. sandsh mcp --timeout 10s --fs overlay --base .
 	c.Flags().IntVar(&mo.MaxSessions, "max-sessions", 16, "limit on named sessions alive at once")
 	c.Flags().DurationVar(&mo.IdleTimeout, "session-idle", 30*time.Minute, "end a session unused for this long")
 	c.Flags().StringVar(&mo.MaxMessage, "max-message", "16MiB", "largest JSON-RPC message the server reads; a bigger one gets an error reply and is skipped")
+	c.Flags().IntVar(&mo.Pool, "pool", 2, "workers kept started and confined for new sessions and calls without a session (0: start each when needed)")
 	c.Flags().StringVar(&mo.MaxResult, "max-result-output", "1MiB", "most bytes of each of stdout and stderr a run's result carries (head and tail; a call's max_output may ask for less)")
 	return c
 }

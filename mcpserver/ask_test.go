@@ -87,8 +87,13 @@ func TestMCPElicitation(t *testing.T) {
 // version ("" for the latest).
 func startMCPClient(t *testing.T, opts *mcp.ClientOptions, version string, args ...string) *mcp.ClientSession {
 	t.Helper()
+	return startMCPClientWith(t, Options{MaxSessions: 4, IdleTimeout: time.Hour}, opts, version, args...)
+}
+
+func startMCPClientWith(t *testing.T, mo Options, opts *mcp.ClientOptions, version string, args ...string) *mcp.ClientSession {
+	t.Helper()
 	o := testOptions(t, args...)
-	srv, err := New(o, &Options{MaxSessions: 4, IdleTimeout: time.Hour})
+	srv, err := New(o, &mo)
 	if err != nil {
 		t.Fatal(err)
 	}

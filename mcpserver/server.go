@@ -34,6 +34,10 @@ type Options struct {
 	// call's own) with the server's options; nil is worker.StartSession.
 	// A warm pool hands out an already started worker here.
 	StartWorker func(o *worker.Options, cfg worker.SessionConfig) (*worker.Session, error)
+	// Pool, when StartWorker is nil, is how many workers the server
+	// keeps started and confined for new sessions (worker.Pool); 0
+	// starts each session's worker when the session starts.
+	Pool int
 }
 
 // ServeStdio serves one MCP client on in and out (newline-delimited
@@ -68,6 +72,8 @@ type Server struct {
 
 	// Host paths that never reach a client (hide).
 	hostBase, sandboxBase, hostRoot, hostCwd string
+
+	pool *worker.Pool // --pool's warm workers, or nil
 }
 
 // namedSession is a named session: its live worker, started by its first
@@ -179,6 +185,13 @@ func New(o *worker.Options, mo *Options) (*Server, error) {
 			"filesystem with in-process coreutils (" + reachSummary(o) + "), under time and resource limits. " +
 			"Use a session name to keep files, variables, functions and the working directory between calls.",
 	})
+	if mo.Pool != 0 && mo.StartWorker == nil {
+		po := s.sessionOptions(nil)
+		if s.pool, err = worker.NewPool(&po, mo.Pool); err != nil {
+			return nil, err
+		}
+		s.mo.StartWorker = s.pool.Start
+	}
 	s.addTools()
 	go s.reap()
 	return s, nil
@@ -195,6 +208,9 @@ func (s *Server) Close() {
 		ss.mu.Lock()
 		ss.end()
 		ss.mu.Unlock()
+	}
+	if s.pool != nil {
+		s.pool.Close()
 	}
 }
 
@@ -249,15 +265,22 @@ func (ss *namedSession) end() {
 	}
 }
 
-// startLive starts a live session's worker under the server's flags;
-// its policy asks go to ask (unless --ask-command answers them).
-func (s *Server) startLive(ask *callAsker) (*worker.Session, error) {
+// sessionOptions are the options of a session's worker; its policy
+// asks go to ask (unless --ask-command answers them).
+func (s *Server) sessionOptions(ask *callAsker) worker.Options {
 	o := s.base
 	o.ResetNet() // each session has its own network gate, so its own request count
-	if o.AskCommand == "" {
+	if o.AskCommand == "" && ask != nil {
 		o.AskFunc = ask.Ask
 	}
 	o.IO = worker.IO{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard, Getenv: s.base.IO.Getenv, Getwd: s.base.IO.Getwd}
+	return o
+}
+
+// startLive starts a live session's worker under the server's flags;
+// its policy asks go to ask (unless --ask-command answers them).
+func (s *Server) startLive(ask *callAsker) (*worker.Session, error) {
+	o := s.sessionOptions(ask)
 	start := s.mo.StartWorker
 	if start == nil {
 		start = worker.StartSession

@@ -637,19 +637,30 @@ func TestMCPElicitationInSession(t *testing.T) {
 	if err := os.WriteFile(pol, []byte("default: allow\nrules:\n  - {name: ask-tr, command: tr, action: ask}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	asked := 0
-	handler := func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-		asked++
-		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"decision": "allow-session"}}, nil
-	}
-	cs := startMCPClient(t, &mcp.ClientOptions{ElicitationHandler: handler}, "2025-11-25", "--policy", pol)
-	for i := 0; i < 2; i++ {
-		out, res := call(t, cs, "run", map[string]any{"session": "e", "script": "echo a | tr a b"})
-		if res.IsError || out["stdout"] != "b\n" {
-			t.Fatalf("call %d: %v %s", i, out, errorText(res))
-		}
-	}
-	if asked != 1 {
-		t.Errorf("asked %d times", asked)
+	// With --pool the session's worker was started before the session
+	// (and its client) existed: its asks still reach this client.
+	for _, pool := range []int{0, 1} {
+		t.Run(fmt.Sprintf("pool %d", pool), func(t *testing.T) {
+			asked := 0
+			handler := func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+				asked++
+				return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"decision": "allow-session"}}, nil
+			}
+			cs := startMCPClientWith(t, Options{MaxSessions: 4, IdleTimeout: time.Hour, Pool: pool},
+				&mcp.ClientOptions{ElicitationHandler: handler}, "2025-11-25", "--policy", pol)
+			for i := 0; i < 2; i++ {
+				out, res := call(t, cs, "run", map[string]any{"session": "e", "script": "echo a | tr a b"})
+				if res.IsError || out["stdout"] != "b\n" {
+					t.Fatalf("call %d: %v %s", i, out, errorText(res))
+				}
+			}
+			if asked != 1 {
+				t.Errorf("asked %d times", asked)
+			}
+			out, res := call(t, cs, "run", map[string]any{"script": "echo a | tr a x"})
+			if res.IsError || out["stdout"] != "x\n" || asked != 2 {
+				t.Errorf("a call without a session: %v %s, asked %d times", out, errorText(res), asked)
+			}
+		})
 	}
 }

@@ -4,8 +4,13 @@ package worker
 // a new session's first call does not wait for a process to start.
 
 import (
+	"bytes"
+	"context"
 	"errors"
+	"reflect"
 	"sync"
+
+	"github.com/sandsh/sandsh/sandbox"
 )
 
 // Pool keeps up to Size session workers started, confined and ready,
@@ -38,10 +43,36 @@ type Pool struct {
 	refilled chan struct{} // closed and replaced after each start (tests)
 }
 
-// pooled is one waiting session and the end of its watch.
+// pooled is one waiting session, the end of its watch, and who its
+// policy's asks go to once it is handed out.
 type pooled struct {
 	s     *Session
 	taken chan struct{}
+	ask   *askSwitch
+}
+
+// askSwitch answers a pooled worker's policy asks with the asker of the
+// session it was handed to: the worker's ask broker is wired when it
+// starts, before anyone knows whose it will be.
+type askSwitch struct {
+	mu  sync.Mutex
+	ask sandbox.Asker
+}
+
+func (a *askSwitch) set(f sandbox.Asker) {
+	a.mu.Lock()
+	a.ask = f
+	a.mu.Unlock()
+}
+
+func (a *askSwitch) Ask(ctx context.Context, q sandbox.AskQuestion) sandbox.AskAnswer {
+	a.mu.Lock()
+	f := a.ask
+	a.mu.Unlock()
+	if f == nil {
+		return sandbox.AskAnswer{By: "session", Why: "nobody answers this session's asks"}
+	}
+	return f(ctx, q)
 }
 
 // NewPool starts a pool of size workers with the options o (copied;
@@ -64,9 +95,37 @@ func NewPool(o *Options, size int) (*Pool, error) {
 // Size is the number of workers the pool keeps ready.
 func (p *Pool) Size() int { return p.size }
 
+// Start is StartSession through the pool, for a caller that takes
+// StartSession's signature: when o and cfg are the pool's (up to the
+// asker, the network gate and IO, which each session has its own of), a
+// pooled worker is handed out, whose policy asks now go to o.AskFunc;
+// otherwise a session is started with o and cfg as they are.
+func (p *Pool) Start(o *Options, cfg SessionConfig) (*Session, error) {
+	if !p.fits(o, cfg) {
+		return StartSession(o, cfg)
+	}
+	return p.get(o.AskFunc)
+}
+
+// fits reports whether a session with o and cfg can be a pooled one:
+// the same payload would reach its worker.
+func (p *Pool) fits(o *Options, cfg SessionConfig) bool {
+	if cfg != (SessionConfig{}) || o.AskCommand != p.o.AskCommand || o.NoWorker {
+		return false
+	}
+	a, b := *o, p.o
+	a.AskFunc, b.AskFunc = nil, nil
+	wa, err1 := encodeWire(&a)
+	wb, err2 := encodeWire(&b)
+	return err1 == nil && err2 == nil && bytes.Equal(wa, wb) &&
+		reflect.DeepEqual(hostEnv(o), hostEnv(&p.o))
+}
+
 // Get returns a new session: a pooled worker when one is ready, else
-// one started now.
-func (p *Pool) Get() (*Session, error) {
+// one started now. Its policy's asks go to the pool's Options.AskFunc.
+func (p *Pool) Get() (*Session, error) { return p.get(p.o.AskFunc) }
+
+func (p *Pool) get(ask sandbox.Asker) (*Session, error) {
 	p.mu.Lock()
 	if p.closed {
 		p.mu.Unlock()
@@ -81,16 +140,33 @@ func (p *Pool) Get() (*Session, error) {
 	p.mu.Unlock()
 	p.refill()
 	if e != nil {
+		if e.ask != nil {
+			e.ask.set(ask)
+		}
 		return e.s, nil
 	}
-	return p.start()
+	o := p.o
+	o.ResetNet()
+	o.AskFunc = ask
+	return StartSession(&o, SessionConfig{})
 }
 
-// start starts one session with the pool's options.
-func (p *Pool) start() (*Session, error) {
+// start starts one pooled session with the pool's options.
+func (p *Pool) start() (*pooled, error) {
 	o := p.o
 	o.ResetNet() // each session counts its own network requests
-	return StartSession(&o, SessionConfig{})
+	e := &pooled{taken: make(chan struct{})}
+	if o.AskCommand == "" {
+		// Its asks go to whoever the session is handed to.
+		e.ask = &askSwitch{}
+		o.AskFunc = e.ask.Ask
+	}
+	var err error
+	e.s, err = StartSession(&o, SessionConfig{})
+	if err != nil {
+		return nil, err
+	}
+	return e, nil
 }
 
 // refill starts the refill goroutine unless it runs or the pool is
@@ -108,7 +184,7 @@ func (p *Pool) refill() {
 
 func (p *Pool) fill() {
 	for fails := 0; ; {
-		s, err := p.start()
+		e, err := p.start()
 		p.mu.Lock()
 		close(p.refilled)
 		p.refilled = make(chan struct{})
@@ -120,14 +196,13 @@ func (p *Pool) fill() {
 			// (and reports why they fail) until the next Get.
 			p.starting = false
 			p.mu.Unlock()
-			if s != nil {
-				s.Close()
+			if e != nil {
+				e.s.Close()
 			}
 			return
 		}
-		if s != nil {
+		if e != nil {
 			fails = 0
-			e := &pooled{s: s, taken: make(chan struct{})}
 			p.ready = append(p.ready, e)
 			go p.watch(e)
 		}

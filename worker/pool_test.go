@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/sandsh/sandsh/sandbox"
 )
 
 func newTestPool(t *testing.T, size int, mod func(o *Options)) *Pool {
@@ -227,4 +229,47 @@ func switches(t *testing.T, pid int) int {
 		}
 	}
 	return n
+}
+
+// TestPoolStart: Start (StartSession's signature, the MCP server's seam)
+// hands out a pooled worker when the options are the pool's, whose
+// policy asks then go to the caller's AskFunc; other options start a
+// fresh session with those options.
+func TestPoolStart(t *testing.T) {
+	t.Parallel()
+	pol := func(o *Options) {
+		o.Policy = []string{"ask.yaml"}
+		o.PolicyData = [][]byte{[]byte("default: allow\nrules:\n  - {name: ask-tr, command: tr, action: ask}\n")}
+	}
+	p := newTestPool(t, 1, pol)
+	waitReady(t, p, 1)
+	pid := pooledPids(p)[0]
+	var asked []string
+	o := testOptions(t, pol)
+	o.AskFunc = func(_ context.Context, q sandbox.AskQuestion) sandbox.AskAnswer {
+		asked = append(asked, q.Command)
+		return sandbox.AskAnswer{Allow: true, By: "test"}
+	}
+	s, err := p.Start(o, SessionConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if pidOf(s) != pid {
+		t.Fatalf("Start with the pool's options did not hand out the pooled worker")
+	}
+	res := run(t, s, Call{Script: `echo a | tr a b`})
+	if string(res.Stdout) != "b\n" || len(asked) != 1 || asked[0] != "tr a b" {
+		t.Errorf("ask through the pooled worker: %q %q, asked %q", res.Stdout, res.Stderr, asked)
+	}
+	waitReady(t, p, 1)
+	o.Timeout = 7 * time.Second
+	other, err := p.Start(o, SessionConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	if p.waiting() != 1 || other.o.Timeout != 7*time.Second {
+		t.Errorf("Start with other options took from the pool (%d waiting) or lost them (%v)", p.waiting(), other.o.Timeout)
+	}
 }
