@@ -52,6 +52,7 @@ func addRunFlags(fl *pflag.FlagSet, o *Options) {
 	fl.StringArrayVar(&o.VarJSON, "var-json", nil, "set NAME=JSON before the run: an array makes an indexed array, an object an associative array")
 	fl.StringArrayVar(&o.PrintVars, "print-var", nil, "print the variable NAME (as JSON) after the run")
 	fl.BoolVar(&o.JSON, "json", false, "print one JSON object (outputs, status, duration, limit, changes, variables) instead of streaming")
+	fl.BoolVar(&o.JSONStream, "json-stream", false, "print stdout and stderr as JSON Lines chunks as they come ({\"stream\":\"stdout\",\"data\":...}), then the --json object as the last line")
 	fl.StringVar(&o.Import, "import", "", "copy host directory DIR into the sandbox's working directory before the run")
 	fl.StringVar(&o.Export, "export", "", "write the sandbox's working tree to the new or empty host directory DIR after the run")
 	fl.StringVar(&o.ExportTar, "export-tar", "", "write the sandbox's working tree to FILE (.tar, .tar.gz or .tgz) after the run")

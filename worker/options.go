@@ -59,10 +59,13 @@ type Options struct {
 	VarJSON   []string
 	PrintVars []string
 	JSON      bool
-	Import    string
-	Export    string
-	ExportTar string
-	Changes   bool
+	// JSONStream prints the output as JSON Lines chunks as it comes,
+	// then the --json object (it implies JSON).
+	JSONStream bool
+	Import     string
+	Export     string
+	ExportTar  string
+	Changes    bool
 
 	// Policy (policy.go): the files' names (--policy, repeatable:
 	// layers, the strictest decision wins), and their bytes once read.

@@ -101,7 +101,7 @@ type runOutcome struct {
 
 // SessionFlags reports whether any flag needs the host/sandbox exchange.
 func (o *Options) SessionFlags() bool {
-	return o.State != "" || len(o.Vars) > 0 || len(o.VarJSON) > 0 || len(o.PrintVars) > 0 || o.JSON || o.Import != "" || o.Export != "" || o.ExportTar != "" || o.Changes
+	return o.State != "" || len(o.Vars) > 0 || len(o.VarJSON) > 0 || len(o.PrintVars) > 0 || o.JSON || o.JSONStream || o.Import != "" || o.Export != "" || o.ExportTar != "" || o.Changes
 }
 
 // wantsDiff reports whether the run must list its changes.
@@ -510,16 +510,99 @@ type hostSide struct {
 	o              *Options
 	out, errw      io.Writer // where the run's streams go
 	outCap, errCap *capBuffer
-	start          time.Time
+	// outLines and errLines print the streams as they come (--json-stream).
+	outLines, errLines *jsonLines
+	start              time.Time
 }
 
 func (o *Options) newHostSide() *hostSide {
 	h := &hostSide{o: o, out: o.IO.Out, errw: o.IO.Err, start: time.Now()}
+	if o.JSONStream {
+		o.JSON = true
+	}
 	if o.JSON {
 		h.outCap, h.errCap = &capBuffer{max: jsonStreamMax}, &capBuffer{max: jsonStreamMax}
 		h.out, h.errw = h.outCap, h.errCap
 	}
+	if o.JSONStream {
+		mu := &sync.Mutex{}
+		h.outLines = &jsonLines{mu: mu, w: o.IO.Out, stream: "stdout"}
+		h.errLines = &jsonLines{mu: mu, w: o.IO.Out, stream: "stderr"}
+		h.out, h.errw = tee{h.outCap, h.outLines}, tee{h.errCap, h.errLines}
+	}
 	return h
+}
+
+// jsonLines writes one stream of a run as JSON Lines as it comes
+// (--json-stream): {"stream":"stdout","data":"..."} for each write. A
+// character split between two writes is held back until its rest
+// comes, so each chunk is whole UTF-8 (other invalid bytes become
+// U+FFFD, as in the final object).
+type jsonLines struct {
+	mu     *sync.Mutex // shared by the streams: one line at a time
+	w      io.Writer
+	stream string
+	carry  []byte
+}
+
+type jsonChunk struct {
+	Stream string `json:"stream"`
+	Data   string `json:"data"`
+}
+
+func (j *jsonLines) Write(p []byte) (int, error) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	data := append(j.carry, p...)
+	j.carry = nil
+	if i := splitRune(data); i < len(data) {
+		j.carry = append([]byte(nil), data[i:]...)
+		data = data[:i]
+	}
+	if len(data) > 0 {
+		j.line(data)
+	}
+	return len(p), nil
+}
+
+// flush writes what is held back.
+func (j *jsonLines) flush() {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if len(j.carry) > 0 {
+		j.line(j.carry)
+		j.carry = nil
+	}
+}
+
+func (j *jsonLines) line(data []byte) {
+	enc := json.NewEncoder(j.w)
+	enc.SetEscapeHTML(false)
+	enc.Encode(jsonChunk{Stream: j.stream, Data: strings.ToValidUTF8(string(data), "\uFFFD")})
+}
+
+// splitRune is where an incomplete character at the end of b starts
+// (len(b) when it ends whole).
+func splitRune(b []byte) int {
+	for k := 1; k < utf8.UTFMax && k <= len(b); k++ {
+		c := b[len(b)-k]
+		if utf8.RuneStart(c) {
+			if c >= utf8.RuneSelf && !utf8.FullRune(b[len(b)-k:]) {
+				return len(b) - k
+			}
+			break
+		}
+	}
+	return len(b)
+}
+
+// tee writes to both writers; neither ever fails.
+type tee [2]io.Writer
+
+func (t tee) Write(p []byte) (int, error) {
+	t[0].Write(p)
+	t[1].Write(p)
+	return len(p), nil
 }
 
 // finish is the host side after the run: save the state, write the
@@ -572,6 +655,10 @@ func (h *hostSide) finish(status int, limit string, oc *runOutcome) int {
 		}
 	}
 	if o.JSON {
+		if h.outLines != nil {
+			h.outLines.flush()
+			h.errLines.flush()
+		}
 		r := JSONResult{Status: status, DurationMS: float64(time.Since(h.start).Microseconds()) / 1000,
 			Stdout: h.outCap.text(), StdoutTruncated: h.outCap.truncated,
 			Stderr: h.errCap.text(), StderrTruncated: h.errCap.truncated,
