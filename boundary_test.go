@@ -74,7 +74,10 @@ func TestHostBoundary(t *testing.T) {
 			if p == "os/exec" && top != "restrict" {
 				t.Errorf("%s imports os/exec: only restrict/ may start host processes", path)
 			}
-			if netImports[p] && top != "netgate" {
+			// mcpserver/http.go serves `sandsh mcp --http`: it listens
+			// for MCP clients and never connects out; a script reaches
+			// the network through netgate/ alone.
+			if netImports[p] && top != "netgate" && filepath.ToSlash(path) != "mcpserver/http.go" {
 				t.Errorf("%s imports %s: only netgate/ may reach the network", path, p)
 			}
 			if p == "syscall" || p == "golang.org/x/sys/unix" {

@@ -1,15 +1,18 @@
 package cmd
 
 import (
+	"bufio"
 	"context"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -153,4 +156,80 @@ func TestMCPServerMemory(t *testing.T) {
 	if hwm<<10 > 150<<20 {
 		t.Errorf("the server's peak RSS was %d MiB", hwm>>10)
 	}
+}
+
+// TestMCPHTTPSigterm: `sandsh mcp --http` (this test binary as sandsh)
+// on SIGTERM lets a call in flight finish within --shutdown-grace,
+// cancels one that outlasts it, and exits 0.
+func TestMCPHTTPSigterm(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		suite.Skip(t, "linux", "the worker runs on Linux only")
+	}
+	const token = "sigterm-test-token-0123456789"
+	cmd := exec.Command(os.Args[0], "mcp", "--http", "127.0.0.1:0", "--shutdown-grace", "2s", "--timeout", "60s")
+	cmd.Env = append(os.Environ(), "SANDSH_TEST_MAIN=1", "SANDSH_MCP_TOKEN="+token)
+	cmd.Dir = t.TempDir()
+	errp, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	line, err := bufio.NewReader(errp).ReadString('\n')
+	url, ok := strings.CutPrefix(strings.TrimSpace(line), "sandsh: mcp: serving ")
+	if err != nil || !ok {
+		t.Fatalf("the server's first line: %q %v", line, err)
+	}
+	hc := &http.Client{Transport: bearerTransport(token)}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(context.Background(),
+		&mcp.StreamableClientTransport{Endpoint: url, HTTPClient: hc}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type result struct {
+		out map[string]any
+		err error
+	}
+	run := func(session, script string) chan result {
+		c := make(chan result, 1)
+		go func() {
+			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "run", Arguments: map[string]any{"session": session, "script": script}})
+			if err != nil {
+				c <- result{err: err}
+				return
+			}
+			var out map[string]any
+			json.Unmarshal([]byte(errorText(res)), &out)
+			c <- result{out: out}
+		}()
+		return c
+	}
+	quick, long := run("q", "sleep 1; echo finished"), run("l", "sleep 60; echo never")
+	time.Sleep(300 * time.Millisecond)
+	start := time.Now()
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if r := <-quick; r.err != nil || r.out["stdout"] != "finished\n" {
+		t.Errorf("the call that fits the grace period: %v %v", r.out, r.err)
+	}
+	if r := <-long; r.err == nil && (r.out["status"] != 130.0 || r.out["stdout"] != "") {
+		t.Errorf("the call that outlasts it: %v", r.out)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("exit: %v", err)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("the shutdown took %v", d)
+	}
+}
+
+type bearerTransport string
+
+func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+string(b))
+	return http.DefaultTransport.RoundTrip(r)
 }

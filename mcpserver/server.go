@@ -70,6 +70,15 @@ type Server struct {
 	expired  map[string]time.Time // recently expired names, to say so once
 	stop     chan struct{}
 
+	// calls ends when the shutdown's grace period is over (the calls
+	// still running are cancelled); streams when the shutdown begins
+	// (HTTP clients' listening streams end). httpCalls maps a
+	// callHeader id to its HTTP request's context (http.go).
+	calls, streams          context.Context
+	cancelCalls, endStreams func()
+	httpCalls               sync.Map
+	oneOff                  chan struct{} // a place per running call without a session
+
 	// Host paths that never reach a client (hide).
 	hostBase, sandboxBase, hostRoot, hostCwd string
 
@@ -169,6 +178,9 @@ func New(o *worker.Options, mo *Options) (*Server, error) {
 	}
 	s := &Server{base: *o, mo: *mo, sessions: map[string]*namedSession{},
 		expired: map[string]time.Time{}, stop: make(chan struct{})}
+	s.oneOff = make(chan struct{}, mo.MaxSessions)
+	s.calls, s.cancelCalls = context.WithCancel(context.Background())
+	s.streams, s.endStreams = context.WithCancel(context.Background())
 	if o.FS == "overlay" {
 		s.hostBase, _ = filepath.Abs(o.Base)
 		s.sandboxBase = vfs.Clean("/", cmp.Or(o.Cwd, vfs.WorkDir))
@@ -294,16 +306,27 @@ func (s *Server) startLive(ask *callAsker) (*worker.Session, error) {
 
 // session finds or starts a named session and locks it; release unlocks
 // it. Without a name the session is a fresh one for this call only,
-// which release ends.
+// which release ends. Named sessions are the server's, shared by all
+// its clients (who hold the one token): over HTTP a client may pick up
+// a session another connection started.
 //
 // ask, when set, answers the policy's asks during this call.
-func (s *Server) session(name string, ask sandbox.Asker) (live *worker.Session, release func(), err error) {
+func (s *Server) session(ctx context.Context, name string, ask sandbox.Asker) (live *worker.Session, release func(), err error) {
 	if name == "" {
+		// Calls without a session wait for a place under
+		// --max-sessions: many clients at once start no more workers
+		// than the sessions may hold.
+		select {
+		case s.oneOff <- struct{}{}:
+		case <-ctx.Done():
+			return nil, nil, errCancelled
+		}
 		live, err := s.startLive(&callAsker{ask: ask})
 		if err != nil {
+			<-s.oneOff
 			return nil, nil, err
 		}
-		return live, func() { live.Close() }, nil
+		return live, func() { live.Close(); <-s.oneOff }, nil
 	}
 	if !validSessionName(name) {
 		return nil, nil, fmt.Errorf("session name %q: use 1 to 64 letters, digits, '.', '_' or '-'", name)
@@ -328,7 +351,7 @@ func (s *Server) session(name string, ask sandbox.Asker) (live *worker.Session, 
 	ss.mu.Lock()
 	if ss.gone {
 		ss.mu.Unlock()
-		return s.session(name, ask)
+		return s.session(ctx, name, ask)
 	}
 	if ss.live == nil {
 		ss.asker = &callAsker{}

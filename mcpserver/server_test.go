@@ -60,29 +60,7 @@ func testOptions(t *testing.T, args ...string) *worker.Options {
 // it through in-memory transports.
 func startMCP(t *testing.T, mo Options, args ...string) (*mcp.ClientSession, *Server) {
 	t.Helper()
-	o := testOptions(t, args...)
-	srv, err := New(o, &mo)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := srv.server.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
-	cs, err := client.Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cs.Close()
-		ss.Close()
-		cancel()
-		srv.Close()
-	})
-	return cs, srv
+	return connect(t, inMemory, mo, nil, "", args...)
 }
 
 func call(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any) (map[string]any, *mcp.CallToolResult) {
@@ -175,57 +153,59 @@ func TestMCPSession(t *testing.T) {
 }
 
 func TestMCPLimitsAndErrors(t *testing.T) {
-	cs, srv := startMCP(t, Options{MaxSessions: 2, IdleTimeout: time.Hour}, "--max-commands", "1000", "--timeout", "2s")
-	// A script that hits a limit: the run ends, the session does not.
-	call(t, cs, "run", map[string]any{"session": "a", "script": "keep=1"})
-	out, res := call(t, cs, "run", map[string]any{"session": "a", "script": "keep=2; while :; do :; done"})
-	if res.IsError || out["status"] != 125.0 || out["limit"] != "max-commands" {
-		t.Fatalf("limit: %v %s", out, errorText(res))
-	}
-	// A live session keeps what the call did before the limit, as an
-	// interactive shell does.
-	out, _ = call(t, cs, "run", map[string]any{"session": "a", "script": "echo $keep"})
-	if out["stdout"] != "2\n" {
-		t.Errorf("the session after a limit: %v", out)
-	}
-	out, _ = call(t, cs, "run", map[string]any{"script": "sleep 10"})
-	if out["status"] != 124.0 || out["limit"] != "timeout" {
-		t.Errorf("timeout: %v", out)
-	}
-	// Bad arguments: the SDK refuses them against the schema.
-	_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "run", Arguments: map[string]any{"script": 42}})
-	res2, _ := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "run", Arguments: map[string]any{"script": 42}})
-	if err == nil && (res2 == nil || !res2.IsError) {
-		t.Error("run with a number for script accepted")
-	}
-	_, res = call(t, cs, "run", map[string]any{"session": "bad name!", "script": "echo"})
-	if !res.IsError || !strings.Contains(errorText(res), "session name") {
-		t.Errorf("bad session name: %s", errorText(res))
-	}
-	_, res = call(t, cs, "read_file", map[string]any{"path": "/nonexistent"})
-	if !res.IsError {
-		t.Error("reading a missing file succeeded")
-	}
-	_, res = call(t, cs, "write_file", map[string]any{"session": "a", "path": "/etc/passwd", "content": "x"})
-	if !res.IsError {
-		t.Error("wrote a root-owned file")
-	}
-	// The cap on sessions.
-	call(t, cs, "run", map[string]any{"session": "b", "script": ":"})
-	_, res = call(t, cs, "run", map[string]any{"session": "c", "script": ":"})
-	if !res.IsError || !strings.Contains(errorText(res), "too many sessions") {
-		t.Errorf("session cap: %s", errorText(res))
-	}
-	// An expired session says so once, then starts afresh.
-	srv.expire(time.Now().Add(2 * time.Hour))
-	_, res = call(t, cs, "run", map[string]any{"session": "a", "script": "echo ${keep-none}"})
-	if !res.IsError || !strings.Contains(errorText(res), "expired") {
-		t.Errorf("expired session: %s", errorText(res))
-	}
-	out, res = call(t, cs, "run", map[string]any{"session": "a", "script": "echo ${keep-none}"})
-	if res.IsError || out["stdout"] != "none\n" {
-		t.Errorf("restarted session: %v %s", out, errorText(res))
-	}
+	eachTransport(t, func(t *testing.T, tr transport) {
+		cs, srv := connect(t, tr, Options{MaxSessions: 2, IdleTimeout: time.Hour}, nil, "", "--max-commands", "1000", "--timeout", "2s")
+		// A script that hits a limit: the run ends, the session does not.
+		call(t, cs, "run", map[string]any{"session": "a", "script": "keep=1"})
+		out, res := call(t, cs, "run", map[string]any{"session": "a", "script": "keep=2; while :; do :; done"})
+		if res.IsError || out["status"] != 125.0 || out["limit"] != "max-commands" {
+			t.Fatalf("limit: %v %s", out, errorText(res))
+		}
+		// A live session keeps what the call did before the limit, as an
+		// interactive shell does.
+		out, _ = call(t, cs, "run", map[string]any{"session": "a", "script": "echo $keep"})
+		if out["stdout"] != "2\n" {
+			t.Errorf("the session after a limit: %v", out)
+		}
+		out, _ = call(t, cs, "run", map[string]any{"script": "sleep 10"})
+		if out["status"] != 124.0 || out["limit"] != "timeout" {
+			t.Errorf("timeout: %v", out)
+		}
+		// Bad arguments: the SDK refuses them against the schema.
+		_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "run", Arguments: map[string]any{"script": 42}})
+		res2, _ := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "run", Arguments: map[string]any{"script": 42}})
+		if err == nil && (res2 == nil || !res2.IsError) {
+			t.Error("run with a number for script accepted")
+		}
+		_, res = call(t, cs, "run", map[string]any{"session": "bad name!", "script": "echo"})
+		if !res.IsError || !strings.Contains(errorText(res), "session name") {
+			t.Errorf("bad session name: %s", errorText(res))
+		}
+		_, res = call(t, cs, "read_file", map[string]any{"path": "/nonexistent"})
+		if !res.IsError {
+			t.Error("reading a missing file succeeded")
+		}
+		_, res = call(t, cs, "write_file", map[string]any{"session": "a", "path": "/etc/passwd", "content": "x"})
+		if !res.IsError {
+			t.Error("wrote a root-owned file")
+		}
+		// The cap on sessions.
+		call(t, cs, "run", map[string]any{"session": "b", "script": ":"})
+		_, res = call(t, cs, "run", map[string]any{"session": "c", "script": ":"})
+		if !res.IsError || !strings.Contains(errorText(res), "too many sessions") {
+			t.Errorf("session cap: %s", errorText(res))
+		}
+		// An expired session says so once, then starts afresh.
+		srv.expire(time.Now().Add(2 * time.Hour))
+		_, res = call(t, cs, "run", map[string]any{"session": "a", "script": "echo ${keep-none}"})
+		if !res.IsError || !strings.Contains(errorText(res), "expired") {
+			t.Errorf("expired session: %s", errorText(res))
+		}
+		out, res = call(t, cs, "run", map[string]any{"session": "a", "script": "echo ${keep-none}"})
+		if res.IsError || out["stdout"] != "none\n" {
+			t.Errorf("restarted session: %v %s", out, errorText(res))
+		}
+	})
 }
 
 // TestReachSummary: what the MCP descriptions tell a model lies beyond
@@ -249,148 +229,154 @@ func TestReachSummary(t *testing.T) {
 // TestMCPCloseReset: a closed session frees its place under
 // --max-sessions at once; a reset one starts afresh under its name.
 func TestMCPCloseReset(t *testing.T) {
-	cs, _ := startMCP(t, Options{MaxSessions: 2, IdleTimeout: time.Hour})
-	for _, name := range []string{"a", "b"} {
-		if _, res := call(t, cs, "run", map[string]any{"session": name, "script": "v=" + name + "; echo keep > f"}); res.IsError {
-			t.Fatal(errorText(res))
+	eachTransport(t, func(t *testing.T, tr transport) {
+		cs, _ := connect(t, tr, Options{MaxSessions: 2, IdleTimeout: time.Hour}, nil, "")
+		for _, name := range []string{"a", "b"} {
+			if _, res := call(t, cs, "run", map[string]any{"session": name, "script": "v=" + name + "; echo keep > f"}); res.IsError {
+				t.Fatal(errorText(res))
+			}
 		}
-	}
-	_, res := call(t, cs, "run", map[string]any{"session": "c", "script": ":"})
-	if !res.IsError || !strings.Contains(errorText(res), "too many sessions") {
-		t.Fatalf("session cap: %s", errorText(res))
-	}
-	out, res := call(t, cs, "close_session", map[string]any{"session": "a"})
-	if res.IsError || out["existed"] != true || out["session"] != "a" {
-		t.Fatalf("close: %v %s", out, errorText(res))
-	}
-	out, res = call(t, cs, "run", map[string]any{"session": "c", "script": "echo ${v-none}; ls"})
-	if res.IsError || out["stdout"] != "none\n" {
-		t.Fatalf("the closed session's place was not free: %v %s", out, errorText(res))
-	}
-	// a is gone: its name starts a new, empty session (no "expired" notice).
-	call(t, cs, "close_session", map[string]any{"session": "c"})
-	out, res = call(t, cs, "run", map[string]any{"session": "a", "script": "echo ${v-none}; ls"})
-	if res.IsError || out["stdout"] != "none\n" {
-		t.Fatalf("closed session came back: %v %s", out, errorText(res))
-	}
-	out, res = call(t, cs, "reset_session", map[string]any{"session": "b"})
-	if res.IsError || out["existed"] != true {
-		t.Fatalf("reset: %v %s", out, errorText(res))
-	}
-	out, res = call(t, cs, "run", map[string]any{"session": "b", "script": "echo ${v-none}; ls; echo $PWD"})
-	if res.IsError || out["stdout"] != "none\n/workspace\n" {
-		t.Fatalf("reset session kept its state: %v %s", out, errorText(res))
-	}
-	// b kept its place: a and b are the two sessions.
-	_, res = call(t, cs, "run", map[string]any{"session": "d", "script": ":"})
-	if !res.IsError || !strings.Contains(errorText(res), "too many sessions") {
-		t.Errorf("reset freed a place: %s", errorText(res))
-	}
-	out, res = call(t, cs, "close_session", map[string]any{"session": "nosuch"})
-	if res.IsError || out["existed"] != false {
-		t.Errorf("close of an unknown session: %v %s", out, errorText(res))
-	}
-	_, res = call(t, cs, "close_session", map[string]any{"session": "../x"})
-	if !res.IsError || !strings.Contains(errorText(res), "session name") {
-		t.Errorf("bad name: %s", errorText(res))
-	}
+		_, res := call(t, cs, "run", map[string]any{"session": "c", "script": ":"})
+		if !res.IsError || !strings.Contains(errorText(res), "too many sessions") {
+			t.Fatalf("session cap: %s", errorText(res))
+		}
+		out, res := call(t, cs, "close_session", map[string]any{"session": "a"})
+		if res.IsError || out["existed"] != true || out["session"] != "a" {
+			t.Fatalf("close: %v %s", out, errorText(res))
+		}
+		out, res = call(t, cs, "run", map[string]any{"session": "c", "script": "echo ${v-none}; ls"})
+		if res.IsError || out["stdout"] != "none\n" {
+			t.Fatalf("the closed session's place was not free: %v %s", out, errorText(res))
+		}
+		// a is gone: its name starts a new, empty session (no "expired" notice).
+		call(t, cs, "close_session", map[string]any{"session": "c"})
+		out, res = call(t, cs, "run", map[string]any{"session": "a", "script": "echo ${v-none}; ls"})
+		if res.IsError || out["stdout"] != "none\n" {
+			t.Fatalf("closed session came back: %v %s", out, errorText(res))
+		}
+		out, res = call(t, cs, "reset_session", map[string]any{"session": "b"})
+		if res.IsError || out["existed"] != true {
+			t.Fatalf("reset: %v %s", out, errorText(res))
+		}
+		out, res = call(t, cs, "run", map[string]any{"session": "b", "script": "echo ${v-none}; ls; echo $PWD"})
+		if res.IsError || out["stdout"] != "none\n/workspace\n" {
+			t.Fatalf("reset session kept its state: %v %s", out, errorText(res))
+		}
+		// b kept its place: a and b are the two sessions.
+		_, res = call(t, cs, "run", map[string]any{"session": "d", "script": ":"})
+		if !res.IsError || !strings.Contains(errorText(res), "too many sessions") {
+			t.Errorf("reset freed a place: %s", errorText(res))
+		}
+		out, res = call(t, cs, "close_session", map[string]any{"session": "nosuch"})
+		if res.IsError || out["existed"] != false {
+			t.Errorf("close of an unknown session: %v %s", out, errorText(res))
+		}
+		_, res = call(t, cs, "close_session", map[string]any{"session": "../x"})
+		if !res.IsError || !strings.Contains(errorText(res), "session name") {
+			t.Errorf("bad name: %s", errorText(res))
+		}
+	})
 }
 
 // TestMCPOutputTrim: a client bounds what a run's result carries; it
 // keeps the head and the tail, says it cut, does not kill the run, and
 // carries stdout once.
 func TestMCPOutputTrim(t *testing.T) {
-	cs, _ := startMCP(t, Options{MaxSessions: 2, IdleTimeout: time.Hour})
-	out, res := call(t, cs, "run", map[string]any{"script": "seq 1 100000; echo done >&2; exit 3", "max_output": 40})
-	if res.IsError {
-		t.Fatal(errorText(res))
-	}
-	so, _ := out["stdout"].(string)
-	if out["status"] != 3.0 || out["stdout_truncated"] != true || out["stderr_truncated"] != false || out["stderr"] != "done\n" {
-		t.Fatalf("trimmed run: %v", out)
-	}
-	if !strings.HasPrefix(so, "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n[... sandsh: ") || !strings.HasSuffix(so, "\n99998\n99999\n100000\n") ||
-		!strings.Contains(so, "\n10\n[... sandsh: ") || len(so) > 40+60 {
-		t.Errorf("head and tail: %q", so)
-	}
-	// Not cut: every byte, no marker, no flag.
-	out, _ = call(t, cs, "run", map[string]any{"script": "seq 1 10", "max_output": 21})
-	if out["stdout"] != "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n" || out["stdout_truncated"] != false {
-		t.Errorf("short output: %v", out)
-	}
-	// More than the server allows is the server's limit (1 MiB), and the
-	// result carries stdout once: about 1 MiB, not 2.
-	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "run",
-		Arguments: map[string]any{"script": "yes 0123456789abcde | head -c 3000000", "max_output": 1 << 30}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	out = resultObject(t, res)
-	wire, _ := json.Marshal(res)
-	if so, _ := out["stdout"].(string); len(so) < 1<<20 || len(so) > 1<<20+100 || out["stdout_truncated"] != true || out["status"] != 0.0 {
-		t.Errorf("server's limit: %d bytes, %v", len(so), out["stdout_truncated"])
-	}
-	// (JSON in a JSON string: each newline costs 3 bytes.)
-	if len(wire) > 1<<20*5/4 {
-		t.Errorf("1 MiB of stdout took %d bytes on the wire", len(wire))
-	}
-	// A multi-byte character is never split by the cut.
-	out, _ = call(t, cs, "run", map[string]any{"script": "for i in {1..50}; do printf 'é€'; done", "max_output": 11})
-	if so, _ := out["stdout"].(string); !utf8.ValidString(so) || strings.Contains(so, "\uFFFD") || out["stdout_truncated"] != true {
-		t.Errorf("cut inside a character: %q", so)
-	}
-	_, res = call(t, cs, "run", map[string]any{"script": "echo", "max_output": -1})
-	if !res.IsError {
-		t.Error("negative max_output accepted")
-	}
+	eachTransport(t, func(t *testing.T, tr transport) {
+		cs, _ := connect(t, tr, Options{MaxSessions: 2, IdleTimeout: time.Hour}, nil, "")
+		out, res := call(t, cs, "run", map[string]any{"script": "seq 1 100000; echo done >&2; exit 3", "max_output": 40})
+		if res.IsError {
+			t.Fatal(errorText(res))
+		}
+		so, _ := out["stdout"].(string)
+		if out["status"] != 3.0 || out["stdout_truncated"] != true || out["stderr_truncated"] != false || out["stderr"] != "done\n" {
+			t.Fatalf("trimmed run: %v", out)
+		}
+		if !strings.HasPrefix(so, "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n[... sandsh: ") || !strings.HasSuffix(so, "\n99998\n99999\n100000\n") ||
+			!strings.Contains(so, "\n10\n[... sandsh: ") || len(so) > 40+60 {
+			t.Errorf("head and tail: %q", so)
+		}
+		// Not cut: every byte, no marker, no flag.
+		out, _ = call(t, cs, "run", map[string]any{"script": "seq 1 10", "max_output": 21})
+		if out["stdout"] != "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n" || out["stdout_truncated"] != false {
+			t.Errorf("short output: %v", out)
+		}
+		// More than the server allows is the server's limit (1 MiB), and the
+		// result carries stdout once: about 1 MiB, not 2.
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "run",
+			Arguments: map[string]any{"script": "yes 0123456789abcde | head -c 3000000", "max_output": 1 << 30}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = resultObject(t, res)
+		wire, _ := json.Marshal(res)
+		if so, _ := out["stdout"].(string); len(so) < 1<<20 || len(so) > 1<<20+100 || out["stdout_truncated"] != true || out["status"] != 0.0 {
+			t.Errorf("server's limit: %d bytes, %v", len(so), out["stdout_truncated"])
+		}
+		// (JSON in a JSON string: each newline costs 3 bytes.)
+		if len(wire) > 1<<20*5/4 {
+			t.Errorf("1 MiB of stdout took %d bytes on the wire", len(wire))
+		}
+		// A multi-byte character is never split by the cut.
+		out, _ = call(t, cs, "run", map[string]any{"script": "for i in {1..50}; do printf 'é€'; done", "max_output": 11})
+		if so, _ := out["stdout"].(string); !utf8.ValidString(so) || strings.Contains(so, "\uFFFD") || out["stdout_truncated"] != true {
+			t.Errorf("cut inside a character: %q", so)
+		}
+		_, res = call(t, cs, "run", map[string]any{"script": "echo", "max_output": -1})
+		if !res.IsError {
+			t.Error("negative max_output accepted")
+		}
+	})
 }
 
 // TestMCPNoHostPath: no message from the server names a host path: not
 // its session store, nor the host's working directory, nor the overlay
 // base. (The timeout message named the state file before.)
 func TestMCPNoHostPath(t *testing.T) {
-	base := t.TempDir()
-	if err := os.WriteFile(filepath.Join(base, "secret"), []byte("x"), 0o000); err != nil {
-		t.Fatal(err)
-	}
-	cs, _ := startMCP(t, Options{MaxSessions: 1, IdleTimeout: time.Hour}, "--timeout", "1s", "--max-commands", "5000",
-		"--fs", "overlay", "--base", base, "--max-file-size", "1000")
-	wd, _ := os.Getwd()
-	var texts []string
-	for _, c := range []struct {
-		tool string
-		args map[string]any
-	}{
-		{"run", map[string]any{"session": "s", "script": "echo hi > f"}},
-		{"run", map[string]any{"session": "s", "script": "sleep 5"}},
-		{"run", map[string]any{"session": "s", "script": "while :; do :; done"}},
-		{"run", map[string]any{"session": "s", "script": "cat secret; cd /nonexistent; head -c 2000 /dev/zero > big"}},
-		{"run", map[string]any{"session": "t", "script": ":"}},
-		{"read_file", map[string]any{"session": "s", "path": "secret"}},
-		{"read_file", map[string]any{"session": "s", "path": "nosuch"}},
-		{"write_file", map[string]any{"session": "s", "path": "big", "content": strings.Repeat("x", 2000)}},
-		{"write_file", map[string]any{"session": "s", "path": "/nodir/x", "content": "x"}},
-		{"list_dir", map[string]any{"session": "s", "path": "nosuch"}},
-		{"list_dir", map[string]any{"session": "s", "path": "."}},
-		{"reset_session", map[string]any{"session": "s"}},
-		{"close_session", map[string]any{"session": "s"}},
-	} {
-		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: c.tool, Arguments: c.args})
-		if err != nil {
-			texts = append(texts, err.Error())
-			continue
+	eachTransport(t, func(t *testing.T, tr transport) {
+		base := t.TempDir()
+		if err := os.WriteFile(filepath.Join(base, "secret"), []byte("x"), 0o000); err != nil {
+			t.Fatal(err)
 		}
-		texts = append(texts, errorText(res))
-	}
-	all := strings.Join(texts, "\n")
-	if !strings.Contains(all, "limit exceeded: timeout") || !strings.Contains(all, "Permission denied") {
-		t.Fatalf("the calls did not fail as planned:\n%s", all)
-	}
-	for _, p := range []string{wd, base, os.TempDir()} {
-		if strings.Contains(all, p) {
-			t.Errorf("a message names the host path %s:\n%s", p, all)
+		cs, _ := connect(t, tr, Options{MaxSessions: 1, IdleTimeout: time.Hour}, nil, "", "--timeout", "1s", "--max-commands", "5000",
+			"--fs", "overlay", "--base", base, "--max-file-size", "1000")
+		wd, _ := os.Getwd()
+		var texts []string
+		for _, c := range []struct {
+			tool string
+			args map[string]any
+		}{
+			{"run", map[string]any{"session": "s", "script": "echo hi > f"}},
+			{"run", map[string]any{"session": "s", "script": "sleep 5"}},
+			{"run", map[string]any{"session": "s", "script": "while :; do :; done"}},
+			{"run", map[string]any{"session": "s", "script": "cat secret; cd /nonexistent; head -c 2000 /dev/zero > big"}},
+			{"run", map[string]any{"session": "t", "script": ":"}},
+			{"read_file", map[string]any{"session": "s", "path": "secret"}},
+			{"read_file", map[string]any{"session": "s", "path": "nosuch"}},
+			{"write_file", map[string]any{"session": "s", "path": "big", "content": strings.Repeat("x", 2000)}},
+			{"write_file", map[string]any{"session": "s", "path": "/nodir/x", "content": "x"}},
+			{"list_dir", map[string]any{"session": "s", "path": "nosuch"}},
+			{"list_dir", map[string]any{"session": "s", "path": "."}},
+			{"reset_session", map[string]any{"session": "s"}},
+			{"close_session", map[string]any{"session": "s"}},
+		} {
+			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: c.tool, Arguments: c.args})
+			if err != nil {
+				texts = append(texts, err.Error())
+				continue
+			}
+			texts = append(texts, errorText(res))
 		}
-	}
+		all := strings.Join(texts, "\n")
+		if !strings.Contains(all, "limit exceeded: timeout") || !strings.Contains(all, "Permission denied") {
+			t.Fatalf("the calls did not fail as planned:\n%s", all)
+		}
+		for _, p := range []string{wd, base, os.TempDir()} {
+			if strings.Contains(all, p) {
+				t.Errorf("a message names the host path %s:\n%s", p, all)
+			}
+		}
+	})
 }
 
 // stdioServer serves MCP on pipes in-process (ServeStdio, as sandsh
@@ -483,64 +469,66 @@ func TestMCPBadFrames(t *testing.T) {
 // does: the policy's paths lists (read_file, write_file and list_dir
 // reached every path before) and the filesystem limits.
 func TestMCPFileToolsWalls(t *testing.T) {
-	pol := filepath.Join(t.TempDir(), "p.yaml")
-	if err := os.WriteFile(pol, []byte("default: allow\npaths:\n  read: [/workspace/pub]\n  write: [/workspace/pub]\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cs, _ := startMCP(t, Options{MaxSessions: 4, IdleTimeout: time.Hour}, "--policy", pol,
-		"--max-file-size", "1000", "--max-fs-bytes", "4KiB")
-	out, res := call(t, cs, "run", map[string]any{"session": "s", "script": "mkdir /workspace/pub && ln -s /etc /workspace/pub/e && cat /etc/passwd"})
-	if res.IsError || out["status"] == 0.0 || !strings.Contains(out["stderr"].(string), "Permission denied") {
-		t.Fatalf("the run was not refused: %v %s", out, errorText(res))
-	}
-	for _, c := range []struct {
-		tool string
-		args map[string]any
-	}{
-		{"write_file", map[string]any{"session": "s", "path": "/workspace/evil.txt", "content": "x"}},
-		{"write_file", map[string]any{"session": "s", "path": "evil.txt", "content": "x"}},
-		{"write_file", map[string]any{"session": "s", "path": "/workspace/pub/e/evil", "content": "x"}},
-		{"write_file", map[string]any{"session": "s", "path": "/tmp/evil", "content": "x"}},
-		{"read_file", map[string]any{"session": "s", "path": "/etc/passwd"}},
-		{"read_file", map[string]any{"session": "s", "path": "/workspace/pub/e/passwd"}},
-		{"read_file", map[string]any{"path": "/etc/hostname"}},
-		{"list_dir", map[string]any{"session": "s", "path": "/"}},
-		{"list_dir", map[string]any{"session": "s", "path": "/workspace/pub/e"}},
-		{"list_dir", map[string]any{"path": "."}},
-	} {
-		_, res := call(t, cs, c.tool, c.args)
-		if !res.IsError || !strings.Contains(strings.ToLower(errorText(res)), "permission denied") {
-			t.Errorf("%s %v: not refused: %s", c.tool, c.args, errorText(res))
+	eachTransport(t, func(t *testing.T, tr transport) {
+		pol := filepath.Join(t.TempDir(), "p.yaml")
+		if err := os.WriteFile(pol, []byte("default: allow\npaths:\n  read: [/workspace/pub]\n  write: [/workspace/pub]\n"), 0o644); err != nil {
+			t.Fatal(err)
 		}
-	}
-	out, res = call(t, cs, "run", map[string]any{"session": "s", "script": "ls /workspace/pub; cat /workspace/evil.txt"})
-	if out["stdout"] != "e\n" {
-		t.Errorf("a refused write left a file: %v %s", out, errorText(res))
-	}
-	// Inside the lists the tools work.
-	if _, res := call(t, cs, "write_file", map[string]any{"session": "s", "path": "/workspace/pub/ok", "content": "fine"}); res.IsError {
-		t.Fatal(errorText(res))
-	}
-	if out, res := call(t, cs, "read_file", map[string]any{"session": "s", "path": "/workspace/pub/ok"}); res.IsError || out["content"] != "fine" {
-		t.Errorf("read inside: %v %s", out, errorText(res))
-	}
-	if out, res := call(t, cs, "list_dir", map[string]any{"session": "s", "path": "/workspace/pub"}); res.IsError || len(out["entries"].([]any)) != 2 {
-		t.Errorf("list inside: %v %s", out, errorText(res))
-	}
-	// The limits: one file, and the filesystem.
-	if _, res := call(t, cs, "write_file", map[string]any{"session": "s", "path": "/workspace/pub/big", "content": strings.Repeat("x", 1001)}); !res.IsError {
-		t.Error("a file over --max-file-size written")
-	}
-	written := 0
-	for ; written < 10; written++ {
-		_, res := call(t, cs, "write_file", map[string]any{"session": "s", "path": fmt.Sprintf("/workspace/pub/f%d", written), "content": strings.Repeat("y", 1000)})
-		if res.IsError {
-			break
+		cs, _ := connect(t, tr, Options{MaxSessions: 4, IdleTimeout: time.Hour}, nil, "", "--policy", pol,
+			"--max-file-size", "1000", "--max-fs-bytes", "4KiB")
+		out, res := call(t, cs, "run", map[string]any{"session": "s", "script": "mkdir /workspace/pub && ln -s /etc /workspace/pub/e && cat /etc/passwd"})
+		if res.IsError || out["status"] == 0.0 || !strings.Contains(out["stderr"].(string), "Permission denied") {
+			t.Fatalf("the run was not refused: %v %s", out, errorText(res))
 		}
-	}
-	if written < 1 || written == 10 {
-		t.Errorf("%d files of 1000 bytes written under --max-fs-bytes 4KiB", written)
-	}
+		for _, c := range []struct {
+			tool string
+			args map[string]any
+		}{
+			{"write_file", map[string]any{"session": "s", "path": "/workspace/evil.txt", "content": "x"}},
+			{"write_file", map[string]any{"session": "s", "path": "evil.txt", "content": "x"}},
+			{"write_file", map[string]any{"session": "s", "path": "/workspace/pub/e/evil", "content": "x"}},
+			{"write_file", map[string]any{"session": "s", "path": "/tmp/evil", "content": "x"}},
+			{"read_file", map[string]any{"session": "s", "path": "/etc/passwd"}},
+			{"read_file", map[string]any{"session": "s", "path": "/workspace/pub/e/passwd"}},
+			{"read_file", map[string]any{"path": "/etc/hostname"}},
+			{"list_dir", map[string]any{"session": "s", "path": "/"}},
+			{"list_dir", map[string]any{"session": "s", "path": "/workspace/pub/e"}},
+			{"list_dir", map[string]any{"path": "."}},
+		} {
+			_, res := call(t, cs, c.tool, c.args)
+			if !res.IsError || !strings.Contains(strings.ToLower(errorText(res)), "permission denied") {
+				t.Errorf("%s %v: not refused: %s", c.tool, c.args, errorText(res))
+			}
+		}
+		out, res = call(t, cs, "run", map[string]any{"session": "s", "script": "ls /workspace/pub; cat /workspace/evil.txt"})
+		if out["stdout"] != "e\n" {
+			t.Errorf("a refused write left a file: %v %s", out, errorText(res))
+		}
+		// Inside the lists the tools work.
+		if _, res := call(t, cs, "write_file", map[string]any{"session": "s", "path": "/workspace/pub/ok", "content": "fine"}); res.IsError {
+			t.Fatal(errorText(res))
+		}
+		if out, res := call(t, cs, "read_file", map[string]any{"session": "s", "path": "/workspace/pub/ok"}); res.IsError || out["content"] != "fine" {
+			t.Errorf("read inside: %v %s", out, errorText(res))
+		}
+		if out, res := call(t, cs, "list_dir", map[string]any{"session": "s", "path": "/workspace/pub"}); res.IsError || len(out["entries"].([]any)) != 2 {
+			t.Errorf("list inside: %v %s", out, errorText(res))
+		}
+		// The limits: one file, and the filesystem.
+		if _, res := call(t, cs, "write_file", map[string]any{"session": "s", "path": "/workspace/pub/big", "content": strings.Repeat("x", 1001)}); !res.IsError {
+			t.Error("a file over --max-file-size written")
+		}
+		written := 0
+		for ; written < 10; written++ {
+			_, res := call(t, cs, "write_file", map[string]any{"session": "s", "path": fmt.Sprintf("/workspace/pub/f%d", written), "content": strings.Repeat("y", 1000)})
+			if res.IsError {
+				break
+			}
+		}
+		if written < 1 || written == 10 {
+			t.Errorf("%d files of 1000 bytes written under --max-fs-bytes 4KiB", written)
+		}
+	})
 }
 
 // TestMCPToolHints: annotations tell a client which tools only read;
@@ -585,16 +573,18 @@ func TestMCPToolHints(t *testing.T) {
 // TestMCPSessionRecovery: a limit that kills a session's worker restarts
 // it from the last finished call, and the result says so in one line.
 func TestMCPSessionRecovery(t *testing.T) {
-	cs, _ := startMCP(t, Options{MaxSessions: 2, IdleTimeout: time.Hour}, "--max-memory", "256MiB", "--max-var-bytes", "4GiB")
-	call(t, cs, "run", map[string]any{"session": "m", "script": "kept=yes; echo f > file"})
-	out, res := call(t, cs, "run", map[string]any{"session": "m", "script": "lost=1; x=abc; while :; do x=$x$x; done"})
-	if res.IsError || out["status"] != 125.0 || out["limit"] != "max-memory" || !strings.Contains(fmt.Sprint(out["restarted"]), "session restarted after max-memory") {
-		t.Fatalf("memory bomb: %v %s", out, errorText(res))
-	}
-	out, _ = call(t, cs, "run", map[string]any{"session": "m", "script": "echo $kept ${lost-gone}; cat file"})
-	if out["stdout"] != "yes gone\nf\n" || out["restarted"] != nil {
-		t.Errorf("after the restart: %v", out)
-	}
+	eachTransport(t, func(t *testing.T, tr transport) {
+		cs, _ := connect(t, tr, Options{MaxSessions: 2, IdleTimeout: time.Hour}, nil, "", "--max-memory", "256MiB", "--max-var-bytes", "4GiB")
+		call(t, cs, "run", map[string]any{"session": "m", "script": "kept=yes; echo f > file"})
+		out, res := call(t, cs, "run", map[string]any{"session": "m", "script": "lost=1; x=abc; while :; do x=$x$x; done"})
+		if res.IsError || out["status"] != 125.0 || out["limit"] != "max-memory" || !strings.Contains(fmt.Sprint(out["restarted"]), "session restarted after max-memory") {
+			t.Fatalf("memory bomb: %v %s", out, errorText(res))
+		}
+		out, _ = call(t, cs, "run", map[string]any{"session": "m", "script": "echo $kept ${lost-gone}; cat file"})
+		if out["stdout"] != "yes gone\nf\n" || out["restarted"] != nil {
+			t.Errorf("after the restart: %v", out)
+		}
+	})
 }
 
 // TestMCPCallTimeoutCwd: a call may shorten the server's time limit,

@@ -181,17 +181,30 @@ func (s *Server) runTool(ctx context.Context, req *mcp.CallToolRequest, in runAr
 	if s.base.AskCommand == "" {
 		ask = elicitAsker(ctx, req)
 	}
-	live, release, err := s.session(in.Session, ask)
+	cctx, done := s.callContext(ctx, req)
+	defer done()
+	live, release, err := s.session(cctx, in.Session, ask)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer release()
-	// The client's cancellation does not end the run: --timeout does,
-	// and a cancelled call would cost a session its worker.
-	res, err := live.Run(context.WithoutCancel(ctx), worker.Call{Script: in.Script, Args: in.Args, Stdin: []byte(in.Stdin),
-		Cwd: in.Cwd, Timeout: timeout, MaxOutput: keep, Changes: true})
+	call := worker.Call{Script: in.Script, Args: in.Args, Stdin: []byte(in.Stdin),
+		Cwd: in.Cwd, Timeout: timeout, MaxOutput: keep, Changes: true}
+	var outW, errW *streamWriter
+	if st := newStreamer(ctx, req); st != nil {
+		outW, errW = st.writer("stdout", keep), st.writer("stderr", keep)
+		errW.hide = s.hide
+		call.Stdout, call.Stderr = outW, errW
+	}
+	res, err := live.Run(cctx, call)
 	if err != nil {
 		return nil, nil, fmt.Errorf("the run failed: %v", err)
+	}
+	if outW != nil {
+		outW.flush()
+		errW.flush()
+		res.Stdout, res.StdoutTruncated, res.StdoutBytes = outW.keep.Kept()
+		res.Stderr, res.StderrTruncated, res.StderrBytes = errW.keep.Kept()
 	}
 	out := runResult{JSONResult: worker.JSONResult{Status: res.Status, DurationMS: float64(res.Duration.Microseconds()) / 1000,
 		Stdout: cutText(res.Stdout, res.StdoutTruncated, keep, res.StdoutBytes), StdoutTruncated: res.StdoutTruncated,
@@ -219,12 +232,18 @@ func elicitAsker(ctx context.Context, req *mcp.CallToolRequest) sandbox.Asker {
 	why := "the MCP client cannot be asked: it did not declare the elicitation capability"
 	if p := sessionParams(session); p != nil && p.Capabilities != nil && p.Capabilities.Elicitation != nil {
 		why = ""
-		if p.ProtocolVersion >= mcpMultiRoundTrip {
+		version := p.ProtocolVersion
+		if req.Extra != nil && req.Extra.Header != nil && req.Extra.Header.Get("Mcp-Protocol-Version") > version {
+			// Over HTTP a request of the sessionless protocol carries its
+			// version in a header, not in an initialize.
+			version = req.Extra.Header.Get("Mcp-Protocol-Version")
+		}
+		if version >= mcpMultiRoundTrip {
 			// From this version a server may not send elicitation/create
 			// while it serves a call; the call would have to return
 			// input requests and be retried, and a running script
 			// cannot be paused across calls yet.
-			why = "the MCP client cannot be asked: protocol " + p.ProtocolVersion + " takes input requests only as multi round-trip results, which sandsh does not send yet"
+			why = "the MCP client cannot be asked: protocol " + version + " takes input requests only as multi round-trip results, which sandsh does not send yet"
 		}
 	}
 	if why != "" {
@@ -321,13 +340,15 @@ func (s *Server) resetTool(_ context.Context, _ *mcp.CallToolRequest, in session
 	return mcpText(sessionResult{Session: in.Session, Existed: existed})
 }
 
-func (s *Server) readTool(ctx context.Context, _ *mcp.CallToolRequest, in fileArgs) (*mcp.CallToolResult, any, error) {
-	live, release, err := s.session(in.Session, nil)
+func (s *Server) readTool(ctx context.Context, req *mcp.CallToolRequest, in fileArgs) (*mcp.CallToolResult, any, error) {
+	ctx, done := s.callContext(ctx, req)
+	defer done()
+	live, release, err := s.session(ctx, in.Session, nil)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer release()
-	data, err := live.ReadFile(context.WithoutCancel(ctx), in.Path, mcpReadMax)
+	data, err := live.ReadFile(ctx, in.Path, mcpReadMax)
 	if err != nil {
 		if strings.Contains(err.Error(), "file bigger than") {
 			return nil, nil, fmt.Errorf("%v: read_file returns at most 1 MiB; read parts with the run tool (head -c, tail, sed -n)", err)
@@ -341,7 +362,7 @@ func (s *Server) readTool(ctx context.Context, _ *mcp.CallToolRequest, in fileAr
 	return mcpText(res)
 }
 
-func (s *Server) writeTool(ctx context.Context, _ *mcp.CallToolRequest, in writeArgs) (*mcp.CallToolResult, any, error) {
+func (s *Server) writeTool(ctx context.Context, req *mcp.CallToolRequest, in writeArgs) (*mcp.CallToolResult, any, error) {
 	mode := fs.FileMode(0o644)
 	if in.Mode != "" {
 		n, err := strconv.ParseUint(in.Mode, 8, 32)
@@ -353,12 +374,13 @@ func (s *Server) writeTool(ctx context.Context, _ *mcp.CallToolRequest, in write
 	if in.Session == "" {
 		return nil, nil, errors.New("write_file needs a session: a write to a fresh sandbox would be thrown away at once")
 	}
-	live, release, err := s.session(in.Session, nil)
+	ctx, done := s.callContext(ctx, req)
+	defer done()
+	live, release, err := s.session(ctx, in.Session, nil)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer release()
-	ctx = context.WithoutCancel(ctx)
 	name := vfs.Clean(live.Dir(), in.Path)
 	if in.Parents == nil || *in.Parents {
 		if err := live.MkdirAll(ctx, path.Dir(name), 0o755); err != nil {
@@ -371,16 +393,18 @@ func (s *Server) writeTool(ctx context.Context, _ *mcp.CallToolRequest, in write
 	return mcpText(writeResult{Path: name, Bytes: len(in.Content)})
 }
 
-func (s *Server) listTool(ctx context.Context, _ *mcp.CallToolRequest, in fileArgs) (*mcp.CallToolResult, any, error) {
+func (s *Server) listTool(ctx context.Context, req *mcp.CallToolRequest, in fileArgs) (*mcp.CallToolResult, any, error) {
 	if in.Path == "" {
 		in.Path = "."
 	}
-	live, release, err := s.session(in.Session, nil)
+	ctx, done := s.callContext(ctx, req)
+	defer done()
+	live, release, err := s.session(ctx, in.Session, nil)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer release()
-	list, err := live.ReadDir(context.WithoutCancel(ctx), in.Path)
+	list, err := live.ReadDir(ctx, in.Path)
 	if err != nil {
 		return nil, nil, err
 	}
