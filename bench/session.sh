@@ -15,6 +15,9 @@
 #   overlay state after a 2-byte change    the state file's size, 100 MB base
 #   --import 100 MB vs overlay             sandsh --import B -c true / --fs overlay --base B
 #   idle session RSS                        the MCP server and its session worker
+#   (this build only, over sandsh mcp --http:)
+#   idle session PSS, per session           IDLE (default 64) idle sessions vs none
+#   http echo hi calls/s, 1/8/64 clients    each client in its own session
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/usr/local/go/bin"
@@ -85,4 +88,22 @@ for B in "${BINS[@]}"; do
 	row "--import (100 MB) -c true" "$im" "$(ratio "$im" "$ov")"
 	row "idle session RSS, server + worker (MB)" "$(awk -v k="$(field rss_kb <<<"$m0")" 'BEGIN{printf "%.1f", k/1024}')" ""
 	row "idle session RSS after 100 MB (MB)" "$(awk -v k="$(field rss_kb <<<"$m100")" 'BEGIN{printf "%.1f", k/1024}')" ""
+done
+
+# HTTP (this build only: older ones have no --http). Memory per idle
+# session is the growth of the server's and its workers' PSS (a shared
+# page counts 1/n in each of n processes) from no session to IDLE idle
+# ones, divided by IDLE.
+IDLE=${IDLE:-64}
+HTTPCALLS=${HTTPCALLS:-40}
+echo
+echo "== $T/sandsh mcp --http"
+idle=$("$T/drive" -sandsh "$T/sandsh" -mode idle -sessions "$IDLE")
+echo "  ($idle)" >&2
+per=$(field per_session_pss_kb <<<"$idle")
+row "idle session, PSS per session (MB)" "$(awk -v k="$per" 'BEGIN{printf "%.2f", k/1024}')" ""
+row "sessions in 24 GiB by that PSS" "$(awk -v k="$per" 'BEGIN{printf "%d", 24*1024*1024/k}')" ""
+for c in 1 8 64; do
+	h=$("$T/drive" -sandsh "$T/sandsh" -mode http -clients "$c" -calls "$HTTPCALLS")
+	row "http echo hi, $c client(s): calls/s" "$(field calls_per_s <<<"$h")" "median $(field median_ms <<<"$h") ms"
 done

@@ -7,6 +7,8 @@
 //
 //	go run ./bench/sessiondrive -sandsh ./sandsh -mode mcp -mb 100
 //	go run ./bench/sessiondrive -sandsh ./sandsh -mode repl -mb 100
+//	go run ./bench/sessiondrive -sandsh ./sandsh -mode http -clients 8 -calls 50
+//	go run ./bench/sessiondrive -sandsh ./sandsh -mode idle -sessions 32
 package main
 
 import (
@@ -30,10 +32,12 @@ import (
 
 func main() {
 	bin := flag.String("sandsh", "./sandsh", "the sandsh binary")
-	mode := flag.String("mode", "mcp", "mcp or repl")
+	mode := flag.String("mode", "mcp", "mcp, repl, http (calls/s over sandsh mcp --http) or idle (memory per idle session)")
 	mb := flag.Int("mb", 0, "megabytes of random files the session holds before the timed calls")
 	calls := flag.Int("calls", 9, "timed calls")
 	extra := flag.String("flags", "", "extra sandsh flags, space-separated")
+	clients := flag.Int("clients", 1, "-mode http: concurrent clients, each in a session of its own")
+	sessions := flag.Int("sessions", 32, "-mode idle: idle sessions to measure")
 	flag.Parse()
 	var args []string
 	if *extra != "" {
@@ -45,6 +49,10 @@ func main() {
 		err = driveMCP(*bin, args, *mb, *calls)
 	case "repl":
 		err = driveREPL(*bin, args, *mb, *calls)
+	case "http":
+		err = driveHTTP(*bin, args, *clients, *calls)
+	case "idle":
+		err = driveIdle(*bin, args, *sessions)
 	default:
 		err = fmt.Errorf("unknown -mode %q", *mode)
 	}
