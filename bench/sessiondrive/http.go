@@ -183,21 +183,8 @@ func driveIdle(bin string, flags []string, n int) error {
 
 // treePSS is the proportional set size of pid and its descendants, in
 // KiB, and how many processes they are.
-func treePSS(pid int) (int64, int) {
-	total, count := pssOf(pid), 1
-	kids, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", pid))
-	for _, k := range kids {
-		b, err := os.ReadFile(k)
-		if err != nil {
-			continue
-		}
-		for _, f := range strings.Fields(string(b)) {
-			if c, err := strconv.Atoi(f); err == nil {
-				t, n := treePSS(c)
-				total, count = total+t, count+n
-			}
-		}
-	}
+func treePSS(pid int) (total int64, count int) {
+	eachInTree(pid, func(p int) { total, count = total+pssOf(p), count+1 })
 	return total, count
 }
 
@@ -218,16 +205,10 @@ func pssOf(pid int) int64 {
 // treeTasks counts the threads of pid and its descendants (each counts
 // against the kernel's pid_max).
 func treeTasks(pid int) int {
-	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*", pid))
-	n := len(tasks)
-	kids, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", pid))
-	for _, k := range kids {
-		b, _ := os.ReadFile(k)
-		for _, f := range strings.Fields(string(b)) {
-			if c, err := strconv.Atoi(f); err == nil {
-				n += treeTasks(c)
-			}
-		}
-	}
+	n := 0
+	eachInTree(pid, func(p int) {
+		tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*", p))
+		n += len(tasks)
+	})
 	return n
 }

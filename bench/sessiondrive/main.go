@@ -233,20 +233,25 @@ func driveREPL(bin string, flags []string, mb, calls int) error {
 // treeRSS is the resident memory of pid and its descendants, in KiB.
 func treeRSS(pid int) int64 {
 	var total int64
-	total += rssOf(pid)
+	eachInTree(pid, func(p int) { total += rssOf(p) })
+	return total
+}
+
+// eachInTree calls f with pid and each of its descendants.
+func eachInTree(pid int, f func(pid int)) {
+	f(pid)
 	kids, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", pid))
 	for _, k := range kids {
 		b, err := os.ReadFile(k)
 		if err != nil {
 			continue
 		}
-		for _, f := range strings.Fields(string(b)) {
-			if c, err := strconv.Atoi(f); err == nil {
-				total += treeRSS(c)
+		for _, w := range strings.Fields(string(b)) {
+			if c, err := strconv.Atoi(w); err == nil {
+				eachInTree(c, f)
 			}
 		}
 	}
-	return total
 }
 
 func rssOf(pid int) int64 {
