@@ -188,19 +188,7 @@ func treePSS(pid int) (total int64, count int) {
 	return total, count
 }
 
-func pssOf(pid int) int64 {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/smaps_rollup", pid))
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "Pss:"); ok {
-			n, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
-			return n
-		}
-	}
-	return 0
-}
+func pssOf(pid int) int64 { return kbField(fmt.Sprintf("/proc/%d/smaps_rollup", pid), "Pss:") }
 
 // treeTasks counts the threads of pid and its descendants (each counts
 // against the kernel's pid_max).

@@ -254,13 +254,17 @@ func eachInTree(pid int, f func(pid int)) {
 	}
 }
 
-func rssOf(pid int) int64 {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+func rssOf(pid int) int64 { return kbField(fmt.Sprintf("/proc/%d/status", pid), "VmRSS:") }
+
+// kbField is the value, in kB, of the line of a /proc file that starts
+// with key (0 when there is none).
+func kbField(file, key string) int64 {
+	b, err := os.ReadFile(file)
 	if err != nil {
 		return 0
 	}
 	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+		if v, ok := strings.CutPrefix(line, key); ok {
 			n, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
 			return n
 		}
