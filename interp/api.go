@@ -61,6 +61,7 @@ type config struct {
 	params     []string
 	arg0       string
 	interact   bool
+	keepJobs   bool
 	shellOpt   []string
 	scriptFile bool
 	cmdString  bool
@@ -147,6 +148,14 @@ func WithParams(arg0 string, args ...string) Option {
 // of the shell, as in bash's interactive mode.
 func Interactive(on bool) Option { return func(c *config) error { c.interact = on; return nil } }
 
+// KeepJobs lets background jobs outlive the run that started them, as
+// a live session's calls need: a job runs on until it ends, is killed
+// (`kill %1`), runs for Limits.Timeout from its start, or a limit of
+// the session's runs is hit (then every kept job stops with the run),
+// or the shell ends (Finish stops them). Later runs see it with `jobs`
+// and can `wait` for it; a run does not wait for them at its end.
+func KeepJobs(on bool) Option { return func(c *config) error { c.keepJobs = on; return nil } }
+
 // ScriptFile marks the run as a script file (as opposed to -c or stdin),
 // which bash shows in ${FUNCNAME[@]} as "main".
 func ScriptFile(on bool) Option { return func(c *config) error { c.scriptFile = on; return nil } }
@@ -172,6 +181,14 @@ type session struct {
 	commands atomic.Int64
 	outBytes atomic.Int64
 	live     atomic.Int64 // goroutines alive for jobs, pipeline stages, substitutions
+	// With keepJobs, the goroutines of kept jobs (and everything they
+	// run) count here instead, so that a run's end does not wait for
+	// them; bgCtx is their parent, cancelled by a limit (fail) and
+	// renewed by the next run (NextRun), under fatalMu.
+	keepJobs bool
+	bgLive   atomic.Int64
+	bgCtx    context.Context
+	bgCancel context.CancelCauseFunc
 	nextPID  atomic.Int64
 	fatalMu  sync.Mutex
 	fatal    error
@@ -206,9 +223,27 @@ func (s *session) fail(err error) {
 		if s.cancel != nil {
 			s.cancel(err)
 		}
+		if s.bgCancel != nil {
+			// A limit of the session's runs holds for its kept jobs too:
+			// a runaway job between runs is stopped by it.
+			s.bgCancel(err)
+		}
 	}
 	s.fatalMu.Unlock()
 }
+
+// jobParent is the context a kept job starts under.
+func (s *session) jobParent() context.Context {
+	s.fatalMu.Lock()
+	defer s.fatalMu.Unlock()
+	if s.bgCtx.Err() != nil {
+		s.bgCtx, s.bgCancel = context.WithCancelCause(s.jobCtx)
+	}
+	return s.bgCtx
+}
+
+// goroutines is how many goroutines of the shell are alive.
+func (s *session) goroutines() int64 { return s.live.Load() + s.bgLive.Load() }
 
 func (s *session) fatalErr() error {
 	if !s.hasFatal.Load() {
@@ -249,6 +284,8 @@ func New(opts ...Option) (*Runner, error) {
 	s.biCheck, s.scrCheck = c.biCheck, c.scrCheck
 	s.nextPID.Store(4200)
 	s.jobCtx, s.jobCancel = context.WithCancel(context.Background())
+	s.keepJobs = c.keepJobs
+	s.bgCtx, s.bgCancel = context.WithCancelCause(s.jobCtx)
 	r := newRunner(s)
 	r.interactive = c.interact
 	r.scriptFile = c.scriptFile

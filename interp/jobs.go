@@ -2,6 +2,7 @@ package interp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -132,11 +133,27 @@ func (j *job) finished() bool {
 func (r *Runner) background(ctx context.Context, st *syntax.Stmt) {
 	c := r.subshell()
 	parent := ctx
-	if r.interactive {
+	var jctx context.Context
+	var cancel context.CancelFunc
+	switch {
+	case r.s.keepJobs:
+		// A session's job outlives its call, bounded by the timeout
+		// from its own start, and counted apart so the call's end does
+		// not wait for it.
+		parent = r.s.jobParent()
+		if d := r.s.limits.Timeout; d > 0 {
+			jctx, cancel = context.WithTimeoutCause(parent, d, &LimitError{Limit: "timeout", Value: d.String()})
+		} else {
+			jctx, cancel = context.WithCancel(parent)
+		}
+		c.live = &r.s.bgLive
+	case r.interactive:
 		// A job started at the prompt outlives its line.
 		parent = r.s.jobCtx
+		fallthrough
+	default:
+		jctx, cancel = context.WithCancel(parent)
 	}
-	jctx, cancel := context.WithCancel(parent)
 	j := &job{pid: c.pid, done: make(chan struct{}), cancel: cancel, text: r.printNode(st.Cmd)}
 	c.shellPID = r.shellPID
 	if !r.opts.monitor {
@@ -151,14 +168,18 @@ func (r *Runner) background(ctx context.Context, st *syntax.Stmt) {
 	r.jobs.add(j)
 	// The job's context is cancelled only by kill: when the job ends, its
 	// own background children live on, like orphaned processes.
-	if !r.goSafe(func() {
+	if !c.goSafe(func() {
 		defer close(j.done)
 		defer c.fds.closeAll()
 		c.stmt(jctx, &fg)
 		c.runExitTrap(jctx)
 		j.status = c.exitStatus()
-		if jctx.Err() != nil && ctx.Err() == nil && j.signal != 0 {
+		var le *LimitError
+		switch {
+		case jctx.Err() != nil && parent.Err() == nil && j.signal != 0:
 			j.status = 128 + j.signal
+		case jctx.Err() != nil && parent.Err() == nil && errors.As(context.Cause(jctx), &le):
+			j.status = 124 // its own time ran out
 		}
 	}) {
 		close(j.done)
@@ -345,4 +366,4 @@ func (r *Runner) RunningJobs() int {
 // Active reports whether any goroutine of the shell still runs: a
 // background job, one of its own jobs, a pipeline stage or substitution
 // past its run. A session's worker with none is idle between calls.
-func (r *Runner) Active() bool { return r.s.live.Load() > 0 }
+func (r *Runner) Active() bool { return r.s.goroutines() > 0 }

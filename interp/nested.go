@@ -406,6 +406,7 @@ func (r *Runner) searchPath(name string, wantExec bool) (string, bool) {
 // shares this run's sandbox, gateway and limits.
 func (r *Runner) nestedShell(ctx context.Context, env *builtins.Env, args []string) int {
 	c := newRunner(r.s)
+	c.live = r.live // inside a kept job, the nested shell is the job's
 	c.via = append(append(make([]string, 0, len(env.Via)+1), env.Via...), path.Base(args[0]))
 	c.dir = env.Dir
 	c.pid = r.s.newPID()

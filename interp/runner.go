@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/sandsh/sandsh/interp/internal/expand"
@@ -78,21 +79,24 @@ type Runner struct {
 	dirStack   []string
 
 	interactive bool
-	exiting     bool
-	exitCode    int
-	breakN      int
-	contN       int
-	returning   bool
-	noErrExit   int  // > 0 inside if/while conditions, && || lists
-	negErrExit  bool // inside `! cmd`: set -e is off, but `set -e` there turns it back on
-	callDepth   int
-	substDepth  int
-	loopDepth   int
-	nest        int                // statements being run inside one another
-	inTrap      []string           // the traps running, innermost last
-	curCmd      syntax.Node        // the command running, for $BASH_COMMAND
-	curRedirs   []*syntax.Redirect // and its redirections
-	frames      []frame
+	// live counts this shell's goroutines: the session's, or its kept
+	// jobs' (session.bgLive) inside a kept job.
+	live       *atomic.Int64
+	exiting    bool
+	exitCode   int
+	breakN     int
+	contN      int
+	returning  bool
+	noErrExit  int  // > 0 inside if/while conditions, && || lists
+	negErrExit bool // inside `! cmd`: set -e is off, but `set -e` there turns it back on
+	callDepth  int
+	substDepth int
+	loopDepth  int
+	nest       int                // statements being run inside one another
+	inTrap     []string           // the traps running, innermost last
+	curCmd     syntax.Node        // the command running, for $BASH_COMMAND
+	curRedirs  []*syntax.Redirect // and its redirections
+	frames     []frame
 
 	subshellLevel  int
 	scriptFile     bool // running a script file (FUNCNAME ends in "main")
@@ -132,6 +136,7 @@ func newRunner(s *session) *Runner {
 		traps:   map[string]string{},
 		jobs:    newJobTable(),
 		opts:    defaultOpts(),
+		live:    &s.live,
 
 		umaskBits: 0o022,
 	}
@@ -866,15 +871,15 @@ func (r *Runner) caseClause(ctx context.Context, cc *syntax.CaseClause) {
 // goSafe runs fn on a new goroutine that counts against the job limit
 // and turns a panic into an internal error instead of a crash.
 func (r *Runner) goSafe(fn func()) (started bool) {
-	if max := r.s.limits.MaxJobs; max > 0 && r.s.live.Add(1) > int64(max) {
-		r.s.live.Add(-1)
+	live := r.live
+	live.Add(1)
+	if max := r.s.limits.MaxJobs; max > 0 && r.s.goroutines() > int64(max) {
+		live.Add(-1)
 		r.limitHit("max-jobs", fmt.Sprint(max))
 		return false
-	} else if max <= 0 {
-		r.s.live.Add(1)
 	}
 	go func() {
-		defer r.s.live.Add(-1)
+		defer live.Add(-1)
 		defer r.recoverPanic()
 		fn()
 	}()

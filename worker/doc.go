@@ -43,6 +43,14 @@
 // saying what was lost. Limits the worker stops itself (max-output,
 // max-commands, the runner's timeout, ...) end only the call.
 //
+// A job started with & in a call runs on after it (interp.KeepJobs):
+// later calls see it with jobs, wait for it or kill it; what it writes
+// between calls is held and comes first in the next call's output.
+// Close and Reset stop the jobs.
+//
+// A Pool keeps session workers started and confined ahead of need, so a
+// new session's first call does not wait for a process to start.
+//
 // The interactive shell is a Session with SessionConfig.Interactive: its
 // worker reads the terminal itself and writes to it directly, and lines
 // run with RunLine.

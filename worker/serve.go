@@ -60,13 +60,19 @@ func serveSession(o *Options, p *workerPayload, tty *TTYInput, h *Hooks, wd *res
 	var extra []interp.Option
 	if p.Interactive {
 		extra = append(extra, interp.Interactive(true))
+	} else {
+		// A job started with & in a call runs on after it, as in a
+		// shell session (interp.KeepJobs: bounded by --timeout from its
+		// start and by the session's limits).
+		extra = append(extra, interp.KeepJobs(true))
 	}
 	fw := &frameWriter{w: bufio.NewWriterSize(repF, 64<<10)}
 	var err error
 	outW, errW := o.IO.Out, o.IO.Err
 	if p.Capture {
-		// Each call's output goes back framed; between calls (a
-		// background job) it goes nowhere.
+		// Each call's output goes back framed (a background job keeps
+		// the frames of the call that started it, and the parent holds
+		// what comes between calls for the next one).
 		outW, errW = io.Discard, io.Discard
 	}
 	var st *statefile.File

@@ -140,7 +140,15 @@ type Session struct {
 	termSig  syscall.Signal         // SIGTERM/SIGHUP forwarded to a line
 	running  bool                   // a call is running
 	intrTime *time.Timer
-	sink     [3]io.Writer // where a running call's framed output goes
+
+	// outMu guards sink and held: output frames go to the running
+	// call's sink; what a background job writes while no call runs is
+	// held (bounded, head and tail) and comes first in the next call's
+	// output, as it would have shown on a terminal before the next
+	// command.
+	outMu sync.Mutex
+	sink  [3]io.Writer
+	held  [3]*headTail
 	// poll holds the supervisor's memory poll from the moment a new
 	// worker is ready until the first request reaches it: a worker that
 	// has run nothing yet (a pooled one) cannot grow, and should cost
@@ -502,12 +510,16 @@ func (s *Session) readFrames(r *os.File, replies chan<- reply, max int64) {
 		}
 		switch kind {
 		case frameStdout, frameStderr:
-			s.mu.Lock()
-			w := s.sink[kind]
-			s.mu.Unlock()
-			if w != nil {
+			s.outMu.Lock()
+			if w := s.sink[kind]; w != nil {
 				w.Write(b)
+			} else {
+				if s.held[kind] == nil {
+					s.held[kind] = &headTail{max: heldMax}
+				}
+				s.held[kind].Write(b)
 			}
+			s.outMu.Unlock()
 		case frameData:
 			if int64(len(data)+len(b)) > max {
 				return
@@ -633,12 +645,14 @@ func (s *Session) Dir() string {
 // or was killed meanwhile, it is restarted from the checkpoint and
 // restarted holds the one line that says so (ok false).
 func (s *Session) do(req request, data []byte, timeout time.Duration, sink [3]io.Writer) (rep reply, ok bool, restarted string, status int) {
+	s.setSink(sink)
 	s.mu.Lock()
-	s.running, s.sink = true, sink
+	s.running = true
 	s.mu.Unlock()
 	defer func() {
+		s.setSink([3]io.Writer{})
 		s.mu.Lock()
-		s.running, s.sink = false, [3]io.Writer{}
+		s.running = false
 		if s.intrTime != nil {
 			s.intrTime.Stop()
 			s.intrTime = nil
@@ -668,6 +682,32 @@ func (s *Session) do(req request, data []byte, timeout time.Duration, sink [3]io
 	}
 	restarted, status = s.recover(true)
 	return reply{Status: status}, false, restarted, status
+}
+
+// heldMax bounds what is held of each stream of background output
+// between calls.
+const heldMax = 1 << 20
+
+// setSink says where output frames go from now on; what was held for
+// a stream goes there first (with a marker line where its middle was
+// cut).
+func (s *Session) setSink(sink [3]io.Writer) {
+	s.outMu.Lock()
+	defer s.outMu.Unlock()
+	s.sink = sink
+	for k, w := range sink {
+		h := s.held[k]
+		if w == nil || h == nil {
+			continue
+		}
+		head, tail, cut := h.parts()
+		w.Write(head)
+		if cut > 0 {
+			fmt.Fprintf(w, "[... sandsh: %d bytes of background output cut here ...]\n", cut)
+		}
+		w.Write(tail)
+		s.held[k] = nil
+	}
 }
 
 // recover starts a new worker from the checkpoint after a death, and
@@ -1154,6 +1194,9 @@ func (s *Session) Reset() error {
 	}
 	s.stopWorker()
 	s.ckpt.close()
+	s.outMu.Lock()
+	s.held = [3]*headTail{} // the old jobs' output is the old session's
+	s.outMu.Unlock()
 	if err := s.newCheckpoint(); err != nil {
 		return err
 	}
@@ -1240,6 +1283,15 @@ func (h *headTail) written() int64 {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.total
+}
+
+// parts returns the head, the tail and how many bytes were dropped
+// between them.
+func (h *headTail) parts() (head, tail []byte, cut int64) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	tail = append(append([]byte(nil), h.tail[h.tailStart:]...), h.tail[:h.tailStart]...)
+	return append([]byte(nil), h.head...), tail, h.total - int64(len(h.head)+len(tail))
 }
 
 // bytes returns what was kept and whether anything was dropped.
