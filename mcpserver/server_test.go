@@ -654,3 +654,33 @@ func TestMCPElicitationInSession(t *testing.T) {
 		})
 	}
 }
+
+// TestMCPBackgroundJob: a job started with & in a session's run keeps
+// running after the call; a later call sees it with jobs, gets what it
+// wrote meanwhile, and waits for it; close_session stops the jobs.
+func TestMCPBackgroundJob(t *testing.T) {
+	eachTransport(t, func(t *testing.T, tr transport) {
+		cs, _ := connect(t, tr, Options{MaxSessions: 2, IdleTimeout: time.Hour, Pool: 1}, nil, "")
+		out, res := call(t, cs, "run", map[string]any{"session": "j", "script": "(sleep 0.3; echo from-job; exit 4) & echo started"})
+		if res.IsError || out["stdout"] != "started\n" {
+			t.Fatalf("start: %v %s", out, errorText(res))
+		}
+		out, _ = call(t, cs, "run", map[string]any{"session": "j", "script": "jobs"})
+		if s, _ := out["stdout"].(string); !strings.Contains(s, "Running") {
+			t.Errorf("jobs: %v", out)
+		}
+		time.Sleep(600 * time.Millisecond)
+		out, _ = call(t, cs, "run", map[string]any{"session": "j", "script": `wait %1; echo "status $?"`})
+		if out["stdout"] != "from-job\nstatus 4\n" {
+			t.Errorf("wait: %v", out)
+		}
+		call(t, cs, "run", map[string]any{"session": "j", "script": "sleep 100 &"})
+		start := time.Now()
+		if out, res := call(t, cs, "close_session", map[string]any{"session": "j"}); res.IsError || out["existed"] != true {
+			t.Errorf("close: %v %s", out, errorText(res))
+		}
+		if d := time.Since(start); d > 3*time.Second {
+			t.Errorf("close_session waited %v for a job", d)
+		}
+	})
+}
