@@ -15,6 +15,9 @@
 #   overlay state after a 2-byte change    the state file's size, 100 MB base
 #   --import 100 MB vs overlay             sandsh --import B -c true / --fs overlay --base B
 #   idle session RSS                        the MCP server and its session worker
+#   (this build only:)
+#   first call, new session, --pool 0/2     an MCP `run` naming a new session
+#   call without a session, --pool 0/2      an MCP `run` without a session
 #   (this build only, over sandsh mcp --http:)
 #   idle session PSS, per session           IDLE (default 64) idle sessions vs none
 #   http echo hi calls/s, 1/8/64 clients    each client in its own session
@@ -60,6 +63,7 @@ for B in "${BINS[@]}"; do
 	row "bash -c 'echo hi' (anchor)" "$anchor" ""
 	m0=$(drive -sandsh "$B" -mode mcp -mb 0 -calls "$CALLS")
 	mcp0=$(field median_ms <<<"$m0")
+	[ "$B" = "$T/sandsh" ] && warm0=$mcp0
 	row "mcp echo hi, empty session" "$mcp0" "$(ratio "$mcp0" "$anchor") bash"
 	m100=$(drive -sandsh "$B" -mode mcp -mb 100 -calls "$CALLS")
 	v=$(field median_ms <<<"$m100")
@@ -88,6 +92,20 @@ for B in "${BINS[@]}"; do
 	row "--import (100 MB) -c true" "$im" "$(ratio "$im" "$ov")"
 	row "idle session RSS, server + worker (MB)" "$(awk -v k="$(field rss_kb <<<"$m0")" 'BEGIN{printf "%.1f", k/1024}')" ""
 	row "idle session RSS after 100 MB (MB)" "$(awk -v k="$(field rss_kb <<<"$m100")" 'BEGIN{printf "%.1f", k/1024}')" ""
+done
+
+# A new session's first call and a call without a session, with and
+# without warm workers (this build only: older ones have no --pool),
+# against a warm session's call and bash's start-up. The driver leaves
+# 400 ms between calls, as between clients, for the pool to refill.
+echo
+echo "== $T/sandsh mcp: first calls"
+for p in 0 2; do
+	f=$(drive -sandsh "$T/sandsh" -mode first -calls "$CALLS" -flags "--pool $p")
+	v=$(field median_ms <<<"$f")
+	n=$(field nosession_median_ms <<<"$f")
+	row "first call, new session, --pool $p" "$v" "$(ratio "$v" "$warm0") warm, $(ratio "$v" "$anchor") bash"
+	row "call without a session, --pool $p" "$n" "$(ratio "$n" "$warm0") warm, $(ratio "$n" "$anchor") bash"
 done
 
 # HTTP (this build only: older ones have no --http). Memory per idle

@@ -326,7 +326,14 @@ func (s *Server) session(ctx context.Context, name string, ask sandbox.Asker) (l
 			<-s.oneOff
 			return nil, nil, err
 		}
-		return live, func() { live.Close(); <-s.oneOff }, nil
+		// The worker ends after the result has gone out (its place is
+		// held until then): a call does not wait for its worker's exit.
+		return live, func() {
+			go func() {
+				live.Close()
+				<-s.oneOff
+			}()
+		}, nil
 	}
 	if !validSessionName(name) {
 		return nil, nil, fmt.Errorf("session name %q: use 1 to 64 letters, digits, '.', '_' or '-'", name)

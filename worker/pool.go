@@ -9,6 +9,7 @@ import (
 	"errors"
 	"reflect"
 	"sync"
+	"time"
 
 	"github.com/sandsh/sandsh/sandbox"
 )
@@ -138,7 +139,10 @@ func (p *Pool) get(ask sandbox.Asker) (*Session, error) {
 		close(e.taken)
 	}
 	p.mu.Unlock()
-	p.refill()
+	// The replacement starts a little later: starting a worker takes a
+	// core for several milliseconds, which the call that took this one
+	// (typically shorter) should not have to share.
+	time.AfterFunc(refillDelay, p.refill)
 	if e != nil {
 		if e.ask != nil {
 			e.ask.set(ask)
@@ -150,6 +154,9 @@ func (p *Pool) get(ask sandbox.Asker) (*Session, error) {
 	o.AskFunc = ask
 	return StartSession(&o, SessionConfig{})
 }
+
+// refillDelay is how long after a Get the pool starts a replacement.
+const refillDelay = 50 * time.Millisecond
 
 // start starts one pooled session with the pool's options.
 func (p *Pool) start() (*pooled, error) {

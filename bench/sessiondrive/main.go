@@ -32,7 +32,7 @@ import (
 
 func main() {
 	bin := flag.String("sandsh", "./sandsh", "the sandsh binary")
-	mode := flag.String("mode", "mcp", "mcp, repl, http (calls/s over sandsh mcp --http) or idle (memory per idle session)")
+	mode := flag.String("mode", "mcp", "mcp, repl, http (calls/s over sandsh mcp --http), idle (memory per idle session) or first (a new session's first call)")
 	mb := flag.Int("mb", 0, "megabytes of random files the session holds before the timed calls")
 	calls := flag.Int("calls", 9, "timed calls")
 	extra := flag.String("flags", "", "extra sandsh flags, space-separated")
@@ -53,6 +53,8 @@ func main() {
 		err = driveHTTP(*bin, args, *clients, *calls)
 	case "idle":
 		err = driveIdle(*bin, args, *sessions)
+	case "first":
+		err = driveFirst(*bin, args, *calls)
 	default:
 		err = fmt.Errorf("unknown -mode %q", *mode)
 	}
@@ -75,49 +77,12 @@ func report(times []time.Duration, rss int64) {
 
 func driveMCP(bin string, flags []string, mb, calls int) error {
 	ctx := context.Background()
-	// The server's stdin and stdout are pipes of our own (os.StartProcess,
-	// not os/exec: only restrict/ imports os/exec in this module).
-	inR, inW, err := os.Pipe()
+	cs, proc, stop, err := startStdio(bin, flags)
 	if err != nil {
 		return err
 	}
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		return err
-	}
-	proc, err := os.StartProcess(bin, append([]string{bin, "mcp"}, flags...),
-		&os.ProcAttr{Env: os.Environ(), Files: []*os.File{inR, outW, os.Stderr}})
-	if err != nil {
-		return fmt.Errorf("starting %s mcp: %w", bin, err)
-	}
-	inR.Close()
-	outW.Close()
-	defer func() { inW.Close(); proc.Wait() }()
-	client := mcp.NewClient(&mcp.Implementation{Name: "sessiondrive", Version: "1"}, nil)
-	cs, err := client.Connect(ctx, &mcp.IOTransport{Reader: outR, Writer: inW}, nil)
-	if err != nil {
-		return fmt.Errorf("connecting to %s mcp: %w", bin, err)
-	}
-	defer cs.Close()
-	run := func(script string) (string, error) {
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "run",
-			Arguments: map[string]any{"script": script, "session": "bench"}})
-		if err != nil {
-			return "", err
-		}
-		if res.IsError {
-			return "", fmt.Errorf("run %q: %v", script, text(res))
-		}
-		var m map[string]any // sandsh mcp's result is one JSON text
-		if err := json.Unmarshal([]byte(text(res)), &m); err != nil {
-			return "", fmt.Errorf("run %q: result: %v", script, err)
-		}
-		if st, _ := m["status"].(float64); st != 0 {
-			return "", fmt.Errorf("run %q: status %v: %v", script, st, m["stderr"])
-		}
-		out, _ := m["stdout"].(string)
-		return out, nil
-	}
+	defer stop()
+	run := func(script string) (string, error) { return callRun(ctx, cs, "bench", script) }
 	if _, err := run(fill(mb)); err != nil {
 		return err
 	}
@@ -136,6 +101,104 @@ func driveMCP(bin string, flags []string, mb, calls int) error {
 	time.Sleep(200 * time.Millisecond)
 	report(times, treeRSS(proc.Pid))
 	return nil
+}
+
+// callRun calls the run tool in session (none when "") and returns its
+// stdout; a status other than 0 is an error.
+func callRun(ctx context.Context, cs *mcp.ClientSession, session, script string) (string, error) {
+	args := map[string]any{"script": script}
+	if session != "" {
+		args["session"] = session
+	}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "run", Arguments: args})
+	if err != nil {
+		return "", err
+	}
+	if res.IsError {
+		return "", fmt.Errorf("run %q: %v", script, text(res))
+	}
+	var m map[string]any // sandsh mcp's result is one JSON text
+	if err := json.Unmarshal([]byte(text(res)), &m); err != nil {
+		return "", fmt.Errorf("run %q: result: %v", script, err)
+	}
+	if st, _ := m["status"].(float64); st != 0 {
+		return "", fmt.Errorf("run %q: status %v: %v", script, st, m["stderr"])
+	}
+	out, _ := m["stdout"].(string)
+	return out, nil
+}
+
+// driveFirst times the first call of new sessions, and calls without a
+// session, on one server (run it with --pool 0 and --pool N). Between
+// calls it leaves the server a quiet gap, as between clients, in which
+// a pool refills; the gap is the same with and without a pool.
+func driveFirst(bin string, flags []string, calls int) error {
+	ctx := context.Background()
+	cs, proc, stop, err := startStdio(bin, flags)
+	if err != nil {
+		return err
+	}
+	defer stop()
+	time.Sleep(time.Second) // the server's start (and its pool's) is not timed
+	var first, none []time.Duration
+	for i := 0; i < calls; i++ {
+		time.Sleep(400 * time.Millisecond)
+		name := fmt.Sprintf("new%d", i)
+		start := time.Now()
+		out, err := callRun(ctx, cs, name, "echo hi")
+		if err != nil {
+			return err
+		}
+		first = append(first, time.Since(start))
+		if out != "hi\n" {
+			return fmt.Errorf("echo hi printed %q", out)
+		}
+		if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "close_session", Arguments: map[string]any{"session": name}}); err != nil {
+			return err
+		}
+		time.Sleep(400 * time.Millisecond)
+		start = time.Now()
+		if _, err := callRun(ctx, cs, "", "echo hi"); err != nil {
+			return err
+		}
+		none = append(none, time.Since(start))
+	}
+	slices.Sort(first)
+	slices.Sort(none)
+	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+	fmt.Printf("median_ms=%.2f min_ms=%.2f nosession_median_ms=%.2f rss_kb=%d\n",
+		ms(first[len(first)/2]), ms(first[0]), ms(none[len(none)/2]), treeRSS(proc.Pid))
+	return nil
+}
+
+// startStdio starts `sandsh mcp FLAGS` and connects the SDK's client to
+// it over its stdin and stdout; stop ends both.
+func startStdio(bin string, flags []string) (*mcp.ClientSession, *os.Process, func(), error) {
+	// The server's stdin and stdout are pipes of our own (os.StartProcess,
+	// not os/exec: only restrict/ imports os/exec in this module).
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	proc, err := os.StartProcess(bin, append([]string{bin, "mcp"}, flags...),
+		&os.ProcAttr{Env: os.Environ(), Files: []*os.File{inR, outW, os.Stderr}})
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("starting %s mcp: %w", bin, err)
+	}
+	inR.Close()
+	outW.Close()
+	client := mcp.NewClient(&mcp.Implementation{Name: "sessiondrive", Version: "1"}, nil)
+	cs, err := client.Connect(context.Background(), &mcp.IOTransport{Reader: outR, Writer: inW}, nil)
+	if err != nil {
+		inW.Close()
+		proc.Wait()
+		return nil, nil, nil, fmt.Errorf("connecting to %s mcp: %w", bin, err)
+	}
+	return cs, proc, func() { cs.Close(); inW.Close(); proc.Wait() }, nil
 }
 
 func text(res *mcp.CallToolResult) string {
