@@ -109,6 +109,12 @@ type Env struct {
 	// is.
 	Alive func(pid int) bool
 
+	// Procs is the run's own table of virtual processes (its shells and
+	// background jobs) for ps, pgrep and pkill: a jailed host ps could
+	// not see them. Nil means the command runs outside a shell and sees
+	// no process.
+	Procs Processes
+
 	// Route says how the command running with this Env was reached, for
 	// the audit log and the policy: "name", "path", "command", "exec"
 	// (the shell ran it), or the command that ran it ("env", "xargs",
@@ -117,6 +123,22 @@ type Env struct {
 	// (an in-process command, a nested shell "bash" or "sh").
 	Route string
 	Via   []string
+}
+
+// Process is one virtual process of the run, as ps lists it.
+type Process struct {
+	PID, PPID, PGID, SID int
+	Argv                 []string // what ps shows as args
+	Comm                 string   // the program's name, as ps's comm
+	Start                time.Time
+}
+
+// Processes lists and signals the run's virtual processes.
+type Processes interface {
+	List() []Process
+	// Signal sends the virtual signal sig (0 checks the process is
+	// there); the error is syscall.ESRCH or syscall.EPERM.
+	Signal(pid, sig int) error
 }
 
 // FD is one inherited descriptor: readable through R, writable through W

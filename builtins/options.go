@@ -22,7 +22,7 @@ type OptionTable struct {
 
 // optionSpecs maps every in-process command that parses its options
 // with Getopt to its spec. Commands with a parser of their own (echo,
-// printf, test, expr, find, jq, xxd, which, tput, yes, true, false) are
+// printf, test, expr, find, jq, xxd, which, tput, yes, true, false, ps) are
 // not here: a policy cannot name their options.
 func optionSpecs() map[string]*Getopt {
 	return map[string]*Getopt{
@@ -34,11 +34,11 @@ func optionSpecs() map[string]*Getopt {
 		"expand": &expandGetopt, "file": &fileGetopt, "fmt": &fmtGetopt, "fold": &foldGetopt,
 		"getconf": &getconfGetopt, "grep": &grepGetopt, "gzip": &gzipGetopt, "gunzip": &gzipGetopt,
 		"zcat": &gzipGetopt, "head": &headGetopt, "hexdump": &hexdumpGetopt, "hostname": &hostnameGetopt,
-		"id": &idGetopt, "join": &joinGetopt, "ln": &lnGetopt, "ls": &lsGetopt, "md5sum": &digestGetopt,
+		"id": &idGetopt, "install": &installGetopt, "join": &joinGetopt, "ln": &lnGetopt, "ls": &lsGetopt, "md5sum": &digestGetopt,
 		"sha1sum": &digestGetopt, "sha224sum": &digestGetopt, "sha256sum": &digestGetopt,
 		"sha384sum": &digestGetopt, "sha512sum": &digestGetopt, "mkdir": &mkdirGetopt, "mktemp": &mktempGetopt,
 		"mv": &mvGetopt, "nice": &niceGetopt, "nl": &nlGetopt, "nohup": &nohupGetopt, "nproc": &nprocGetopt,
-		"od": &odGetopt, "paste": &pasteGetopt, "patch": &patchGetopt, "printenv": &printenvGetopt,
+		"od": &odGetopt, "paste": &pasteGetopt, "patch": &patchGetopt, "pgrep": &pgrepGetopt, "pkill": &pgrepGetopt, "printenv": &printenvGetopt,
 		"readlink": &readlinkGetopt, "realpath": &realpathGetopt, "rev": &revGetopt, "rm": &rmGetopt,
 		"rmdir": &rmdirGetopt, "sed": &sedGetopt, "seq": &seqGetopt, "sleep": &sleepGetopt, "sort": &sortGetopt,
 		"split": &splitGetopt, "stat": &statGetopt, "strings": &stringsGetopt, "sum": &sumGetopt,

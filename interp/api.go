@@ -211,6 +211,11 @@ type session struct {
 
 	biCheck  BuiltinCheck
 	scrCheck ScriptCheck
+
+	// procs lists the run's shells and jobs (ps, kill -- -PGID); sid is
+	// the session id they all share, the top shell's pid.
+	procs procTable
+	sid   int
 }
 
 // fail records the first fatal error (a limit) and stops every goroutine
@@ -296,6 +301,8 @@ func New(opts ...Option) (*Runner, error) {
 	r.pid = s.newPID()
 	r.shellPID = r.pid
 	r.ppid = 4199
+	r.pgid, s.sid = r.pid, r.pid
+	r.registerShell([]string{"bash"})
 	r.fds = newFDTable(c.stdin, c.stdout, c.stderr, &s.outBytes, s.limits.MaxOutput, s)
 	r.initVars(c.env)
 	for _, name := range c.shellOpt {
@@ -324,6 +331,9 @@ func (r *Runner) RunReader(ctx context.Context, src io.Reader, name string) (int
 	defer stop()
 	r.source = name
 	r.mainSource, r.scriptArgs = name, r.params
+	if r.proc != nil && r.pid == r.shellPID {
+		r.proc.setArgv(r.shellArgv())
+	}
 	err := r.parseAndRun(ctx, src, name)
 	if err != nil {
 		var se *SyntaxError

@@ -441,7 +441,7 @@ func (r *Runner) biCd(_ context.Context, args []string) int {
 				continue
 			}
 			cand := r.abs(base + "/" + dir)
-			if fi, err := r.s.fs.Stat(cand); err == nil && fi.IsDir() {
+			if fi, err := r.devFS().Stat(cand); err == nil && fi.IsDir() {
 				target, printDir = cand, true
 				break
 			}
@@ -458,7 +458,7 @@ func (r *Runner) biCd(_ context.Context, args []string) int {
 			}
 			for _, part := range strings.Split(dir, "/") {
 				if part == ".." {
-					if fi, err := r.s.fs.Stat(cur); err != nil || !fi.IsDir() {
+					if fi, err := r.devFS().Stat(cur); err != nil || !fi.IsDir() {
 						r.builtinErr("cd", "%s: No such file or directory", dir)
 						return 1
 					}
@@ -475,7 +475,7 @@ func (r *Runner) biCd(_ context.Context, args []string) int {
 		}
 		target = p
 	}
-	fi, err := r.s.fs.Stat(target)
+	fi, err := r.devFS().Stat(target)
 	if err != nil {
 		r.builtinErr("cd", "%s: %s", dir, builtins.ErrText(err))
 		return 1

@@ -666,6 +666,16 @@ func (r *Runner) biKill(ctx context.Context, args []string) int {
 			r.deliverSignal(ctx, sig)
 			continue
 		}
+		if g, ok := strings.CutPrefix(target, "-"); ok {
+			// -PGID: every process of the group.
+			if n, err := strconv.Atoi(g); err == nil && n > 0 {
+				if !r.signalGroup(ctx, n, sig) {
+					r.builtinErr("kill", "(%s) - No such process", target)
+					status = 1
+				}
+				continue
+			}
+		}
 		j := r.jobs.find(target)
 		if j == nil {
 			if strings.HasPrefix(target, "%") {
@@ -684,8 +694,12 @@ func (r *Runner) biKill(ctx context.Context, args []string) int {
 			}
 			continue
 		}
-		j.signal = sig
-		j.cancel()
+		if r.opts.monitor && j.pgid == j.pid && strings.HasPrefix(target, "%") {
+			// A job spec names the job's whole process group.
+			r.signalGroup(ctx, j.pgid, sig)
+			continue
+		}
+		j.kill(sig)
 	}
 	return status
 }
@@ -713,7 +727,7 @@ func (r *Runner) biWait(ctx context.Context, args []string) int {
 			}
 			select {
 			case j := <-cases:
-				r.jobs.remove(j)
+				r.reap(j)
 				return j.status
 			case <-ctx.Done():
 				return 130

@@ -60,6 +60,12 @@ func (r *Runner) callRedirected(ctx context.Context, ce *syntax.CallExpr, redirs
 		r.expandError(err)
 		return
 	}
+	if r.execProc {
+		r.execProc = false
+		if len(fields) > 0 && r.funcs[fields[0]] == nil && !slices.Contains(builtinNames, fields[0]) {
+			r.proc.setArgv(slices.Clone(fields))
+		}
+	}
 	if len(fields) == 0 {
 		for _, as := range ce.Assigns {
 			if err := r.assign(ctx, as, false); err != nil {
@@ -461,6 +467,7 @@ func (r *Runner) builtinAllowed(ctx context.Context, args []string, route string
 func (r *Runner) external(ctx context.Context, fields, extraEnv []string, route string) {
 	hashed := r.hashCommand(fields[0], extraEnv)
 	env := r.cmdEnv(extraEnv)
+	env.Procs = processes{r: r, ctx: ctx}
 	switch {
 	case route != "":
 	case strings.Contains(fields[0], "/"):

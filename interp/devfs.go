@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -69,6 +70,9 @@ func (d *devFS) device(name string, flag int) (afero.File, bool, error) {
 		host, _, _ := strings.Cut(rest, "/")
 		return nil, true, &fs.PathError{Op: "open", Path: name,
 			Err: fmt.Errorf("restricted: sandsh opens no sockets for redirections (host %s); curl and wget reach hosts --allow-net names", host)}
+	}
+	if name == "/dev/fd" || name == "/proc/self/fd" {
+		return d.fdDir(name), true, nil
 	}
 	n := -1
 	switch {
@@ -267,4 +271,80 @@ func (d *devFS) Cred() vfs.Cred {
 		return c.Cred()
 	}
 	return vfs.Cred{UID: vfs.DefaultUID, GID: vfs.DefaultGID, Umask: 0o022}
+}
+
+// fdDir is the directory /dev/fd: one entry per open descriptor of the
+// shell, plus the one the listing itself holds open, as Linux shows it
+// (bash's `ls /dev/fd` prints 0 1 2 3).
+func (d *devFS) fdDir(name string) *fdDirFile {
+	fds := d.r.fds.fds
+	nums := make([]int, 0, len(fds)+1)
+	for n := range fds {
+		nums = append(nums, n)
+	}
+	for own := 0; ; own++ {
+		if _, used := fds[own]; !used {
+			nums = append(nums, own)
+			break
+		}
+	}
+	slices.Sort(nums)
+	entries := make([]os.FileInfo, 0, len(nums))
+	for _, n := range nums {
+		perm := fs.FileMode(0o700) // the listing's own descriptor is read-only, like any opened directory
+		if of := fds[n]; of == nil || of.w == nil {
+			perm = 0o500
+		} else if of.r == nil {
+			perm = 0o300
+		}
+		entries = append(entries, fdEntry{name: strconv.Itoa(n), mode: fs.ModeSymlink | perm})
+	}
+	return &fdDirFile{devFile: devFile{name: name, mode: fs.ModeDir | 0o500}, entries: entries}
+}
+
+// fdDirFile is an open /dev/fd; reading it lists the descriptors.
+type fdDirFile struct {
+	devFile
+	entries []os.FileInfo
+	read    int
+}
+
+func (f *fdDirFile) Stat() (os.FileInfo, error) {
+	return fdEntry{name: path.Base(f.name), mode: f.mode}, nil
+}
+func (f *fdDirFile) Read([]byte) (int, error)  { return 0, syscall.EISDIR }
+func (f *fdDirFile) Write([]byte) (int, error) { return 0, syscall.EISDIR }
+func (f *fdDirFile) Readdir(n int) ([]os.FileInfo, error) {
+	rest := f.entries[f.read:]
+	if n > 0 {
+		if len(rest) == 0 {
+			return nil, io.EOF
+		}
+		rest = rest[:min(n, len(rest))]
+	}
+	f.read += len(rest)
+	return rest, nil
+}
+func (f *fdDirFile) Readdirnames(n int) ([]string, error) {
+	infos, err := f.Readdir(n)
+	names := make([]string, len(infos))
+	for i, fi := range infos {
+		names[i] = fi.Name()
+	}
+	return names, err
+}
+
+// fdEntry describes /dev/fd or one of its entries.
+type fdEntry struct {
+	name string
+	mode fs.FileMode
+}
+
+func (e fdEntry) Name() string       { return e.name }
+func (e fdEntry) Size() int64        { return 0 }
+func (e fdEntry) Mode() fs.FileMode  { return e.mode }
+func (e fdEntry) ModTime() time.Time { return time.Time{} }
+func (e fdEntry) IsDir() bool        { return e.mode.IsDir() }
+func (e fdEntry) Sys() any {
+	return &vfs.Meta{Nlink: 1, UID: vfs.DefaultUID, GID: vfs.DefaultGID}
 }

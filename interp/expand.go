@@ -102,7 +102,7 @@ func (r *Runner) ecfgFuncs(ctx context.Context) *expandFuncs {
 }
 
 func (r *Runner) readDirForGlob(dir string) ([]fs.DirEntry, error) {
-	infos, err := afero.ReadDir(r.s.fs, r.abs(dir))
+	infos, err := afero.ReadDir(r.devFS(), r.abs(dir))
 	if errors.Is(err, fs.ErrPermission) {
 		// A directory the script may not list adds no names, as in
 		// bash: `cd` into it and `echo *` prints `*`.

@@ -23,28 +23,53 @@ type job struct {
 	cancel context.CancelFunc
 	// signal is the virtual signal that ended it, if any.
 	signal int
+	// pgid is its process group: its own pid when the shell that started
+	// it had job control (set -m), else that shell's group.
+	pgid int
+	// ignoreInt: without job control bash starts a background command
+	// with SIGINT and SIGQUIT ignored.
+	ignoreInt bool
+}
+
+// kill delivers a virtual signal to the job: the default action of most
+// signals ends it; those ignored by default, or by a job started without
+// job control (INT, QUIT), leave it running.
+func (j *job) kill(sig int) {
+	switch sig {
+	case 0, 17, 18, 23, 28: // signal 0, SIGCHLD, SIGCONT, SIGURG, SIGWINCH
+		return
+	case 2, 3:
+		if j.ignoreInt {
+			return
+		}
+	}
+	j.signal = sig
+	j.cancel()
 }
 
 type jobTable struct {
-	mu     sync.Mutex
-	jobs   []*job
-	nextID int
+	mu   sync.Mutex
+	jobs []*job
 }
 
-func newJobTable() *jobTable { return &jobTable{nextID: 1} }
+func newJobTable() *jobTable { return &jobTable{} }
 
 // copyForSubshell gives a subshell the parent's jobs to list (bash's
 // `jobs | cat` shows them), in a table of its own.
 func (t *jobTable) copyForSubshell() *jobTable {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return &jobTable{jobs: append([]*job(nil), t.jobs...), nextID: t.nextID}
+	return &jobTable{jobs: append([]*job(nil), t.jobs...)}
 }
 
+// add numbers a new job as bash does: one past the highest number in
+// use, so numbering starts over at 1 once every job was reaped.
 func (t *jobTable) add(j *job) {
 	t.mu.Lock()
-	j.id = t.nextID
-	t.nextID++
+	j.id = 1
+	for _, x := range t.jobs {
+		j.id = max(j.id, x.id+1)
+	}
 	t.jobs = append(t.jobs, j)
 	t.mu.Unlock()
 }
@@ -154,8 +179,20 @@ func (r *Runner) background(ctx context.Context, st *syntax.Stmt) {
 	default:
 		jctx, cancel = context.WithCancel(parent)
 	}
-	j := &job{pid: c.pid, done: make(chan struct{}), cancel: cancel, text: r.printNode(st.Cmd)}
+	j := &job{pid: c.pid, done: make(chan struct{}), cancel: cancel, text: r.printNode(st.Cmd),
+		pgid: r.pgid, ignoreInt: !r.opts.monitor}
+	if r.opts.monitor && r.pid == r.shellPID {
+		// Job control is the shell's own: its subshells put what they
+		// start in their own group.
+		j.pgid = j.pid
+	}
+	c.pgid = j.pgid
 	c.shellPID = r.shellPID
+	c.ppid = r.pid
+	// Forked, the job shows its shell's command line until it runs a
+	// simple command, which bash execs in place.
+	p := &procEntry{pid: j.pid, ppid: r.pid, pgid: j.pgid, start: r.s.sys.Now(), job: j, argv: r.procArgv()}
+	c.proc = p
 	if !r.opts.monitor {
 		// Without job control a background job reads from /dev/null.
 		c.fds.set(0, newOpenFile(eofReader{}, nil, nil, "/dev/null"))
@@ -165,11 +202,21 @@ func (r *Runner) background(ctx context.Context, st *syntax.Stmt) {
 	// Like bash, a simple command run in the background fails without
 	// the ERR trap (errtrace) or set -e: only what it runs sees them.
 	_, c.asyncSimple = st.Cmd.(*syntax.CallExpr)
+	c.execProc = c.asyncSimple
+	if ce, ok := st.Cmd.(*syntax.CallExpr); ok && c.execProc {
+		// Words with nothing to expand are known at once: ps run right
+		// after `sleep 10 &` sees what bash's exec would show.
+		if argv, lit := literalArgv(ce); lit && r.funcs[argv[0]] == nil && !slices.Contains(builtinNames, argv[0]) {
+			p.setArgv(argv)
+		}
+	}
 	r.jobs.add(j)
+	r.s.procs.add(p)
 	// The job's context is cancelled only by kill: when the job ends, its
 	// own background children live on, like orphaned processes.
 	if !c.goSafe(func() {
 		defer close(j.done)
+		defer r.s.procs.remove(j.pid)
 		defer c.fds.closeAll()
 		c.stmt(jctx, &fg)
 		c.runExitTrap(jctx)
@@ -183,6 +230,7 @@ func (r *Runner) background(ctx context.Context, st *syntax.Stmt) {
 		}
 	}) {
 		close(j.done)
+		r.s.procs.remove(j.pid)
 		cancel()
 		c.fds.closeAll()
 		j.status = 1
@@ -198,8 +246,37 @@ func (r *Runner) waitJob(ctx context.Context, j *job) int {
 	case <-ctx.Done():
 		return 130
 	}
-	r.jobs.remove(j)
+	r.reap(j)
 	return j.status
+}
+
+// reap takes a finished job out of the table. With job control on, bash
+// reports a job a signal ended, in the format of jobs.
+func (r *Runner) reap(j *job) {
+	if r.opts.monitor && j.signal != 0 && !r.interactive {
+		mark := " "
+		if jobs := r.jobsSorted(); len(jobs) > 0 && jobs[len(jobs)-1] == j {
+			mark = "+"
+		} else if len(jobs) > 1 && jobs[len(jobs)-2] == j {
+			mark = "-"
+		}
+		fmt.Fprintf(r.fds.writer(2), "[%d]%s  %-24s%s\n", j.id, mark, signalDescription(j.signal), j.text)
+	} else if !r.opts.monitor && j.signal != 0 && j.signal != 2 && j.signal != 13 && j.signal != 15 && !r.interactive {
+		// Without job control bash reports a death by any other signal.
+		r.errf("%d %-24s%s", j.pid, signalDescription(j.signal), j.text)
+	}
+	r.jobs.remove(j)
+}
+
+// signalDescription is bash's word for a signal that ended a job.
+func signalDescription(sig int) string {
+	if sig == 2 {
+		return "Interrupt"
+	}
+	if d, ok := signalDescriptions[sig]; ok {
+		return d
+	}
+	return "Signal " + strconv.Itoa(sig)
 }
 
 // runTrap runs a trap's command text.
@@ -367,3 +444,31 @@ func (r *Runner) RunningJobs() int {
 // background job, one of its own jobs, a pipeline stage or substitution
 // past its run. A session's worker with none is idle between calls.
 func (r *Runner) Active() bool { return r.s.goroutines() > 0 }
+
+// literalArgv returns a command's words when none needs expanding.
+func literalArgv(ce *syntax.CallExpr) ([]string, bool) {
+	if len(ce.Assigns) > 0 || len(ce.Args) == 0 {
+		return nil, false
+	}
+	argv := make([]string, len(ce.Args))
+	for i, w := range ce.Args {
+		if len(w.Parts) != 1 {
+			return nil, false
+		}
+		switch p := w.Parts[0].(type) {
+		case *syntax.Lit:
+			if strings.ContainsAny(p.Value, "*?[]{}~\\") {
+				return nil, false
+			}
+			argv[i] = p.Value
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				return nil, false
+			}
+			argv[i] = p.Value
+		default:
+			return nil, false
+		}
+	}
+	return argv, true
+}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"path"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -412,6 +413,8 @@ func (r *Runner) nestedShell(ctx context.Context, env *builtins.Env, args []stri
 	c.pid = r.s.newPID()
 	c.shellPID = c.pid
 	c.ppid = r.pid
+	c.pgid = r.pgid
+	defer c.registerShell(slices.Clone(args))()
 	c.callDepth = r.callDepth
 	c.substDepth = r.substDepth
 	c.nest = r.nest

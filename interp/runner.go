@@ -116,8 +116,14 @@ type Runner struct {
 	// asyncSimple: the next statement is a background job's simple
 	// command, whose own failure runs no ERR trap.
 	asyncSimple bool
-	umaskBits   uint32
-	abortLine   bool // an error ends the current command line only (bash's DISCARD)
+	// proc is this shell's or job's entry in the process table (nil in
+	// other subshells); execProc: the next simple command is the job's
+	// whole command, which bash would exec, so ps shows its words.
+	proc      *procEntry
+	execProc  bool
+	pgid      int // the process group: ps, and kill -- -PGID
+	umaskBits uint32
+	abortLine bool // an error ends the current command line only (bash's DISCARD)
 }
 
 // frame is one function call or sourced file on the call stack.
@@ -186,6 +192,7 @@ func (r *Runner) subshell() *Runner {
 	c.subshellLevel++
 	c.procWaits, c.ownFDs = nil, nil
 	c.cfgFree = nil
+	c.proc, c.execProc = nil, false
 	c.pipeStatus = slices.Clone(r.pipeStatus)
 	return &c
 }
