@@ -44,7 +44,9 @@ ls /dev/fd | low
 for f in /dev/fd/*; do echo "${f#/dev/fd/}"; done | low
 cd /dev/fd && pwd
 ### tee writes to a process substitution and to /dev/fd/N
-echo hi | tee >(tr h H) >/dev/null; wait
+out=$(echo hi | tee >(tr h H) >/dev/null)
+echo "$out"
+printf 'a\nb\n' | tee >(wc -l >&2) 2>&1 >/dev/null | tr -d ' '
 { echo fd3 | tee /dev/fd/3 >/dev/null; } 3>&1
 echo app | tee -a /dev/fd/1 >/dev/null
 echo both | tee /dev/stdout
