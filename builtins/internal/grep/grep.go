@@ -259,6 +259,11 @@ func (st *search) contextStart(pos, n int) int {
 
 // process handles the complete lines in buf[start:end].
 func (st *search) process(start, end int) error {
+	if o := &st.Opt; o.Mode == ModeCount && !o.Invert && o.MaxCount < 0 && !st.stop {
+		// -c: only the number of matching lines matters.
+		st.res.Selected += int64(st.Re.CountLines(st.buf[start:end], st.sep))
+		return st.Re.Err()
+	}
 	p := start
 	for p < end {
 		if st.stop {

@@ -172,6 +172,40 @@ func compilePCRE(expr string, ignoreCase, multiline bool, whole Whole) (*Regexp,
 	return re, nil
 }
 
+// CountLines returns how many records of buf contain a match, as calling
+// FindLine until it fails would, without finding where each record
+// starts: grep -c on a literal is one literal search and one newline
+// search per matching line.
+func (re *Regexp) CountLines(buf []byte, sep byte) int {
+	if re.pf == nil || !re.pf.exact {
+		n := 0
+		for p := 0; p < len(buf); {
+			_, e, ok := re.FindLine(buf[p:], sep)
+			if !ok {
+				break
+			}
+			n++
+			p += e + 1
+		}
+		return n
+	}
+	sc := re.pf.scanner(buf)
+	n := 0
+	for pos := 0; pos < len(buf); {
+		i := sc.next(pos)
+		if i < 0 {
+			break
+		}
+		n++
+		e := bytes.IndexByte(buf[i:], sep)
+		if e < 0 {
+			break
+		}
+		pos = i + e + 1
+	}
+	return n
+}
+
 // FindLine returns the bounds [start, end) of the first record of buf that
 // contains a match; records end with sep (the last one may lack it) and
 // end excludes the separator.
@@ -226,6 +260,20 @@ func (re *Regexp) matchRecord(rec []byte) bool {
 	return re.btFind(rec, false) != nil
 }
 
+// verifyRecord is matchRecord for a record the prefilter found a literal
+// in: the lazy DFA when there is one (one pass, no backtracking), else
+// the engines.
+func (re *Regexp) verifyRecord(rec []byte, sep byte) bool {
+	if re.lines && sep == '\n' {
+		if d := re.getDFA(); d != nil {
+			if i, ok := d.find(rec); ok {
+				return i >= 0
+			}
+		}
+	}
+	return re.matchRecord(rec)
+}
+
 func (re *Regexp) findLinePrefiltered(buf []byte, sep byte) (int, int, bool) {
 	sc := re.pf.scanner(buf)
 	for pos := 0; pos < len(buf); {
@@ -234,7 +282,7 @@ func (re *Regexp) findLinePrefiltered(buf []byte, sep byte) (int, int, bool) {
 			return 0, 0, false
 		}
 		s, e := recordAround(buf, i, sep)
-		if re.pf.exact || re.matchRecord(buf[s:e]) {
+		if re.pf.exact || re.verifyRecord(buf[s:e], sep) {
 			return s, e, true
 		}
 		pos = e + 1

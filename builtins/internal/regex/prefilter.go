@@ -9,6 +9,7 @@ import (
 // around them is what makes grep fast on big inputs.
 type prefilter struct {
 	lits [][]byte
+	rare []int // per literal: the index of the byte to look for first
 	fold bool // ASCII case-insensitive; lits are lower case
 	// exact: finding a literal is finding a match (the expression is just
 	// these literals).
@@ -33,6 +34,7 @@ func newPrefilter(lits [][]byte, fold bool) *prefilter {
 			l = bytes.ToLower(l)
 		}
 		pf.lits = append(pf.lits, l)
+		pf.rare = append(pf.rare, rareByte(l))
 	}
 	return pf
 }
@@ -126,50 +128,95 @@ func exactLits(n *node) bool {
 // or -1.
 func (pf *prefilter) index(b []byte) int {
 	best := -1
-	for _, l := range pf.lits {
+	for k, l := range pf.lits {
 		lim := b
 		if best >= 0 {
 			lim = b[:min(len(b), best+len(l)-1)]
 		}
-		if i := pf.indexOne(lim, l); i >= 0 {
+		if i := pf.indexOne(lim, k); i >= 0 {
 			best = i
 		}
 	}
 	return best
 }
 
-func (pf *prefilter) indexOne(b, lit []byte) int {
+// indexOne finds the k-th literal in b.
+func (pf *prefilter) indexOne(b []byte, k int) int {
 	if pf.fold {
-		return indexFold(b, lit)
+		return indexFold(b, pf.lits[k])
 	}
-	return bytes.Index(b, lit)
+	return indexRare(b, pf.lits[k], pf.rare[k])
+}
+
+// indexRare is bytes.Index looking first for lit[j], the literal's rarest
+// byte, with IndexByte (SIMD) and checking around each hit: bytes.Index
+// looks for the first byte, which in text is often a common letter ("ing"
+// stops at every 'i'). When the byte turns out common in this input (a
+// false hit every 8 bytes or so, bytes.Index's own cutover) the rest is
+// left to bytes.Index.
+func indexRare(b, lit []byte, j int) int {
+	if len(lit) == 1 {
+		return bytes.IndexByte(b, lit[0])
+	}
+	c := lit[j]
+	fails := 0
+	for i := j; i < len(b); {
+		k := bytes.IndexByte(b[i:], c)
+		if k < 0 {
+			return -1
+		}
+		k += i
+		s := k - j
+		if s+len(lit) > len(b) {
+			return -1
+		}
+		if bytes.Equal(b[s:s+len(lit)], lit) {
+			return s
+		}
+		i = k + 1
+		if fails++; fails > 16+(i>>3) {
+			if r := bytes.Index(b[s+1:], lit); r >= 0 {
+				return s + 1 + r
+			}
+			return -1
+		}
+	}
+	return -1
 }
 
 // scanner finds literals in one buffer in increasing positions, keeping
-// each literal's next occurrence so the whole scan stays linear.
+// each literal's next occurrence so the whole scan stays linear. It is a
+// value, kept on the caller's stack: FindLine makes one per call, and
+// grep calls FindLine once per matching line.
 type pfScanner struct {
 	pf  *prefilter
 	buf []byte
-	at  []int // next occurrence at or after the last asked position; -1: none
+	at  [maxPrefilterLits]int // next occurrence at or after the last asked position; -1: none
 }
 
-func (pf *prefilter) scanner(buf []byte) *pfScanner {
-	next := make([]int, len(pf.lits))
-	for i := range next {
-		next[i] = -2
+func (pf *prefilter) scanner(buf []byte) pfScanner {
+	s := pfScanner{pf: pf, buf: buf}
+	for i := range pf.lits {
+		s.at[i] = -2
 	}
-	return &pfScanner{pf: pf, buf: buf, at: next}
+	return s
 }
 
 // next returns the first literal position at or after pos, or -1.
 func (s *pfScanner) next(pos int) int {
+	if len(s.pf.lits) == 1 {
+		if i := s.pf.indexOne(s.buf[pos:], 0); i >= 0 {
+			return pos + i
+		}
+		return -1
+	}
 	best := -1
-	for i, l := range s.pf.lits {
+	for i := range s.pf.lits {
 		if s.at[i] == -1 {
 			continue
 		}
 		if s.at[i] < pos {
-			j := s.pf.indexOne(s.buf[pos:], l)
+			j := s.pf.indexOne(s.buf[pos:], i)
 			if j < 0 {
 				s.at[i] = -1
 				continue
@@ -187,7 +234,7 @@ func (s *pfScanner) next(pos int) int {
 // looks for one byte of lit with IndexByte (both cases when a letter) and
 // checks around each hit.
 func indexFold(b, lit []byte) int {
-	j := rareByte(lit)
+	j := rareByteFold(lit)
 	c := lit[j]
 	if c < 'a' || c > 'z' {
 		for i := j; i < len(b); {
@@ -248,21 +295,50 @@ func equalFoldLower(b, lit []byte) bool {
 	return true
 }
 
-// rareByte picks the byte of lit to search for: a non-letter if there is
-// one (one IndexByte instead of two), else the rarest letter in English.
+// rareByte picks the byte of lit to search for: the rarest in text, by
+// rank (a non-letter beats a letter, which for -i costs two IndexBytes).
 func rareByte(lit []byte) int {
-	const freq = "etaoinshrdlcumwfgypbvkjxqz" // most to least frequent
 	best, bestRank := 0, -1
 	for i, c := range lit {
-		rank := 100
-		if c >= 'a' && c <= 'z' {
-			rank = bytes.IndexByte([]byte(freq), c)
-		} else if c == ' ' {
-			rank = 0
-		}
-		if rank > bestRank {
-			best, bestRank = i, rank
+		if r := byteRank(c); r > bestRank {
+			best, bestRank = i, r
 		}
 	}
 	return best
+}
+
+// rareByteFold is rareByte for a search ignoring case: a non-letter is
+// one IndexByte where a letter is two, so any beats every letter.
+func rareByteFold(lit []byte) int {
+	best, bestRank := 0, -1
+	for i, c := range lit {
+		r := byteRank(c)
+		if c|0x20 < 'a' || c|0x20 > 'z' {
+			r += 100
+		}
+		if r > bestRank {
+			best, bestRank = i, r
+		}
+	}
+	return best
+}
+
+// byteRank orders bytes from common to rare in text and logs: space and
+// newline, lower-case letters by their frequency in English, digits,
+// upper-case letters, punctuation, then control and non-ASCII bytes.
+func byteRank(c byte) int {
+	const freq = "etaoinshrdlcumwfgypbvkjxqz" // most to least frequent
+	switch {
+	case c == ' ' || c == '\n' || c == '\t':
+		return 0
+	case c >= 'a' && c <= 'z':
+		return 1 + bytes.IndexByte([]byte(freq), c)
+	case c >= '0' && c <= '9':
+		return 20
+	case c >= 'A' && c <= 'Z':
+		return 30 + bytes.IndexByte([]byte(freq), c-'A'+'a')
+	case c < 0x80 && c >= 0x20:
+		return 60
+	}
+	return 70
 }

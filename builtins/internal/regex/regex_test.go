@@ -337,3 +337,71 @@ func (re *Regexp) buildGoSource(src string) error {
 	re.goFirst, re.goLong, re.goSrc = g, g, src
 	return nil
 }
+
+// TestPrefilterLines checks FindLine and CountLines, which find a
+// required literal first (its rarest byte) and verify the line with the
+// lazy DFA, against Go's regexp run line by line.
+func TestPrefilterLines(t *testing.T) {
+	pats := []string{"ing", "ab", "ru.*ab", "a[bc]+d", "(ab|cd)x", "^ab", "ab$", "kaab", "a", "zz+y", "(foo|bar)", `x\b`, "gab|kun"}
+	rng := rand.New(rand.NewSource(2))
+	alphabet := []string{"a", "b", "c", "d", "i", "n", "g", "r", "u", "k", "x", "y", "z", "f", "o", " ", "\n", "\n"}
+	for _, p := range pats {
+		re, err := CompileList([]string{p}, ListOptions{Syntax: ERE, Lines: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		gore := regexp.MustCompile(p)
+		for i := 0; i < 400; i++ {
+			var b bytes.Buffer
+			for n := rng.Intn(200); n > 0; n-- {
+				b.WriteString(alphabet[rng.Intn(len(alphabet))])
+			}
+			buf := b.Bytes()
+			var want []string
+			for _, line := range strings.SplitAfter(string(buf), "\n") {
+				line = strings.TrimSuffix(line, "\n")
+				if gore.MatchString(line) {
+					want = append(want, line)
+				}
+			}
+			if len(buf) > 0 && buf[len(buf)-1] == '\n' && len(want) > 0 && gore.MatchString("") && want[len(want)-1] == "" {
+				want = want[:len(want)-1] // the "line" after the last newline
+			}
+			var got []string
+			for rest := buf; len(rest) > 0; {
+				s, e, ok := re.FindLine(rest, '\n')
+				if !ok {
+					break
+				}
+				got = append(got, string(rest[s:e]))
+				rest = rest[min(e+1, len(rest)):]
+			}
+			if strings.Join(got, "|") != strings.Join(want, "|") {
+				t.Fatalf("%q on %q: FindLine %q, line by line %q", p, buf, got, want)
+			}
+			if n := re.CountLines(buf, '\n'); n != len(want) {
+				t.Fatalf("%q on %q: CountLines %d, line by line %d", p, buf, n, len(want))
+			}
+		}
+	}
+}
+
+// TestIndexRare checks the rare-byte literal search against bytes.Index,
+// including inputs full of the byte it looks for (its cutover to
+// bytes.Index).
+func TestIndexRare(t *testing.T) {
+	cases := []struct{ b, lit string }{
+		{"xxkaab", "kaab"}, {strings.Repeat("k", 5000) + "kaab", "kaab"}, {strings.Repeat("kaa", 3000), "kaab"},
+		{"singing", "ing"}, {"", "ab"}, {"a", "ab"}, {"ab", "ab"}, {"zzzz", "z"}, {"qz", "zq"},
+		{strings.Repeat("g", 100) + "ing" + strings.Repeat("g", 100), "ing"},
+	}
+	for _, c := range cases {
+		lit := []byte(c.lit)
+		if got, want := indexRare([]byte(c.b), lit, rareByte(lit)), bytes.Index([]byte(c.b), lit); got != want {
+			t.Errorf("indexRare(%.20q…, %q) = %d, want %d", c.b, c.lit, got, want)
+		}
+	}
+	if j := rareByte([]byte("ing")); j != 2 {
+		t.Errorf("rareByte(ing) = %d, want 2 (g)", j)
+	}
+}
