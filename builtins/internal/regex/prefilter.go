@@ -10,7 +10,7 @@ import (
 type prefilter struct {
 	lits [][]byte
 	rare []int // per literal: the index of the byte to look for first
-	fold bool // ASCII case-insensitive; lits are lower case
+	fold bool  // ASCII case-insensitive; lits are lower case
 	// exact: finding a literal is finding a match (the expression is just
 	// these literals).
 	exact bool
