@@ -23,6 +23,8 @@ func table() []Command {
 		{Name: "install", Summary: "copy files and set attributes", Usage: installUsage, Run: runInstall},
 		{Name: "ln", Summary: "make links between files", Usage: lnUsage, Run: runLn},
 		{Name: "chmod", Summary: "change file mode bits", Usage: chmodUsage, Run: runChmod},
+		{Name: "chown", Summary: "change file owner and group (the sandbox's virtual accounts)", Usage: chownUsage, Run: runChown},
+		{Name: "chgrp", Summary: "change group ownership (the sandbox's virtual groups)", Usage: chgrpUsage, Run: runChgrp},
 		{Name: "stat", Summary: "display file or file system status", Usage: statUsage, Run: runStat},
 		{Name: "du", Summary: "estimate file space usage", Usage: duUsage, Run: runDu},
 		{Name: "df", Summary: "report file system space usage", Usage: dfUsage, Run: runDf},

@@ -1275,23 +1275,119 @@ func (r *Runner) biUmask(_ context.Context, args []string) int {
 
 func (r *Runner) umask() uint32 { return r.umaskBits }
 
+// helpTopic is one of bash's help topics (helptopics.go).
+type helpTopic struct{ name, synopsis, desc string }
+
+// biHelp is bash 5.2's help: the list of topics in two columns, and for
+// each PATTERN (an exact name or glob, else a prefix) the synopsis (-s),
+// the description line (-d), or both (no option; -m as a manual page).
+// Only the synopses and one-line descriptions are carried, so `help cd`
+// prints the first two lines of what bash prints, not its long text.
 func (r *Runner) biHelp(_ context.Context, args []string) int {
-	if len(args) > 1 {
-		for _, a := range args[1:] {
-			if !isShellBuiltin(a) {
-				r.builtinErr("help", "no help topics match `%s'.  Try `help help' or `man -k %s' or `info %s'.", a, a, a)
-				return 1
-			}
-			fmt.Fprintf(r.out(), "%s: %s is a shell builtin of sandsh, with the options of bash 5.2.\n", a, a)
+	opts, pats, ok := r.parseOpts(args, "dms")
+	if !ok {
+		return 2
+	}
+	var dflag, mflag, sflag bool
+	for _, o := range opts {
+		switch o.c {
+		case 'd':
+			dflag = true
+		case 'm':
+			mflag = true
+		case 's':
+			sflag = true
 		}
+	}
+	w := r.out()
+	if len(pats) == 0 {
+		helpList(w)
 		return 0
 	}
-	fmt.Fprintf(r.out(), "sandsh shell builtins (bash %s compatible):\n", bashVersion)
-	for _, name := range builtinNames {
-		fmt.Fprintf(r.out(), " %s\n", name)
+	if hasGlobChars(pats[0]) {
+		kw := "keyword"
+		if len(pats) > 1 {
+			kw = "keywords"
+		}
+		fmt.Fprintf(w, "Shell commands matching %s `%s'\n\n", kw, strings.Join(pats, ", "))
+	}
+	found := 0
+	pattern := ""
+	for _, pattern = range pats {
+		for pass := 1; pass < 3; pass++ {
+			this := false
+			for _, t := range helpTopics {
+				var m bool
+				if pass == 1 {
+					m = pattern == t.name || r.matchPattern(pattern, t.name)
+				} else {
+					m = strings.HasPrefix(t.name, pattern)
+				}
+				if !m {
+					continue
+				}
+				this = true
+				found++
+				switch {
+				case dflag:
+					fmt.Fprintf(w, "%s - %s\n", t.name, t.desc)
+				case mflag:
+					fmt.Fprintf(w, "NAME\n    %s - %s\n\nSYNOPSIS\n    %s\n\n", t.name, t.desc, t.synopsis)
+				case sflag:
+					fmt.Fprintf(w, "%s: %s\n", t.name, t.synopsis)
+				default:
+					fmt.Fprintf(w, "%s: %s\n    %s\n", t.name, t.synopsis, t.desc)
+				}
+			}
+			if pass == 1 && this {
+				break
+			}
+		}
+	}
+	if found == 0 {
+		r.builtinErr("help", "no help topics match `%s'.  Try `help help' or `man -k %s' or `info %s'.", pattern, pattern, pattern)
+		return 1
 	}
 	return 0
 }
+
+// helpList prints bash's `help` with no argument: a header and every
+// topic's synopsis in two columns of 40, a long one cut with '>'.
+func helpList(w io.Writer) {
+	fmt.Fprintf(w, "GNU bash, version %s (x86_64-pc-linux-gnu)\n", bashVersion)
+	fmt.Fprint(w, "These shell commands are defined internally.  Type `help' to see this list.\n"+
+		"Type `help name' to find out more about the function `name'.\n"+
+		"Use `info bash' to find out more about the shell in general.\n"+
+		"Use `man -k' or `info' to find out more about commands not in this list.\n\n"+
+		"A star (*) next to a name means that the command is disabled.\n\n")
+	const width = 40
+	// bash keeps one byte less of the second column (its buffer ends a
+	// byte earlier).
+	cell := func(s string, keep int) string {
+		if len(s) >= keep {
+			s = s[:keep] + ">"
+		}
+		return " " + s
+	}
+	n := len(helpTopics)
+	height := (n + 1) / 2
+	var b strings.Builder
+	for i := 0; i < height; i++ {
+		b.Reset()
+		c := cell(helpTopics[i].synopsis, width-3)
+		b.WriteString(c)
+		if i+height < n {
+			b.WriteString(strings.Repeat(" ", width-len(c)))
+			b.WriteString(cell(helpTopics[i+height].synopsis, width-4))
+		}
+		b.WriteByte('\n')
+		io.WriteString(w, b.String())
+	}
+}
+
+// hasGlobChars reports whether s has a glob character, as bash's
+// glob_pattern_p decides for help's heading.
+func hasGlobChars(s string) bool { return strings.ContainsAny(s, "*?[") }
 
 func (r *Runner) biEnable(_ context.Context, args []string) int {
 	if len(args) == 1 || args[1] == "-a" || args[1] == "-p" {

@@ -211,3 +211,14 @@ echo $OPTIND
 let "1/0"; echo "after $?"
 ### command -p searches the standard path and restores PATH
 mkdir -p tb; printf 'echo wrong\n' > tb/tr; chmod +x tb/tr; OLD=$PATH; PATH="$PWD/tb:$PATH"; echo aaa | tr a b; echo aaa | command -p tr a b; [ "$PATH" = "$PWD/tb:$OLD" ] && echo restored; PATH=/nowhere; command -p ls / >/dev/null; echo st=$?; command -pv cat; unset PATH; command -p true; echo ${PATH-unset}
+### help: bash's topic list, synopses and descriptions
+help
+help -s cd; help -s read printf
+help -d cd pwd
+help -s 'c*' 'p*'
+help ca | head -2
+help cd | head -2
+help -m cd | head -5
+help -s nosuchtopic; echo st=$?
+help -x; echo st=$?
+help -s '(( ... ))' if; echo st=$?
