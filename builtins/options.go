@@ -47,6 +47,8 @@ func optionSpecs() map[string]*Getopt {
 		"tree": &treeGetopt, "truncate": &truncateGetopt, "tty": &ttyGetopt, "uname": &unameGetopt,
 		"unexpand": &unexpandGetopt, "uniq": &uniqGetopt, "unzip": &unzipGetopt, "wc": &wcGetopt,
 		"wget": &wgetGetopt, "whoami": &whoamiGetopt, "xargs": &xargsGetopt, "zip": &zipGetopt,
+		"chown": &chownGetopt, "chgrp": &chownGetopt, "envsubst": &envsubstGetopt, "shuf": &shufGetopt,
+		"bzip2": &zGetopt, "bunzip2": &zGetopt, "bzcat": &zGetopt, "xz": &zGetopt, "unxz": &zGetopt, "xzcat": &zGetopt,
 	}
 }
 
