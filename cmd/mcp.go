@@ -50,6 +50,7 @@ limits the server was started with, e.g. sandsh mcp --timeout 10s --fs overlay -
 	c.Flags().StringVar(&mo.MaxMessage, "max-message", "16MiB", "largest JSON-RPC message the server reads; a bigger one gets an error reply and is skipped")
 	c.Flags().IntVar(&mo.Pool, "pool", 2, "workers kept started and confined for new sessions and calls without a session (0: start each when needed)")
 	c.Flags().StringVar(&mo.MaxResult, "max-result-output", "1MiB", "most bytes of each of stdout and stderr a run's result carries (head and tail; a call's max_output may ask for less)")
+	c.Flags().StringVar(&mo.StateDir, "state-dir", "", "keep named sessions in `DIR` as NAME.st state files: a session starts from its file, and is saved there when it expires or the server stops")
 	c.Flags().StringVar(&hf.Addr, "http", "", "serve streamable HTTP on `ADDR` (host:port) instead of stdio")
 	c.Flags().StringVar(&hf.TokenFile, "token-file", "", "with --http: the bearer token clients must send, from `FILE` (default $"+mcpserver.TokenEnv+")")
 	c.Flags().IntVar(&hf.MaxClients, "max-clients", 256, "with --http: limit on MCP client sessions held at once")

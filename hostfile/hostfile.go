@@ -221,3 +221,21 @@ func Describe(err error) string {
 	}
 	return fmt.Sprint(err)
 }
+
+// Remove removes a regular file the operator's flags name (a saved
+// session's state file) and reports whether there was one; a missing
+// one is no error, and anything else (a directory, a symlink, a FIFO)
+// is left alone and refused.
+func Remove(name string) (bool, error) {
+	fi, err := os.Lstat(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	if !fi.Mode().IsRegular() {
+		return false, &NotRegularError{Name: name, Kind: kind(fi.Mode())}
+	}
+	return true, os.Remove(name)
+}

@@ -156,3 +156,42 @@ func TestWriteAtomicRefuses(t *testing.T) {
 		}
 	}
 }
+
+// TestRemove: only a regular file is removed; a symlink (even to a
+// regular file), a directory and a FIFO are refused and left alone.
+func TestRemove(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "f")
+	if err := os.WriteFile(f, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink(f, link); err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	sub := filepath.Join(dir, "sub")
+	if err := os.Mkdir(sub, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{link, fifo, sub} {
+		if removed, err := Remove(p); err == nil || removed {
+			t.Errorf("%s: removed=%v err=%v", p, removed, err)
+		}
+		if _, err := os.Lstat(p); err != nil {
+			t.Errorf("%s is gone: %v", p, err)
+		}
+	}
+	if _, err := os.Stat(f); err != nil {
+		t.Errorf("the link's target is gone: %v", err)
+	}
+	if removed, err := Remove(f); err != nil || !removed {
+		t.Errorf("a regular file: removed=%v err=%v", removed, err)
+	}
+	if removed, err := Remove(f); err != nil || removed {
+		t.Errorf("a missing file: removed=%v err=%v", removed, err)
+	}
+}

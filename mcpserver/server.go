@@ -13,6 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/sandsh/sandsh/hostfile"
 	"github.com/sandsh/sandsh/rpcframe"
 	"github.com/sandsh/sandsh/sandbox"
 	"github.com/sandsh/sandsh/vfs"
@@ -34,6 +35,11 @@ type Options struct {
 	// call's own) with the server's options; nil is worker.StartSession.
 	// A warm pool hands out an already started worker here.
 	StartWorker func(o *worker.Options, cfg worker.SessionConfig) (*worker.Session, error)
+	// StateDir, when set, keeps named sessions across servers: a
+	// session named NAME starts from STATEDIR/NAME.st when that file
+	// exists, and is saved there when it expires or the server closes;
+	// close_session and reset_session remove the file.
+	StateDir string
 	// Pool, when StartWorker is nil, is how many workers the server
 	// keeps started and confined for new sessions (worker.Pool); 0
 	// starts each session's worker when the session starts.
@@ -176,6 +182,21 @@ func New(o *worker.Options, mo *Options) (*Server, error) {
 	if o.SessionFlags() || o.Command != nil {
 		return nil, worker.Usagef("sandsh mcp takes the run flags (filesystem, limits, environment), not --state, --var, --json, --import, --export or --changes")
 	}
+	if mo.StateDir != "" {
+		f, err := hostfile.Open(mo.StateDir)
+		if err == nil {
+			f.Close()
+		}
+		if !hostfile.IsDir(err) {
+			if err == nil {
+				return nil, worker.Usagef("--state-dir %s: not a directory", mo.StateDir)
+			}
+			return nil, worker.Usagef("--state-dir %s: %s", mo.StateDir, hostfile.Describe(err))
+		}
+		if mo.StateDir, err = filepath.Abs(mo.StateDir); err != nil {
+			return nil, worker.Usagef("--state-dir: %v", err)
+		}
+	}
 	s := &Server{base: *o, mo: *mo, sessions: map[string]*namedSession{},
 		expired: map[string]time.Time{}, stop: make(chan struct{})}
 	s.oneOff = make(chan struct{}, mo.MaxSessions)
@@ -211,13 +232,22 @@ func New(o *worker.Options, mo *Options) (*Server, error) {
 
 // Close ends every session's worker.
 func (s *Server) Close() {
+	s.mu.Lock()
+	select {
+	case <-s.stop:
+		s.mu.Unlock()
+		return // closed already
+	default:
+	}
 	close(s.stop)
+	s.mu.Unlock()
 	s.mu.Lock()
 	all := s.sessions
 	s.sessions = map[string]*namedSession{}
 	s.mu.Unlock()
-	for _, ss := range all {
+	for name, ss := range all {
 		ss.mu.Lock()
+		s.save(name, ss)
 		ss.end()
 		ss.mu.Unlock()
 	}
@@ -243,14 +273,16 @@ func (s *Server) reap() {
 // expire ends the sessions unused for --session-idle: their workers
 // stop and their places are free.
 func (s *Server) expire(now time.Time) {
-	var idle []*namedSession
+	idle := map[string]*namedSession{}
 	s.mu.Lock()
 	for name, ss := range s.sessions {
 		if ss.mu.TryLock() {
 			if now.Sub(ss.lastUsed) > s.mo.IdleTimeout {
 				delete(s.sessions, name)
-				s.expired[name] = now
-				idle = append(idle, ss) // still locked
+				if s.mo.StateDir == "" {
+					s.expired[name] = now // (with --state-dir it is saved, not gone)
+				}
+				idle[name] = ss // still locked
 			} else {
 				ss.mu.Unlock()
 			}
@@ -262,9 +294,51 @@ func (s *Server) expire(now time.Time) {
 		}
 	}
 	s.mu.Unlock()
-	for _, ss := range idle {
+	for name, ss := range idle {
+		s.save(name, ss)
 		ss.end()
 		ss.mu.Unlock()
+	}
+}
+
+// statePath is where --state-dir keeps the named session's state (a
+// valid name has no '/').
+func (s *Server) statePath(name string) string {
+	if s.mo.StateDir == "" {
+		return ""
+	}
+	return filepath.Join(s.mo.StateDir, name+".st")
+}
+
+// save writes a named session, as of its last finished call, to its
+// state file under --state-dir; ss.mu is held.
+func (s *Server) save(name string, ss *namedSession) {
+	if s.mo.StateDir == "" || ss.live == nil || ss.gone {
+		return
+	}
+	if err := ss.live.SaveState(context.Background()); err != nil {
+		s.warn("session %q: saving its state: %v", name, err)
+	}
+}
+
+// forget removes a named session's state file (close_session,
+// reset_session).
+func (s *Server) forget(name string) (bool, error) {
+	if s.mo.StateDir == "" {
+		return false, nil
+	}
+	removed, err := hostfile.Remove(s.statePath(name))
+	if err != nil {
+		return false, fmt.Errorf("session %q: removing its saved state: %s", name, s.hide(hostfile.Describe(err)))
+	}
+	return removed, nil
+}
+
+// warn tells the operator (the server's stderr) what no client asked
+// about.
+func (s *Server) warn(format string, a ...any) {
+	if s.base.IO.Err != nil {
+		fmt.Fprintf(s.base.IO.Err, "sandsh: mcp: "+format+"\n", a...)
 	}
 }
 
@@ -300,6 +374,22 @@ func (s *Server) startLive(ask *callAsker) (*worker.Session, error) {
 	live, err := start(&o, worker.SessionConfig{})
 	if err != nil {
 		return nil, fmt.Errorf("cannot start the session's worker: %v", err)
+	}
+	return live, nil
+}
+
+// startNamed starts a named session's worker: with --state-dir from
+// its state file when there is one (so not a pooled worker, which
+// started empty).
+func (s *Server) startNamed(name string, ask *callAsker) (*worker.Session, error) {
+	if s.mo.StateDir == "" {
+		return s.startLive(ask)
+	}
+	o := s.sessionOptions(ask)
+	o.State = s.statePath(name)
+	live, err := worker.StartSession(&o, worker.SessionConfig{})
+	if err != nil {
+		return nil, fmt.Errorf("cannot start the session's worker: %s", s.hide(err.Error()))
 	}
 	return live, nil
 }
@@ -362,7 +452,7 @@ func (s *Server) session(ctx context.Context, name string, ask sandbox.Asker) (l
 	}
 	if ss.live == nil {
 		ss.asker = &callAsker{}
-		if ss.live, err = s.startLive(ss.asker); err != nil {
+		if ss.live, err = s.startNamed(name, ss.asker); err != nil {
 			ss.gone = true
 			s.mu.Lock()
 			if s.sessions[name] == ss {
@@ -399,12 +489,15 @@ func (s *Server) endSession(name string, end bool) (existed bool, err error) {
 	}
 	s.mu.Unlock()
 	if ss == nil {
-		return false, nil
+		return s.forget(name) // (saved by an earlier server, with --state-dir)
 	}
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	if ss.gone {
 		return false, nil
+	}
+	if _, err := s.forget(name); err != nil {
+		return true, err
 	}
 	if end {
 		ss.end()

@@ -684,3 +684,55 @@ func TestMCPBackgroundJob(t *testing.T) {
 		}
 	})
 }
+
+// TestMCPStateDir: with --state-dir a named session outlives its
+// server: saved when the server closes or the session expires, it
+// starts from its file in the next server (another replica, sharing the
+// directory); close_session and reset_session remove the file.
+func TestMCPStateDir(t *testing.T) {
+	dir := t.TempDir()
+	mo := Options{MaxSessions: 4, IdleTimeout: time.Hour, StateDir: dir}
+	start := func() (*mcp.ClientSession, *Server) {
+		cs, srv := connect(t, inMemory, mo, nil, "")
+		return cs, srv
+	}
+	cs, srv := start()
+	call(t, cs, "run", map[string]any{"session": "m", "script": `x=5; f() { echo "f$1"; }; mkdir d; cd d; echo hi > file`})
+	call(t, cs, "run", map[string]any{"session": "e", "script": `kept=yes`})
+	call(t, cs, "run", map[string]any{"session": "gone", "script": `y=1`})
+	srv.expire(time.Now().Add(2 * time.Hour)) // all three expire, saved
+	_, res := call(t, cs, "run", map[string]any{"session": "e", "script": "echo ${kept-lost}"})
+	if out := resultObject(t, res); res.IsError || out["stdout"] != "yes\n" {
+		t.Fatalf("after expiry: %v %s", out, errorText(res))
+	}
+	call(t, cs, "run", map[string]any{"session": "m", "script": "x=6"})
+	srv.Close() // saves m and e
+	for _, name := range []string{"m.st", "e.st", "gone.st"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	cs2, _ := start()
+	out, res := call(t, cs2, "run", map[string]any{"session": "m", "script": `echo "$x $(f y) $PWD $(cat file)"`})
+	if res.IsError || out["stdout"] != "6 fy /workspace/d hi\n" {
+		t.Fatalf("the next server: %v %s", out, errorText(res))
+	}
+	out, res = call(t, cs2, "close_session", map[string]any{"session": "gone"})
+	if res.IsError || out["existed"] != true {
+		t.Errorf("closing a saved session: %v %s", out, errorText(res))
+	}
+	call(t, cs2, "reset_session", map[string]any{"session": "m"})
+	if _, err := os.Stat(filepath.Join(dir, "gone.st")); !os.IsNotExist(err) {
+		t.Errorf("close_session left the file: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "m.st")); !os.IsNotExist(err) {
+		t.Errorf("reset_session left the file: %v", err)
+	}
+	out, _ = call(t, cs2, "run", map[string]any{"session": "gone", "script": "echo ${y-none}"})
+	if out["stdout"] != "none\n" {
+		t.Errorf("a closed session came back: %v", out)
+	}
+	if _, err := New(testOptions(t), &Options{MaxSessions: 1, IdleTimeout: time.Hour, StateDir: filepath.Join(dir, "nosuch")}); err == nil {
+		t.Error("a missing --state-dir accepted")
+	}
+}
