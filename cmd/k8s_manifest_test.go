@@ -38,8 +38,11 @@ type k8sDeploymentSpec struct {
 			TerminationGracePeriodSeconds int            `yaml:"terminationGracePeriodSeconds"`
 			Containers                    []k8sContainer `yaml:"containers"`
 			Volumes                       []struct {
-				Name     string   `yaml:"name"`
-				EmptyDir struct{} `yaml:"emptyDir"`
+				Name                  string    `yaml:"name"`
+				EmptyDir              *struct{} `yaml:"emptyDir"`
+				PersistentVolumeClaim *struct {
+					ClaimName string `yaml:"claimName"`
+				} `yaml:"persistentVolumeClaim"`
 			} `yaml:"volumes"`
 		} `yaml:"spec"`
 	} `yaml:"template"`
@@ -229,6 +232,18 @@ func TestK8sManifest(t *testing.T) {
 		t.Errorf("--max-memory %s: %v", flag("max-memory"), err)
 	}
 
+	// --state-dir is a mount of a claim the replicas share.
+	shared := false
+	for _, m := range c.VolumeMounts {
+		for _, v := range dep.Spec.Template.Spec.Volumes {
+			if m.MountPath == flag("state-dir") && v.Name == m.Name && v.PersistentVolumeClaim != nil && v.PersistentVolumeClaim.ClaimName != "" {
+				shared = true
+			}
+		}
+	}
+	if flag("state-dir") != "" && !shared {
+		t.Errorf("--state-dir %s is not a mounted claim the replicas share", flag("state-dir"))
+	}
 	for name, p := range map[string]k8sProbe{"readiness": c.ReadinessProbe, "liveness": c.LivenessProbe} {
 		if p.HTTPGet.Path != "/healthz" || portNames[p.HTTPGet.Port] == 0 || p.PeriodSeconds <= 0 {
 			t.Errorf("%s probe: %+v", name, p)
