@@ -211,3 +211,62 @@ func TestShunit2InSandbox(t *testing.T) {
 		t.Errorf("shunit2 did not report a run:\n%s", got.out)
 	}
 }
+
+// batsLibs finds bats-support 0.3.0 and bats-assert 2.2.4 (npm) beside
+// bats: the helper libraries bats projects load.
+func batsLibs(root string) string {
+	mods := filepath.Dir(root)
+	for _, lib := range []string{"bats-support", "bats-assert"} {
+		if _, err := os.Stat(filepath.Join(mods, lib, "load.bash")); err != nil {
+			return ""
+		}
+	}
+	return mods
+}
+
+// TestBatsAssertInSandbox runs bats-assert's and bats-support's every
+// assertion, passing and failing (testdata/frameworks/bats-assert), under
+// bats in bash and in the sandbox: the TAP output, with each failure's
+// message as bats-support lays it out, and the pass counts must match.
+func TestBatsAssertInSandbox(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		suite.Skip(t, "linux", "the worker runs on Linux only")
+	}
+	if _, err := exec.LookPath("bash"); err != nil {
+		suite.Skip(t, "bash", "bash runs the framework as the oracle")
+	}
+	root := batsRoot()
+	mods := ""
+	if root != "" {
+		mods = batsLibs(root)
+	}
+	if mods == "" {
+		suite.Skip(t, "bats-assert", "bats 1.13, bats-support 0.3.0 and bats-assert 2.2.4 not installed: run .ci/run, or `npm install --prefix ~/.cache/sandsh bats@1.13.0 bats-support@0.3.0 bats-assert@2.2.4`")
+	}
+	dir := t.TempDir()
+	for _, m := range []string{"bats", "bats-support", "bats-assert"} {
+		copyTree(t, filepath.Join(mods, m), filepath.Join(dir, "node_modules", m))
+	}
+	copyTree(t, filepath.Join("..", "testdata", "frameworks", "bats-assert"), dir)
+	sandsh := buildSandsh(t)
+	// A message naming a library file shows the directory the suite runs
+	// in: the host's, or the sandbox's /workspace.
+	where := func(s string) string { return strings.ReplaceAll(s, dir+"/", "/workspace/") }
+	for _, args := range []string{"--tap assert.bats", "assert.bats"} {
+		t.Run(args, func(t *testing.T) {
+			script := "node_modules/bats/bin/bats " + args
+			want := runIn(t, dir, "bash", "-c", script)
+			got := runIn(t, dir, sandsh, "--fs", "overlay", "--base", dir, "--timeout", "120s", "-c", script)
+			compareRuns(t, "bats "+args, want, got, where)
+			if args == "--tap assert.bats" {
+				passed := strings.Count("\n"+got.out, "\nok ")
+				failed := strings.Count("\n"+got.out, "\nnot ok ")
+				t.Logf("bats-assert suite: bash %d passed, %d failed; sandsh %d passed, %d failed",
+					strings.Count("\n"+want.out, "\nok "), strings.Count("\n"+want.out, "\nnot ok "), passed, failed)
+				if passed+failed != 25 {
+					t.Errorf("the suite did not run its 25 tests:\n%s", got.out)
+				}
+			}
+		})
+	}
+}

@@ -13,6 +13,8 @@
 //     of the sorted keys so it pairs with ${!m[@]};
 //   - arithmetic assigns to array elements (a[i]++, m[$k]+=1), and a value
 //     that is not a number is evaluated as an expression, as in bash;
+//   - ${v?} and ${v:?} with no word say bash's "parameter not set" and
+//     "parameter null or not set";
 //   - Config.MaxBytes bounds the string one replacement may build.
 //
 // The parser (mvdan.cc/sh/v3/syntax) and pattern package are used

@@ -303,9 +303,17 @@ func (cfg *Config) paramValue(pe *syntax.ParamExp) (_ string, set bool, _ error)
 			fallthrough
 		case syntax.ErrorUnsetOrNull:
 			if str == "" {
+				msg := arg
+				if pe.Exp.Word == nil {
+					// sandsh: bash's words for ${v?} and ${v:?} with no message.
+					msg = "parameter not set"
+					if op == syntax.ErrorUnsetOrNull {
+						msg = "parameter null or not set"
+					}
+				}
 				return "", false, UnsetParameterError{
 					Node:    pe,
-					Message: arg,
+					Message: msg,
 				}
 			}
 		case syntax.AssignUnset:

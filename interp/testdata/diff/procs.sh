@@ -116,3 +116,9 @@ install -o nobody2 src q; echo "owner $?"
 install src a; ls a
 chmod 444 dst; install src dst; stat -c '%a' dst
 install -C -m 644 src dst2; echo C $?
+### ${v?} and ${v:?} without a word say bash's words (bats-assert reads ${output?}) [script]
+unset x
+( : "${x?}" ); echo "unset $?"
+x=
+( : "${x:?}" ); echo "null $?"
+( : "${y?custom}" ); echo "custom $?"
