@@ -96,33 +96,19 @@ type Server struct {
 type namedSession struct {
 	mu       sync.Mutex // one call at a time, and the session's life
 	live     *worker.Session
-	asker    *callAsker
+	asker    *worker.AskSwitch
 	lastUsed time.Time
 	gone     bool
 }
 
-// callAsker answers a session worker's policy asks with the asker of the
-// call running in the session (its client, through elicitation): the
-// worker lives across calls, the client's request does not.
-type callAsker struct {
-	mu  sync.Mutex
-	ask sandbox.Asker
-}
-
-func (c *callAsker) set(a sandbox.Asker) {
-	c.mu.Lock()
-	c.ask = a
-	c.mu.Unlock()
-}
-
-func (c *callAsker) Ask(ctx context.Context, q sandbox.AskQuestion) sandbox.AskAnswer {
-	c.mu.Lock()
-	a := c.ask
-	c.mu.Unlock()
-	if a == nil {
-		return sandbox.AskAnswer{By: "mcp", Why: "no call of the MCP client is running to ask"}
-	}
-	return a(ctx, q)
+// newCallAsker answers a session worker's policy asks with the asker of
+// the call running in the session (its client, through elicitation),
+// ask to begin with: the worker lives across calls, the client's
+// request does not.
+func newCallAsker(ask sandbox.Asker) *worker.AskSwitch {
+	a := &worker.AskSwitch{Nobody: sandbox.AskAnswer{By: "mcp", Why: "no call of the MCP client is running to ask"}}
+	a.Set(ask)
+	return a
 }
 
 // validSessionName reports whether name is 1 to 64 letters, digits, '.',
@@ -353,7 +339,7 @@ func (ss *namedSession) end() {
 
 // sessionOptions are the options of a session's worker; its policy
 // asks go to ask (unless --ask-command answers them).
-func (s *Server) sessionOptions(ask *callAsker) worker.Options {
+func (s *Server) sessionOptions(ask *worker.AskSwitch) worker.Options {
 	o := s.base
 	o.ResetNet() // each session has its own network gate, so its own request count
 	if o.AskCommand == "" && ask != nil {
@@ -365,7 +351,7 @@ func (s *Server) sessionOptions(ask *callAsker) worker.Options {
 
 // startLive starts a live session's worker under the server's flags;
 // its policy asks go to ask (unless --ask-command answers them).
-func (s *Server) startLive(ask *callAsker) (*worker.Session, error) {
+func (s *Server) startLive(ask *worker.AskSwitch) (*worker.Session, error) {
 	o := s.sessionOptions(ask)
 	start := s.mo.StartWorker
 	if start == nil {
@@ -381,7 +367,7 @@ func (s *Server) startLive(ask *callAsker) (*worker.Session, error) {
 // startNamed starts a named session's worker: with --state-dir from
 // its state file when there is one (so not a pooled worker, which
 // started empty).
-func (s *Server) startNamed(name string, ask *callAsker) (*worker.Session, error) {
+func (s *Server) startNamed(name string, ask *worker.AskSwitch) (*worker.Session, error) {
 	if s.mo.StateDir == "" {
 		return s.startLive(ask)
 	}
@@ -411,7 +397,7 @@ func (s *Server) session(ctx context.Context, name string, ask sandbox.Asker) (l
 		case <-ctx.Done():
 			return nil, nil, errCancelled
 		}
-		live, err := s.startLive(&callAsker{ask: ask})
+		live, err := s.startLive(newCallAsker(ask))
 		if err != nil {
 			<-s.oneOff
 			return nil, nil, err
@@ -451,7 +437,7 @@ func (s *Server) session(ctx context.Context, name string, ask sandbox.Asker) (l
 		return s.session(ctx, name, ask)
 	}
 	if ss.live == nil {
-		ss.asker = &callAsker{}
+		ss.asker = newCallAsker(nil)
 		if ss.live, err = s.startNamed(name, ss.asker); err != nil {
 			ss.gone = true
 			s.mu.Lock()
@@ -464,9 +450,9 @@ func (s *Server) session(ctx context.Context, name string, ask sandbox.Asker) (l
 		}
 	}
 	ss.lastUsed = time.Now()
-	ss.asker.set(ask)
+	ss.asker.Set(ask)
 	return ss.live, func() {
-		ss.asker.set(nil)
+		ss.asker.Set(nil)
 		ss.lastUsed = time.Now()
 		ss.mu.Unlock()
 	}, nil

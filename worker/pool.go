@@ -49,29 +49,34 @@ type Pool struct {
 type pooled struct {
 	s     *Session
 	taken chan struct{}
-	ask   *askSwitch
+	ask   *AskSwitch
 }
 
-// askSwitch answers a pooled worker's policy asks with the asker of the
-// session it was handed to: the worker's ask broker is wired when it
-// starts, before anyone knows whose it will be.
-type askSwitch struct {
-	mu  sync.Mutex
-	ask sandbox.Asker
+// AskSwitch answers a worker's policy asks with whichever asker is set
+// now: a session's worker lives across calls, and a pooled one starts
+// before anyone knows whose it will be, while who is to be asked (the
+// client of the call running) changes. Nobody is the answer while none
+// is set.
+type AskSwitch struct {
+	mu     sync.Mutex
+	ask    sandbox.Asker
+	Nobody sandbox.AskAnswer
 }
 
-func (a *askSwitch) set(f sandbox.Asker) {
+// Set says who answers from now on (nil: Nobody).
+func (a *AskSwitch) Set(f sandbox.Asker) {
 	a.mu.Lock()
 	a.ask = f
 	a.mu.Unlock()
 }
 
-func (a *askSwitch) Ask(ctx context.Context, q sandbox.AskQuestion) sandbox.AskAnswer {
+// Ask answers q, as a sandbox.Asker.
+func (a *AskSwitch) Ask(ctx context.Context, q sandbox.AskQuestion) sandbox.AskAnswer {
 	a.mu.Lock()
 	f := a.ask
 	a.mu.Unlock()
 	if f == nil {
-		return sandbox.AskAnswer{By: "session", Why: "nobody answers this session's asks"}
+		return a.Nobody
 	}
 	return f(ctx, q)
 }
@@ -145,7 +150,7 @@ func (p *Pool) get(ask sandbox.Asker) (*Session, error) {
 	time.AfterFunc(refillDelay, p.refill)
 	if e != nil {
 		if e.ask != nil {
-			e.ask.set(ask)
+			e.ask.Set(ask)
 		}
 		return e.s, nil
 	}
@@ -165,7 +170,7 @@ func (p *Pool) start() (*pooled, error) {
 	e := &pooled{taken: make(chan struct{})}
 	if o.AskCommand == "" {
 		// Its asks go to whoever the session is handed to.
-		e.ask = &askSwitch{}
+		e.ask = &AskSwitch{Nobody: sandbox.AskAnswer{By: "session", Why: "nobody answers this session's asks"}}
 		o.AskFunc = e.ask.Ask
 	}
 	var err error

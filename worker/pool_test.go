@@ -84,14 +84,7 @@ func TestPoolWalls(t *testing.T) {
 	if pidOf(s) != pid {
 		t.Fatalf("Get started a worker (%d) instead of handing out the pooled one (%d)", pidOf(s), pid)
 	}
-	res := run(t, s, Call{Script: "#open"})
-	if res.Status != 0 || res.Restarted != "" {
-		t.Errorf("a host open in the pooled worker was not refused: %+v", res)
-	}
-	res = run(t, s, Call{Script: `/usr/bin/python3 -c 1`})
-	if res.Status != 127 || !strings.Contains(string(res.Stderr), "restricted") {
-		t.Errorf("host program: %+v %q", res, res.Stderr)
-	}
+	checkWalls(t, s)
 	attackSession(t, s, host, canary)
 }
 

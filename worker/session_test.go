@@ -248,7 +248,13 @@ func TestSessionLimitsInside(t *testing.T) {
 // TestSessionWalls: a session worker is confined like `sandsh run`'s.
 func TestSessionWalls(t *testing.T) {
 	t.Parallel()
-	s := startTest(t, nil)
+	checkWalls(t, startTest(t, nil))
+}
+
+// checkWalls checks that s's worker is confined: a host open by the
+// worker process itself (Landlock) and a host program are refused.
+func checkWalls(t *testing.T, s *Session) {
+	t.Helper()
 	res := run(t, s, Call{Script: "#open"})
 	if res.Status != 0 || res.Restarted != "" {
 		t.Errorf("a host open in the session worker was not refused: %+v", res)
