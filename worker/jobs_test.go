@@ -49,6 +49,8 @@ func TestSessionJobsEnd(t *testing.T) {
 	t.Parallel()
 	s := startTest(t, func(o *Options) { o.Timeout, o.MaxCommands = time.Second, 5000 })
 	run(t, s, Call{Script: `sleep 100 &`})
+	// (later, so that this call's own second ends well after the job's)
+	time.Sleep(400 * time.Millisecond)
 	res := run(t, s, Call{Script: `wait %1; echo "status $?"`})
 	if got := string(res.Stdout); got != "status 124\n" {
 		t.Errorf("a job past --timeout: %q %q", got, res.Stderr)
