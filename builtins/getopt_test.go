@@ -1,36 +1,62 @@
 package builtins
 
 import (
-	"reflect"
+	"strings"
 	"testing"
 )
 
-func TestGetopt(t *testing.T) {
-	g := Getopt{Short: "rnk:t:", Long: []string{"reverse", "key=", "numeric-sort"}, LongAlias: map[string]string{"key": "k", "reverse": "r"}}
-	tests := []struct {
-		args     []string
-		opts     []Opt
-		operands []string
-		wantErr  bool
+func TestGetoptCommand(t *testing.T) {
+	cases := []struct {
+		args   []string
+		out    string
+		errSub string
+		status int
 	}{
-		{[]string{"-rn", "f"}, []Opt{{Name: "r"}, {Name: "n"}}, []string{"f"}, false},
-		{[]string{"-k2,2n", "-t:", "a"}, []Opt{{"k", "2,2n", true}, {"t", ":", true}}, []string{"a"}, false},
-		{[]string{"a", "-k", "3"}, []Opt{{"k", "3", true}}, []string{"a"}, false},
-		{[]string{"--key=1", "--rev", "--numeric"}, []Opt{{"k", "1", true}, {Name: "r"}, {Name: "numeric-sort"}}, nil, false},
-		{[]string{"--", "-r"}, nil, []string{"-r"}, false},
-		{[]string{"-", "x"}, nil, []string{"-", "x"}, false},
-		{[]string{"-x"}, nil, nil, true},
-		{[]string{"-k"}, nil, nil, true},
-		{[]string{"--bogus"}, nil, nil, true},
+		{[]string{"getopt", "-o", "ab:c::", "-l", "long,req:,opt::", "--", "-a", "-b", "x", "--long", "--req=y", "--opt", "file", "-c", "-cz", "it's", "--lo"},
+			" -a -b 'x' --long --req 'y' --opt '' -c '' -c 'z' --long -- 'file' 'it'\\''s'\n", "", 0},
+		{[]string{"getopt", "-o", "a", "--", "-x"}, " --\n", "getopt: invalid option -- 'x'", 1},
+		{[]string{"getopt", "-o", "b:", "--", "-a", "-b"}, " --\n", "getopt: option requires an argument -- 'b'", 1},
+		{[]string{"getopt", "-o", "ab:", "--", "-a", "-b"}, " -a --\n", "option requires an argument", 1},
+		{[]string{"getopt", "-o", "a", "-l", "long", "--", "--nope", "--long=3"}, " --\n", "getopt: unrecognized option '--nope'", 1},
+		{[]string{"getopt", "-o", "a", "-l", "long", "--", "--long=3"}, " --\n", "getopt: option '--long' doesn't allow an argument", 1},
+		{[]string{"getopt", "-n", "prog", "-o", "a", "--", "-x"}, " --\n", "prog: invalid option -- 'x'", 1},
+		{[]string{"getopt", "-q", "-o", "a", "--", "-x"}, " --\n", "", 1},
+		{[]string{"getopt", "-Q", "-o", "a", "--", "-a"}, "", "", 0},
+		{[]string{"getopt", "ab:", "-a", "-b", "5", "f"}, " -a -b 5 -- f\n", "", 0},
+		{[]string{"getopt", "-o", "+a", "--", "-a", "f", "-a"}, " -a -- 'f' '-a'\n", "", 0},
+		{[]string{"getopt", "-u", "-o", "a", "--", "-a", "x y"}, " -a -- x y\n", "", 0},
+		{[]string{"getopt", "-o", "a", "-l", "lo", "-a", "--", "-lo"}, " --lo --\n", "", 0},
+		{[]string{"getopt", "-o", "", "-l", "verbose,version", "--", "--ver"}, " --\n", "option '--ver' is ambiguous", 1},
+		{[]string{"getopt", "-o", "", "-l", "verbose,version", "--", "--verb", "a"}, " --verbose -- 'a'\n", "", 0},
+		{[]string{"getopt", "-T"}, "", "", 4},
+		{[]string{"getopt"}, "", "getopt: missing optstring argument", 2},
+		{[]string{"getopt", "--bogus"}, "", "unrecognized option '--bogus'", 2},
 	}
-	for _, tt := range tests {
-		opts, ops, err := g.Parse(tt.args)
-		if (err != nil) != tt.wantErr {
-			t.Errorf("%q: err %v", tt.args, err)
-			continue
-		}
-		if err == nil && (!reflect.DeepEqual(opts, tt.opts) || !reflect.DeepEqual(ops, tt.operands)) {
-			t.Errorf("%q: got %v %q, want %v %q", tt.args, opts, ops, tt.opts, tt.operands)
+	for _, c := range cases {
+		env := testEnv(t, nil)
+		r := run(t, env, "", c.args...)
+		if r.Stdout != c.out || r.Status != c.status || (c.errSub == "") != (r.Stderr == "") || !strings.Contains(r.Stderr, c.errSub) {
+			t.Errorf("%q: got %+v, want %q status %d stderr ~%q", c.args, r, c.out, c.status, c.errSub)
 		}
 	}
+}
+
+func TestDiffGetopt(t *testing.T) {
+	runDiff(t, []diffCase{
+		{Args: []string{"getopt", "-o", "ab:c::", "-l", "long,req:,opt::", "--", "-a", "-b", "x", "--long", "--req=y", "--opt", "file", "-c", "-cz", "it's", "--lo"}},
+		{Args: []string{"getopt", "-o", "a", "--", "-x", "-a"}},
+		{Args: []string{"getopt", "-o", "ab:", "--", "-a", "-b"}},
+		{Args: []string{"getopt", "-o", "a", "-l", "long", "--", "--nope", "--long=3", "--long"}},
+		{Args: []string{"getopt", "-n", "prog", "-o", "a", "--", "-x"}},
+		{Args: []string{"getopt", "-q", "-o", "a", "--", "-x"}},
+		{Args: []string{"getopt", "ab:", "-a", "-b", "5", "f"}},
+		{Args: []string{"getopt", "-o", "+a", "--", "-a", "f", "-a"}},
+		{Args: []string{"getopt", "-u", "-o", "a", "--", "-a", "x y"}},
+		{Args: []string{"getopt", "-a", "-o", "a", "-l", "lo", "--", "-lo", "-a"}},
+		{Args: []string{"getopt", "-o", "", "-l", "verbose,version", "--", "--ver", "--verb", "a"}},
+		{Args: []string{"getopt", "-T"}},
+		{Args: []string{"getopt"}},
+		{Args: []string{"getopt", "--bogus"}},
+		{Args: []string{"getopt", "-s", "tcsh", "-o", "a", "--", "a!b"}},
+	})
 }

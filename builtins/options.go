@@ -22,7 +22,8 @@ type OptionTable struct {
 
 // optionSpecs maps every in-process command that parses its options
 // with Getopt to its spec. Commands with a parser of their own (echo,
-// printf, test, expr, find, jq, xxd, which, tput, yes, true, false, ps) are
+// printf, test, expr, find, jq, xxd, which, tput, yes, true, false, ps,
+// dd with its KEY=VALUE operands) are
 // not here: a policy cannot name their options.
 func optionSpecs() map[string]*Getopt {
 	return map[string]*Getopt{
@@ -47,7 +48,7 @@ func optionSpecs() map[string]*Getopt {
 		"tree": &treeGetopt, "truncate": &truncateGetopt, "tty": &ttyGetopt, "uname": &unameGetopt,
 		"unexpand": &unexpandGetopt, "uniq": &uniqGetopt, "unzip": &unzipGetopt, "wc": &wcGetopt,
 		"wget": &wgetGetopt, "whoami": &whoamiGetopt, "xargs": &xargsGetopt, "zip": &zipGetopt,
-		"chown": &chownGetopt, "chgrp": &chownGetopt, "envsubst": &envsubstGetopt, "shuf": &shufGetopt,
+		"getopt": &getoptSelf, "chown": &chownGetopt, "chgrp": &chownGetopt, "envsubst": &envsubstGetopt, "shuf": &shufGetopt,
 		"bzip2": &zGetopt, "bunzip2": &zGetopt, "bzcat": &zGetopt, "xz": &zGetopt, "unxz": &zGetopt, "xzcat": &zGetopt,
 	}
 }

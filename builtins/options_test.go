@@ -10,7 +10,7 @@ import (
 // table or parses its options with a parser of its own (listed here), so
 // a policy's options: rule is never silently unread.
 func TestOptionTables(t *testing.T) {
-	own := []string{"echo", "printf", "test", "[", "true", "false", "expr", "find", "jq", "xxd", "which", "tput", "yes", "ps"}
+	own := []string{"echo", "printf", "test", "[", "true", "false", "expr", "find", "jq", "xxd", "which", "tput", "yes", "ps", "dd"}
 	tables := OptionTables()
 	for _, c := range NewRegistry().Commands() {
 		_, has := tables[c.Name]

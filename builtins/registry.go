@@ -40,6 +40,7 @@ func table() []Command {
 		{Name: "ps", Summary: "report a snapshot of the sandbox's processes", Usage: psUsage, Run: runPs, RawArgs: true},
 		{Name: "tee", Summary: "read from standard input and write to standard output and files", Usage: teeUsage, Run: runTee},
 		{Name: "split", Summary: "split a file into pieces", Usage: splitUsage, Run: runSplit},
+		{Name: "dd", Summary: "convert and copy a file", Usage: ddUsage, Run: runDd},
 		{Name: "truncate", Summary: "shrink or extend the size of a file to the specified size", Usage: truncateUsage, Run: runTruncate},
 		{Name: "tree", Summary: "list contents of directories in a tree-like format", Usage: treeUsage, Run: runTree},
 		// -- text --
@@ -108,6 +109,7 @@ func table() []Command {
 		{Name: "test", Summary: "check file types and compare values", Usage: testUsage, Run: runTest, RawArgs: true},
 		{Name: "[", Summary: "check file types and compare values", Usage: testUsage, Run: runTest, RawArgs: true},
 		{Name: "seq", Summary: "print a sequence of numbers", Usage: seqUsage, Run: runSeq},
+		{Name: "getopt", Summary: "parse command options (util-linux)", Usage: getoptUsage, Run: runGetopt},
 		{Name: "shuf", Summary: "generate random permutations", Usage: shufUsage, Run: runShuf},
 		{Name: "envsubst", Summary: "substitutes environment variables in shell format strings", Usage: envsubstUsage, Run: runEnvsubst},
 		{Name: "true", Summary: "do nothing, successfully", Usage: trueUsage, Run: runTrue, RawArgs: true},
