@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path"
 	"strings"
 
 	"github.com/sandsh/sandsh/builtins/internal/fileutil"
@@ -163,26 +162,8 @@ func (r *chmodRun) top(name string) {
 // walk changes everything below a directory; symlinks met on the way are
 // left alone, as in GNU chmod -R.
 func (r *chmodRun) walk(name, abs string) {
-	list, err := filesReadDir(r.env.FS, abs)
-	if err != nil {
-		if !r.quiet {
-			r.env.Errorf("chmod", "cannot read directory %s: %s", fileutil.Quote(name), ErrText(err))
-		}
+	if !filesWalkBelow(r.ctx, r.env, "chmod", name, abs, r.quiet, r.change) {
 		r.status = 1
-		return
-	}
-	for _, fi := range list {
-		if r.ctx.Err() != nil {
-			return
-		}
-		if filesIsLink(fi) {
-			continue
-		}
-		cn, cabs := filesJoin(name, fi.Name()), path.Join(abs, fi.Name())
-		r.change(cn, cabs, fi)
-		if fi.IsDir() {
-			r.walk(cn, cabs)
-		}
 	}
 }
 

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path"
 	"strconv"
 	"strings"
 	"syscall"
@@ -204,27 +203,11 @@ func (r *chownRun) top(name string) {
 // walk changes everything below a directory; symlinks met on the way are
 // not followed (GNU's -P, the default with -R).
 func (r *chownRun) walk(name, abs string) {
-	list, err := filesReadDir(r.env.FS, abs)
-	if err != nil {
-		if !r.quiet {
-			r.env.Errorf(r.cmd, "cannot read directory %s: %s", fileutil.Quote(name), ErrText(err))
-		}
+	if !filesWalkBelow(r.ctx, r.env, r.cmd, name, abs, r.quiet, r.change) {
 		r.status = 1
-		return
 	}
-	for _, fi := range list {
-		if r.ctx.Err() != nil {
-			r.status = 130
-			return
-		}
-		if filesIsLink(fi) {
-			continue
-		}
-		cn, cabs := filesJoin(name, fi.Name()), path.Join(abs, fi.Name())
-		r.change(cn, cabs, fi)
-		if fi.IsDir() {
-			r.walk(cn, cabs)
-		}
+	if r.ctx.Err() != nil {
+		r.status = 130
 	}
 }
 

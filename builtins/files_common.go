@@ -5,6 +5,7 @@ package builtins
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -413,4 +414,33 @@ func filesOnlyEmpty(rest []string) bool {
 		}
 	}
 	return true
+}
+
+// filesWalkBelow calls change for everything below the directory name
+// (at abs), parents before children, without following symlinks (GNU's
+// -R with -P), as chmod, chown and chgrp -R do. It stops when ctx is
+// done and reports false when a directory could not be read.
+func filesWalkBelow(ctx context.Context, env *Env, cmd, name, abs string, quiet bool, change func(name, abs string, fi fs.FileInfo)) bool {
+	list, err := filesReadDir(env.FS, abs)
+	if err != nil {
+		if !quiet {
+			env.Errorf(cmd, "cannot read directory %s: %s", fileutil.Quote(name), ErrText(err))
+		}
+		return false
+	}
+	ok := true
+	for _, fi := range list {
+		if ctx.Err() != nil {
+			return ok
+		}
+		if filesIsLink(fi) {
+			continue
+		}
+		cn, cabs := filesJoin(name, fi.Name()), path.Join(abs, fi.Name())
+		change(cn, cabs, fi)
+		if fi.IsDir() && !filesWalkBelow(ctx, env, cmd, cn, cabs, quiet, change) {
+			ok = false
+		}
+	}
+	return ok
 }
