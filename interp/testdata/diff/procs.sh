@@ -7,6 +7,7 @@ wait $pid; echo "wait $?"
 set -m
 sleep 10 &
 [ "$(jobs -p)" = "$!" ] && echo same
+exec 2>/dev/null
 kill -TERM -- -"$(jobs -p)"; echo "kill $?"
 wait; echo "wait $?"
 sleep 0.2 &
@@ -17,6 +18,7 @@ sleep 10 & wait_for=$!
 kill %1; wait %1; echo "first $?"
 sleep 10 &
 jobs
+exec 2>/dev/null
 kill -INT %1; echo "kill $?"
 wait; echo "wait $?"
 ### without job control a job is in the shell's group: -PID names no group
@@ -53,6 +55,7 @@ echo both | tee /dev/stdout
 ### ps -p PID -o comm=/args=/pid=/ppid= over the shell and its jobs
 ps -p $$ -o comm=
 sleep 10 & p=$!
+sleep 0.5 # bash forks, then execs sleep: give it the time
 ps -o comm= -p $p
 ps -o args= -p "$p"
 [ "$(ps -o ppid= -p $p | tr -d ' ')" = $$ ] && echo parent
@@ -61,6 +64,7 @@ ps -o pid=,comm= -p $p | sed 's/^ *[0-9]* //'
 ps -p $p -o pid,comm | head -1
 ps -p $p >/dev/null && echo alive
 { sleep 10; :; } & q=$!
+sleep 0.5
 ps -o comm= -p $q
 kill $p $q; wait $p; wait $q
 ps -p $p >/dev/null || echo "gone $?"
@@ -69,8 +73,11 @@ ps -p $p; echo "header only $?"
 ### ps: set -m puts a job in its own process group
 set -m
 sleep 10 & p=$!
+sleep 0.5 # bash forks, then execs sleep: give it the time
 [ "$(ps -o pgid= -p $p | tr -d ' ')" = $p ] && echo own group
 ps -o pid=X,comm= -p $p | sed 's/^ *[0-9]* *//'
+# (when bash reports a job that `wait` with no operand reaped varies)
+exec 2>/dev/null
 kill %1; wait
 ### ps -o args= names the script [script]
 ps -p $$ -o args=
@@ -78,6 +85,7 @@ ps -p $$ -o comm,args | head -1
 ### pgrep and pkill over the shell's jobs
 sleep 10 & a=$!
 sleep 11 & b=$!
+sleep 0.5 # bash forks, then execs sleep: give it the time
 pgrep -P $$ sleep | wc -l
 pgrep -P $$ -x sleep >/dev/null && echo found
 pgrep -P $$ -f 'sleep 11' | grep -qx "$b" && echo full
