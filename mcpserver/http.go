@@ -156,11 +156,19 @@ func (s *Server) httpHandler(ho HTTPOptions) http.Handler {
 			}
 			admitting++
 			admitMu.Unlock()
-			defer func() {
-				admitMu.Lock()
-				admitting--
-				admitMu.Unlock()
-			}()
+			// Admitted until the SDK answers: by then it holds the
+			// session (counted above), and a client that goes on to its
+			// next request must not find this one still counted.
+			var once sync.Once
+			admitted := func() {
+				once.Do(func() {
+					admitMu.Lock()
+					admitting--
+					admitMu.Unlock()
+				})
+			}
+			defer admitted()
+			w = &answerHook{ResponseWriter: w, before: admitted}
 		}
 		if r.Method == http.MethodGet {
 			// A client's listening stream ends when the shutdown begins.
@@ -212,3 +220,23 @@ func (s *Server) callContext(ctx context.Context, req *mcp.CallToolRequest) (con
 // errCancelled is a call's error when its client went away or the
 // server shut down before it could start.
 var errCancelled = errors.New("the call was cancelled: the client disconnected or the server is shutting down")
+
+// answerHook runs its hook just before the first byte of the answer goes
+// out.
+type answerHook struct {
+	http.ResponseWriter
+	before func()
+}
+
+func (h *answerHook) WriteHeader(code int) {
+	h.before()
+	h.ResponseWriter.WriteHeader(code)
+}
+
+func (h *answerHook) Write(b []byte) (int, error) {
+	h.before()
+	return h.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the connection's flusher.
+func (h *answerHook) Unwrap() http.ResponseWriter { return h.ResponseWriter }
