@@ -27,8 +27,8 @@ kill -- -$! 2>/dev/null; echo "group $?"
 kill $!; wait $!; echo "wait $?"
 kill -- -999999 2>/dev/null; echo "none $?"
 ### without job control a background job ignores SIGINT and SIGQUIT
-sleep 0.5 &
-sleep 0.1
+sleep 1.5 &
+sleep 0.5 # bash's child ignores SIGINT once it runs
 kill -INT $!; echo "int $?"
 kill -QUIT $!; echo "quit $?"
 wait $!; echo "wait $?"
