@@ -320,6 +320,9 @@ func (rp *repl) runLine(src string, stmts []*syntax.Stmt) (done bool, status int
 	if rp.remote != nil {
 		return rp.runRemote(src)
 	}
+	if f, err := rp.r.ParseLine(src); err == nil {
+		stmts = f.Stmts // with the session's aliases and extglob
+	}
 	status, interrupted, killSig, panicked := rp.interruptible(func(ctx context.Context) int {
 		return rp.r.RunLine(ctx, stmts)
 	})

@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/sandsh/sandsh/interp/internal/expand"
-	"github.com/sandsh/sandsh/interp/internal/parseguard"
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/sandsh/sandsh/builtins"
@@ -23,8 +22,7 @@ func (r *Runner) call(ctx context.Context, ce *syntax.CallExpr) {
 }
 
 // callRedirected is call for a command with redirections, which apply
-// once its words are expanded and its assignments done (or before an
-// alias it names). It returns what undoes them and whether they worked.
+// once its words are expanded and its assignments done. It returns what undoes them and whether they worked.
 func (r *Runner) callRedirected(ctx context.Context, ce *syntax.CallExpr, redirs []*syntax.Redirect) (undo func(), redirOK bool) {
 	undo, redirOK = func() {}, true
 	redirect := func() bool {
@@ -39,12 +37,6 @@ func (r *Runner) callRedirected(ctx context.Context, ce *syntax.CallExpr, redirs
 	if max := r.s.limits.MaxCommands; max > 0 && r.s.commands.Add(1) > max {
 		r.limitHit("max-commands", fmt.Sprint(max))
 		r.exiting, r.exitCode = true, 1
-		return
-	}
-	if len(ce.Args) > 0 && r.opts.expandAliases && len(r.aliases) > 0 && r.isAlias(ce) {
-		if redirect() {
-			r.runAlias(ctx, ce)
-		}
 		return
 	}
 	r.setCurCmd(ce)
@@ -905,60 +897,4 @@ func (r *Runner) assocElemText(ctx context.Context, el *syntax.ArrayElem) (strin
 		op = "]+="
 	}
 	return "[" + key + op + val, err
-}
-
-// runAlias expands an alias at the start of a command by re-parsing it.
-// isAlias reports whether ce's command word names an alias.
-func (r *Runner) isAlias(ce *syntax.CallExpr) bool {
-	if len(ce.Args[0].Parts) != 1 {
-		return false
-	}
-	lit, ok := ce.Args[0].Parts[0].(*syntax.Lit)
-	if !ok {
-		return false
-	}
-	_, ok = r.aliases[lit.Value]
-	return ok
-}
-
-func (r *Runner) runAlias(ctx context.Context, ce *syntax.CallExpr) bool {
-	if len(ce.Args[0].Parts) != 1 {
-		return false
-	}
-	lit, ok := ce.Args[0].Parts[0].(*syntax.Lit)
-	if !ok {
-		return false
-	}
-	val, ok := r.aliases[lit.Value]
-	if !ok {
-		return false
-	}
-	var sb strings.Builder
-	for _, as := range ce.Assigns {
-		sb.WriteString(r.printNode(as) + " ")
-	}
-	sb.WriteString(val)
-	for _, w := range ce.Args[1:] {
-		sb.WriteString(" " + r.printNode(w))
-	}
-	f, err := syntax.NewParser().Parse(parseguard.String(ctx, sb.String()), "")
-	if err == nil {
-		err = parseguard.Check(f, sb.Len())
-	}
-	if err != nil {
-		r.errf("%v", err)
-		r.lastStatus = 2
-		return true
-	}
-	// Do not expand the same alias again inside itself.
-	saved := r.aliases
-	r.aliases = make(map[string]string, len(saved))
-	for k, v := range saved {
-		if k != lit.Value {
-			r.aliases[k] = v
-		}
-	}
-	r.stmts(ctx, f.Stmts)
-	r.aliases = saved
-	return true
 }

@@ -21,3 +21,18 @@ func ParseText(src, name string) (*syntax.File, error) {
 	}
 	return f, err
 }
+
+// ParseLine is ParseText for a line the runner is about to run (the
+// interactive shell's): it is parsed with the shell options in force now,
+// extglob and the aliases defined so far, as bash parses each line it
+// reads.
+func (r *Runner) ParseLine(src string) (*syntax.File, error) {
+	if err := checkNesting([]byte(src)); err != nil {
+		return nil, err
+	}
+	f, err := r.newParser(1).Parse(parseguard.String(nil, src), "")
+	if err == nil {
+		err = parseguard.Check(f, len(src))
+	}
+	return f, err
+}

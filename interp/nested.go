@@ -116,7 +116,7 @@ func (r *Runner) parseAt(ctx context.Context, src, name string, line uint) (*syn
 	if err := checkNesting([]byte(src)); err != nil {
 		return nil, err
 	}
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.StartLine(line), syntax.ExtGlobOption(r.opts.extglob)).Parse(parseguard.String(ctx, src), name)
+	f, err := r.newParser(line).Parse(parseguard.String(ctx, src), name)
 	if err == nil {
 		err = parseguard.Check(f, len(src))
 	}
@@ -130,6 +130,28 @@ func (r *Runner) parseAt(ctx context.Context, src, name string, line uint) (*syn
 		return nil, &SyntaxError{Err: err}
 	}
 	return f, nil
+}
+
+// newParser is the parser of the runner's script text, as bash parses it
+// with the shell options in force now: extglob, and aliases (looked up as
+// each command word is read, so an alias defined by a line applies from
+// the next).
+func (r *Runner) newParser(line uint) *syntax.Parser {
+	return syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.StartLine(max(line, 1)),
+		syntax.ExtGlobOption(r.opts.extglob), syntax.Aliases(r.aliasText, guardAlias))
+}
+
+// guardAlias bounds the parser's depth in an alias's text as in the
+// script's own.
+func guardAlias(rd io.Reader) io.Reader { return parseguard.New(nil, rd) }
+
+// aliasText is the text of the alias named name while expand_aliases is on.
+func (r *Runner) aliasText(name string) (string, bool) {
+	if !r.opts.expandAliases {
+		return "", false
+	}
+	v, ok := r.aliases[name]
+	return v, ok
 }
 
 // parseAndRun reads a script and runs it one top-level statement at a
@@ -203,7 +225,7 @@ func (r *Runner) runByLine(ctx context.Context, data []byte, name string, line u
 		// The line-by-line parser runs a line when it sees its newline.
 		data = append(data[:len(data):len(data)], '\n')
 	}
-	p := syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.StartLine(line), syntax.ExtGlobOption(r.opts.extglob))
+	p := r.newParser(line)
 	var tooDeep, perr error
 	run := func(stmts []*syntax.Stmt) bool {
 		if p.Incomplete() {
@@ -274,9 +296,19 @@ func (r *Runner) evalString(ctx context.Context, src, name string) {
 // evalStringAt is evalString with the text's first line numbered line:
 // like bash, $LINENO in eval'd text counts from the eval's line.
 func (r *Runner) evalStringAt(ctx context.Context, src, name string, line uint) {
-	f, err := r.parseAt(ctx, src, name, max(line, 1))
+	var f *syntax.File
+	var err error
+	if r.opts.expandAliases {
+		// An alias defined by one line of the text applies from the next,
+		// so the text is never parsed in one go.
+		if err = r.checkScriptSize(len(src)); err == nil {
+			err = checkNesting([]byte(src))
+		}
+	} else {
+		f, err = r.parseAt(ctx, src, name, max(line, 1))
+	}
 	var pe syntax.ParseError
-	if err != nil && errors.As(err, &pe) && !r.stop(ctx) {
+	if (err == nil && f == nil) || (err != nil && errors.As(err, &pe) && !r.stop(ctx)) {
 		// Text that does not parse as a whole runs line by line, as
 		// bash's parse_and_execute does: the lines before the error
 		// run, and a `shopt -s extglob` applies to the lines after it.

@@ -206,6 +206,10 @@ func serveSession(o *Options, p *workerPayload, tty *TTYInput, h *Hooks, wd *res
 		case "line":
 			r.SetStatus(req.Status)
 			f, perr := ParseLine(req.Src)
+			if perr == nil {
+				// Again with the session's aliases and extglob.
+				f, perr = r.ParseLine(req.Src)
+			}
 			if perr != nil {
 				fmt.Fprintf(o.IO.Err, "sandsh: %v\n", perr)
 				rep.Status = ExitSyntax

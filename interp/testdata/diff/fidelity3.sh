@@ -140,3 +140,41 @@ x='a[$(:)]'; [[ $x -eq 5 ]]; echo "st $?"
 y='$z'; [[ $y -eq 0 ]] 2>/dev/null; echo "st $?"
 [[ 1+ -eq 0 ]] 2>/dev/null; echo "st $?"
 echo after
+### aliases are expanded as a line is read: a comment in one hides the rest of the line
+shopt -s expand_aliases
+alias D=":; #"
+D x && echo v
+echo after
+f() { D; echo in-f; }
+f
+### an alias may be a keyword or a declaration with an array
+shopt -s expand_aliases
+alias arr="declare -a" if=echo
+arr x=(1 2); echo "${x[1]}"
+if hi
+### an alias takes effect from the next line, in scripts, eval and source
+shopt -s expand_aliases
+alias l='echo L'; l same-line 2>/dev/null; echo "st $?"
+l next-line
+eval $'alias z=echo\nz eval-next'
+eval 'alias z2=echo; z2 eval-same' 2>/dev/null; echo "st $?"
+printf 'alias s=echo\ns sourced\n' > lib.sh; . ./lib.sh
+echo $(l in-subst)
+### an alias ending in a blank expands the next word; assignments and redirections come first
+shopt -s expand_aliases
+alias e='echo ' w=world n='echo nb'
+e w; n w
+X=1 e w
+>&1 e w
+e "w" w
+### an alias is not expanded again in its own text, but in what it calls
+shopt -s expand_aliases
+alias ls='ls -d' a=b b=a
+ls /
+a 2>/dev/null; echo "st $?"
+alias g='h '; alias h='echo h-'
+g g
+alias c='f1'; f1() { echo f1; }; alias f1='echo aliased-f1'
+c
+alias ev='eval echo ev'
+ev 1

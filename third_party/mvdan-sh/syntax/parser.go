@@ -532,6 +532,14 @@ type Parser struct {
 
 	startLine int64 // sandsh: see [StartLine]
 
+	// sandsh: see [Aliases].
+	aliasLookup   func(string) (string, bool)
+	aliasWrap     func(io.Reader) io.Reader
+	aliasActive   []aliasExp
+	aliasBlankEnd int64
+	aliasFirst    Pos
+	aliasCount    int
+
 	// sandsh: dparenRaw is the text inside the "((" the lexer just read,
 	// when dparenOK; arithRawEnd is the offset of the "))" that ends an
 	// expression kept as a word; baseOffs and startCol place the input of
@@ -614,6 +622,7 @@ func (p *Parser) reset() {
 	p.litBatch = nil
 	p.wordBatch = nil
 	p.litBs = nil
+	p.aliasActive, p.aliasBlankEnd, p.aliasCount, p.aliasFirst = nil, -1, 0, Pos{} // sandsh: Aliases
 }
 
 // nextPos returns the position of the next rune, [Parser.r].
@@ -2422,6 +2431,13 @@ func (p *Parser) gotStmtPipe(s *Stmt, binCmd bool) *Stmt {
 	for p.peekRedir() {
 		p.doRedirect(s)
 	}
+	// sandsh: an alias is expanded before keywords are recognised.
+	p.aliasBlankEnd = -1
+	for p.expandAlias() {
+		for p.peekRedir() {
+			p.doRedirect(s)
+		}
+	}
 	redirsStart := len(s.Redirs)
 	switch p.tok {
 	case _LitWord:
@@ -3256,6 +3272,12 @@ func (p *Parser) callExpr(s *Stmt, w *Word, assign bool) {
 	}
 loop:
 	for {
+		if p.aliasBlankEnd >= 0 && p.tok != _LitWord && p.tok != sglQuote && p.tok != dblQuote &&
+			int64(p.pos.Offset()) >= p.aliasBlankEnd {
+			// sandsh: only the next word, though bash looks past
+			// quoted ones.
+			p.aliasBlankEnd = -1
+		}
 		switch p.tok {
 		case _EOF, _Newl, semicolon, and, or, andAnd, orOr, orAnd, andPipe, andBang,
 			dblSemicolon, semiAnd, dblSemiAnd, semiOr:
@@ -3264,6 +3286,13 @@ loop:
 			if len(ce.Args) == 0 && p.hasValidIdent() {
 				ce.Assigns = append(ce.Assigns, p.getAssign(true))
 				break
+			}
+			// sandsh: the command word after assignments, and the word
+			// after an alias that ends in a blank, may be aliases.
+			if (len(ce.Args) == 0 || p.aliasBlankEnd >= 0 || p.pos == p.aliasFirst) && p.aliasLookup != nil {
+				if (len(ce.Args) == 0 && p.expandAlias()) || p.aliasAfterBlank() {
+					continue
+				}
 			}
 			// Avoid failing later with the confusing "} can only be used to close a block".
 			if p.val == "{" && w != nil && w.Lit() == "function" {
