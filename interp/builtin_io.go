@@ -10,8 +10,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/sandsh/sandsh/interp/internal/expand"
+	"mvdan.cc/sh/v3/pattern"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/sandsh/sandsh/interp/internal/expand"
+	"github.com/sandsh/sandsh/interp/internal/parseguard"
 )
 
 // biRead implements read with bash's flags.
@@ -939,9 +942,15 @@ func (r *Runner) biGetopts(_ context.Context, args []string) int {
 	return setName(string(c))
 }
 
-// biCompgen lists completions, as used by scripts and the REPL.
-func (r *Runner) biCompgen(_ context.Context, args []string) int {
-	var words []string
+// biCompgen lists completions, as used by scripts and the REPL. Like
+// bash's, the candidates come from the actions (-A, -c, -f, ...), -G's
+// glob, -W's words and -F's function, in that order; those of the actions
+// and -W start with word; -X's pattern then drops candidates (or keeps only
+// them, after a !), -P and -S wrap them, and -o plusdirs adds the
+// directories that start with word.
+func (r *Runner) biCompgen(ctx context.Context, args []string) int {
+	var wordlist, globpat, filter, fn string
+	var haveW, haveG, haveX, plusdirs, dirnames bool
 	prefix, suffix := "", ""
 	var actions []string
 	args = args[1:]
@@ -963,21 +972,41 @@ func (r *Runner) biCompgen(_ context.Context, args []string) int {
 			c := a[i]
 			switch c {
 			case 'W', 'P', 'S', 'A', 'G', 'X', 'F', 'C', 'o':
-				if len(args) == 0 {
-					r.builtinErr("compgen", "-%c: option requires an argument", c)
-					return 2
+				v := a[i+1:]
+				if v == "" {
+					if len(args) == 0 {
+						r.builtinErr("compgen", "-%c: option requires an argument", c)
+						return 2
+					}
+					v, args = args[0], args[1:]
 				}
-				v := args[0]
-				args = args[1:]
+				i = len(a)
 				switch c {
 				case 'W':
-					words = append(words, expand.ReadFields(r.ecfg(context.Background()), v, -1, true)...)
+					wordlist, haveW = v, true
 				case 'P':
 					prefix = v
 				case 'S':
 					suffix = v
 				case 'A':
 					actions = append(actions, v)
+				case 'G':
+					globpat, haveG = v, true
+				case 'X':
+					filter, haveX = v, true
+				case 'F':
+					fn = v
+				case 'o':
+					switch v {
+					case "plusdirs":
+						plusdirs = true
+					case "dirnames":
+						dirnames = true
+					case "bashdefault", "default", "filenames", "noquote", "nosort", "nospace", "fullquote":
+					default:
+						r.builtinErr("compgen", "%s: invalid option name", v)
+						return 2
+					}
 				}
 			case 'c':
 				actions = append(actions, "command")
@@ -995,64 +1024,179 @@ func (r *Runner) biCompgen(_ context.Context, args []string) int {
 				actions = append(actions, "keyword")
 			case 'e':
 				actions = append(actions, "export")
+			case 'j':
+				actions = append(actions, "job")
+			case 's':
+				actions = append(actions, "service")
+			case 'u':
+				actions = append(actions, "user")
+			case 'g':
+				actions = append(actions, "group")
+			default:
+				r.builtinErr("compgen", "-%c: invalid option", c)
+				return 2
 			}
 		}
 	}
 	var out []string
 	for _, act := range actions {
-		switch act {
-		case "command":
-			out = append(out, r.Completions(word)...)
-			out = append(out, r.commandNames(word)...)
-			for k := range keywords {
-				if strings.HasPrefix(k, word) {
-					out = append(out, k)
-				}
+		out = append(out, r.compAction(act, word)...)
+	}
+	if haveG {
+		out = append(out, r.compGlob(ctx, globpat)...)
+	}
+	if haveW {
+		for _, w := range r.compWords(ctx, wordlist) {
+			if strings.HasPrefix(w, word) {
+				out = append(out, w)
 			}
-		case "function":
-			for n := range r.funcs {
-				out = append(out, n)
-			}
-		case "builtin":
-			out = append(out, builtinNames...)
-		case "keyword":
-			for k := range keywords {
-				out = append(out, k)
-			}
-		case "alias":
-			for n := range r.aliases {
-				out = append(out, n)
-			}
-		case "variable", "export":
-			for _, n := range r.varNames() {
-				v, _ := r.lookup(n)
-				if act == "export" && (v == nil || !v.Exported) {
-					continue
-				}
-				out = append(out, n)
-			}
-		case "file", "directory":
-			out = append(out, r.CompletePath(word, act == "directory")...)
 		}
 	}
-	out = append(out, words...)
+	if fn != "" {
+		r.builtinErr("compgen", "warning: -F option may not work as you expect")
+		body, ok := r.funcs[fn]
+		if !ok {
+			r.errf("completion: function `%s' not found", fn)
+			return 1
+		}
+		r.unsetVar("COMPREPLY")
+		r.callFunc(ctx, fn, body, []string{fn, "compgen", word, ""})
+		out = append(out, r.compWords(ctx, `"${COMPREPLY[@]}"`)...)
+		r.unsetVar("COMPREPLY")
+	}
+	if haveX {
+		out = r.compFilter(filter, word, out)
+	}
+	if plusdirs || dirnames && len(out) == 0 {
+		out = append(out, r.compAction("directory", word)...)
+	}
 	status := 1
-	seen := map[string]bool{}
-	var final []string
+	seen := make(map[string]bool, len(out))
 	for _, s := range out {
-		if strings.HasPrefix(s, word) && !seen[s] {
-			seen[s] = true
-			final = append(final, s)
+		if seen[s] {
+			continue
 		}
-	}
-	if len(actions) > 0 && len(words) == 0 {
-		slices.Sort(final)
-	}
-	for _, s := range final {
+		seen[s] = true
 		fmt.Fprintln(r.out(), prefix+s+suffix)
 		status = 0
 	}
 	return status
+}
+
+// compAction lists the names an action of compgen/complete -A gives for
+// word.
+func (r *Runner) compAction(act, word string) []string {
+	var out []string
+	add := func(names ...string) {
+		for _, n := range names {
+			if strings.HasPrefix(n, word) {
+				out = append(out, n)
+			}
+		}
+	}
+	switch act {
+	case "command":
+		out = append(out, r.Completions(word)...)
+		out = append(out, r.commandNames(word)...)
+		add(slices.Collect(maps.Keys(keywords))...)
+	case "function":
+		add(slices.Collect(maps.Keys(r.funcs))...)
+	case "builtin", "enabled":
+		add(builtinNames...)
+	case "keyword":
+		add(slices.Collect(maps.Keys(keywords))...)
+	case "alias":
+		add(slices.Collect(maps.Keys(r.aliases))...)
+	case "variable", "export", "arrayvar":
+		for _, n := range r.varNames() {
+			v, _ := r.lookup(n)
+			if act == "export" && (v == nil || !v.Exported) || act == "arrayvar" && (v == nil || v.Kind != expand.Indexed && v.Kind != expand.Associative) {
+				continue
+			}
+			add(n)
+		}
+	case "setopt":
+		for _, o := range setOptions {
+			add(o.name)
+		}
+	case "shopt":
+		add(shoptNames()...)
+	case "file", "directory":
+		// bash marks no directory with a slash here, unlike the
+		// REPL's completion of paths.
+		for _, p := range r.CompletePath(word, act == "directory") {
+			out = append(out, strings.TrimSuffix(p, "/"))
+		}
+		return out
+	}
+	slices.Sort(out)
+	return out
+}
+
+// compWords expands compgen's -W list as bash does: shell words, with
+// quoting honoured, each expanded ("${arr[@]}" gives each element).
+func (r *Runner) compWords(ctx context.Context, list string) []string {
+	var words []*syntax.Word
+	err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Words(parseguard.String(ctx, list), func(w *syntax.Word) bool {
+		words = append(words, w)
+		return len(words) < maxCompWords
+	})
+	if err != nil {
+		return expand.ReadFields(r.ecfg(ctx), list, -1, true)
+	}
+	fields, err := r.argFields(ctx, words...)
+	if err != nil {
+		r.expandError(err)
+		return nil
+	}
+	return fields
+}
+
+// maxCompWords bounds the words of one -W list.
+const maxCompWords = 100_000
+
+// compGlob lists the paths -G's pattern matches (none when nothing
+// does).
+func (r *Runner) compGlob(ctx context.Context, pat string) []string {
+	saved := r.opts.nullglob
+	r.opts.nullglob = true
+	defer func() { r.opts.nullglob = saved }()
+	w := &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: pat}}}
+	fields, err := r.argFields(ctx, w)
+	if err != nil {
+		return nil
+	}
+	return fields
+}
+
+// compFilter applies -X's pattern: an unescaped & in it stands for word,
+// and a leading ! keeps the candidates that match instead of dropping
+// them.
+func (r *Runner) compFilter(pat, word string, cands []string) []string {
+	neg := strings.HasPrefix(pat, "!")
+	if neg {
+		pat = pat[1:]
+	}
+	var sb strings.Builder
+	for i := 0; i < len(pat); i++ {
+		switch {
+		case pat[i] == '\\' && i+1 < len(pat) && pat[i+1] == '&':
+			sb.WriteString(`\&`)
+			i++
+		case pat[i] == '&':
+			sb.WriteString(pattern.QuoteMeta(word, 0))
+		default:
+			sb.WriteByte(pat[i])
+		}
+	}
+	pat = sb.String()
+	var out []string
+	for _, c := range cands {
+		if r.matchPattern(pat, c) == neg {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // commandNames lists the in-process commands the gateway would run.

@@ -178,3 +178,28 @@ alias c='f1'; f1() { echo f1; }; alias f1='echo aliased-f1'
 c
 alias ev='eval echo ev'
 ev 1
+### compgen -W expands its words as shell words
+arr=("a b" c "d e"); compgen -W '"${arr[@]}"'; echo "--"
+x="p q"; compgen -W '$x z' p; echo "--"
+compgen -W "a\ b 'c d' \$(echo e f)"; echo "--"
+compgen -W "x" -P "<" -S ">"
+### compgen -X drops what matches, or keeps only it after !, with & for the word
+compgen -W "apple banana avocado" -X "a*"; echo "--"
+compgen -W "apple banana avocado" -X "!a*"; echo "--"
+compgen -W "apple banana avocado" -X "!&*" av; echo "--"
+compgen -W 'x y' -X '*'; echo "rc=$?"
+### compgen -f and -d name directories without a slash; -o plusdirs adds them; -G globs
+mkdir d1; touch d1/x f1
+compgen -f f; compgen -f d; compgen -d; compgen -f d1/; echo "--"
+compgen -W "zz yy" -o plusdirs; echo "--"
+compgen -d -W "w1"; echo "--"
+compgen -G "f*"; compgen -G "nomatch*"; echo "rc=$?"
+### compgen -F runs the function and prints COMPREPLY [script]
+_set_COMPREPLY() {
+  COMPREPLY=({0..9})
+  unset -v 'COMPREPLY[2]' 'COMPREPLY[4]' 'COMPREPLY[6]'
+}
+compgen -F _set_COMPREPLY 2>/dev/null; echo "rc=$?"
+g() { echo "args: $*"; COMPREPLY=(x y "$2z"); }
+compgen -F g -W "ab1 ab2" ab 2>&1; echo "rc=$?"
+compgen -F nosuch; echo "rc=$?"
