@@ -147,14 +147,10 @@ func (r *Runner) tooManyFields(n int) bool {
 // max-fields for too many fields).
 func (r *Runner) tooBig(err error) error {
 	if errors.Is(err, expand.ErrTooManyFields) {
-		le := &LimitError{Limit: "max-fields", Value: fmt.Sprint(r.s.limits.MaxFields)}
-		r.s.fail(le)
-		return le
+		return r.limitErr("max-fields", fmt.Sprint(r.s.limits.MaxFields))
 	}
 	if errors.Is(err, expand.ErrTooBig) {
-		le := &LimitError{Limit: "max-var-bytes", Value: FormatBytes(int64(r.s.limits.MaxVarBytes))}
-		r.s.fail(le)
-		return le
+		return r.limitErr("max-var-bytes", FormatBytes(int64(r.s.limits.MaxVarBytes)))
 	}
 	return err
 }

@@ -46,6 +46,17 @@ func DefaultLimits() Limits {
 type LimitError struct {
 	Limit string // flag-style name, e.g. "max-commands"
 	Value string
+	// Where is what bash would put before an error of the command that
+	// hit the limit ("script.sh: line 7"), when the runner knows it.
+	Where string
+}
+
+// Prefix is what the message about e starts with: Where, else "sandsh".
+func (e *LimitError) Prefix() string {
+	if e.Where != "" {
+		return e.Where
+	}
+	return "sandsh"
 }
 
 func (e *LimitError) Error() string {
@@ -86,5 +97,14 @@ func FormatBytes(n int64) string {
 }
 
 func (r *Runner) limitHit(name, value string) {
-	r.s.fail(&LimitError{Limit: name, Value: value})
+	r.limitErr(name, value)
+}
+
+// limitErr records that a limit was hit by the command running now: the
+// run ends with it, and its message starts with the file and line, as
+// bash's errors do.
+func (r *Runner) limitErr(name, value string) *LimitError {
+	le := &LimitError{Limit: name, Value: value, Where: r.errPrologue()}
+	r.s.fail(le)
+	return le
 }

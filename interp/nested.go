@@ -207,7 +207,15 @@ func (r *Runner) parseAndRun(ctx context.Context, src io.Reader, name string) er
 		if perr == parseguard.ErrTooDeep {
 			perr = fmt.Errorf("%s: %w", name, perr)
 		}
-		fmt.Fprintf(r.fds.writer(2), "sandsh: %v\n", perr)
+		// bash's words: "script.sh: line 2: ...", "bash: -c: line 1: ...".
+		where := ""
+		switch {
+		case r.scriptFile:
+			where = name
+		case r.cmdString:
+			where = r.prefix() + ": -c"
+		}
+		r.reportSyntax(perr, data, 1, where)
 		return &SyntaxError{Err: perr}
 	}
 	return nil
@@ -316,6 +324,19 @@ func (r *Runner) evalStringAt(ctx context.Context, src, name string, line uint) 
 		err = r.runByLine(ctx, []byte(src), name, max(line, 1), r.s.scrCheck != nil)
 		if err == nil || r.exiting {
 			return
+		}
+		if !r.stop(ctx) && r.s.fatalErr() == nil {
+			if _, ok := bashSyntaxLines(err, nil, 0); ok {
+				// bash's words, after "script.sh: eval" or the sourced
+				// file's name.
+				where := name
+				if name == "eval" {
+					where = r.errSource() + ": eval"
+				}
+				r.reportSyntax(err, []byte(src), max(line, 1), where)
+				r.lastStatus = 2
+				return
+			}
 		}
 	}
 	if err != nil {

@@ -296,9 +296,7 @@ func stripTabs(s string) string {
 
 func (r *Runner) checkHeredoc(n int) error {
 	if max := r.s.limits.MaxHeredoc; max > 0 && int64(n) > max {
-		err := &LimitError{Limit: "max-heredoc", Value: FormatBytes(max)}
-		r.s.fail(err)
-		return err
+		return r.limitErr("max-heredoc", FormatBytes(max))
 	}
 	return nil
 }
@@ -367,9 +365,7 @@ func (r *Runner) openRedirect(ctx context.Context, rd *syntax.Redirect, name str
 // cmdSubst runs $(...) in a subshell, capturing its stdout into w.
 func (r *Runner) cmdSubst(ctx context.Context, w io.Writer, cs *syntax.CmdSubst) error {
 	if max := r.s.limits.MaxSubstDepth; max > 0 && r.substDepth >= max {
-		err := &LimitError{Limit: "max-subst-depth", Value: fmt.Sprint(max)}
-		r.s.fail(err)
-		return err
+		return r.limitErr("max-subst-depth", fmt.Sprint(max))
 	}
 	c := r.subshell()
 	c.substDepth++
@@ -427,9 +423,7 @@ func (c *captureWriter) Write(b []byte) (int, error) {
 // /dev/fd path that names it.
 func (r *Runner) procSubst(ctx context.Context, ps *syntax.ProcSubst) (string, error) {
 	if max := r.s.limits.MaxSubstDepth; max > 0 && r.substDepth >= max {
-		err := &LimitError{Limit: "max-subst-depth", Value: fmt.Sprint(max)}
-		r.s.fail(err)
-		return "", err
+		return "", r.limitErr("max-subst-depth", fmt.Sprint(max))
 	}
 	pr, pw := newPipe(ctx)
 	c := r.subshell()

@@ -933,6 +933,14 @@ func (r *Runner) errPrologue() string {
 	if r.interactive || r.line == 0 {
 		return r.prefix()
 	}
+	return fmt.Sprintf("%s: line %d", r.errSource(), r.line)
+}
+
+// errSource is the file errPrologue names.
+func (r *Runner) errSource() string {
+	if r.interactive {
+		return r.prefix()
+	}
 	src := ""
 	if n := len(r.frames); n > 0 {
 		src = r.frames[n-1].source
@@ -942,7 +950,7 @@ func (r *Runner) errPrologue() string {
 	if src == "" {
 		src = r.prefix()
 	}
-	return fmt.Sprintf("%s: line %d", src, r.line)
+	return src
 }
 
 // builtinErr prints "sandsh: line N: name: msg".

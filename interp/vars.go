@@ -580,9 +580,7 @@ func (r *Runner) transform(v *variable, s string) string {
 // checkSize enforces the per-variable size limit.
 func (r *Runner) checkSize(n int) error {
 	if max := r.s.limits.MaxVarBytes; max > 0 && n > max {
-		err := &LimitError{Limit: "max-var-bytes", Value: FormatBytes(int64(max))}
-		r.s.fail(err)
-		return err
+		return r.limitErr("max-var-bytes", FormatBytes(int64(max)))
 	}
 	return nil
 }

@@ -182,7 +182,7 @@ func finalStatus(w io.Writer, status int, err error) int {
 		fmt.Fprintf(w, "sandsh: %v; the run was stopped\n", ae)
 		return sandbox.ExitAudit
 	case errors.As(err, &le):
-		fmt.Fprintf(w, "sandsh: %v\n", le)
+		fmt.Fprintf(w, "%s: %v\n", le.Prefix(), le)
 		if le.Limit == "timeout" {
 			return ExitTimeout
 		}

@@ -24,3 +24,37 @@ declare -a x=1 2>&1 >/dev/null
 readonly r=1
 r=2
 echo "st $?"
+### a syntax error names the unexpected token and shows its line [script]
+echo a
+foo )
+echo not reached
+### a syntax error at the end of the file [script]
+echo a
+if true; then
+  echo b
+### an unclosed quote names the line it opened on [script]
+echo a
+echo "unterminated
+
+echo c
+### an unclosed $( ) names the line where the file ended [script]
+echo $(foo
+
+### an operator followed by nothing [script]
+echo a && && b
+### a redirection without a word [script]
+echo a >
+### a keyword out of place [script]
+echo a; fi
+### syntax errors in eval and source name them, and the script goes on [script]
+eval 'echo x; esac'
+echo "st $?"
+eval 'echo "y'
+echo "st $?"
+printf 'echo in\nfoo )\n' > lib.sh
+. ./lib.sh
+echo "st $?"
+f() {
+  eval '}'
+}
+f

@@ -538,7 +538,13 @@ type Parser struct {
 	aliasActive   []aliasExp
 	aliasBlankEnd int64
 	aliasFirst    Pos
-	aliasCount    int
+
+	// sandsh: see [ParseError.Match]; inSubshell is set while the
+	// parser looks for the ) of a subshell.
+	errMatch    string
+	errMatchEOF bool
+	inSubshell  bool
+	aliasCount  int
 
 	// sandsh: dparenRaw is the text inside the "((" the lexer just read,
 	// when dparenOK; arithRawEnd is the offset of the "))" that ends an
@@ -623,6 +629,7 @@ func (p *Parser) reset() {
 	p.wordBatch = nil
 	p.litBs = nil
 	p.aliasActive, p.aliasBlankEnd, p.aliasCount, p.aliasFirst = nil, -1, 0, Pos{} // sandsh: Aliases
+	p.errMatch, p.inSubshell = "", false                                           // sandsh: ParseError.Match
 }
 
 // nextPos returns the position of the next rune, [Parser.r].
@@ -953,10 +960,28 @@ func (p *Parser) stmtEnd(n Node, start, end string) Pos {
 }
 
 func (p *Parser) quoteErr(lpos Pos, quote token) {
+	switch quote { // sandsh: ParseError.Match
+	case sglQuote, dollSglQuote:
+		p.errMatch = "'"
+	case dblQuote, dollDblQuote:
+		p.errMatch = `"`
+	case bckQuote:
+		p.errMatch = "`"
+	}
 	p.posErr(lpos, "reached %#q without closing quote %#q", p.tok, quote)
 }
 
 func (p *Parser) matchingErr(lpos Pos, left, right token) {
+	// sandsh: ParseError.Match: bash's reader reads these whole, and
+	// reports the input ending inside one as a missing closer; a
+	// subshell, a block or [[ ]] are the grammar's, where bash says
+	// the file ended.
+	if p.tok == _EOF && left != leftBrace && left != dblLeftBrack && !p.inSubshell {
+		p.errMatch = right.String()
+		// bash parses the text of $( ) and <( ) as it reads it, and
+		// reports the line where the input ended.
+		p.errMatchEOF = left == dollParen || left == cmdIn || left == cmdOut
+	}
 	p.posErr(lpos, "reached %#q without matching %#q with %#q", p.tok, left, right)
 }
 
@@ -1033,6 +1058,18 @@ type ParseError struct {
 	Text     string
 
 	Incomplete bool
+
+	// sandsh: what bash's wording of the error needs. Token is the token
+	// the parser stopped at: "" at the end of the input, "newline", or
+	// its text; TokenPos is where it starts. Match is the closing
+	// character bash's reader was looking for when the input ended
+	// inside a quote, $( ), ${ }, an array or the like ("" otherwise).
+	Token    string
+	TokenPos Pos
+	Match    string
+	// MatchAtEOF says that bash names the line where the input ended,
+	// not the one where the construct started, with Match.
+	MatchAtEOF bool
 }
 
 func (e ParseError) Error() string {
@@ -1091,12 +1128,26 @@ func (p *Parser) posErr(pos Pos, format string, args ...any) {
 	// 		args[i] = quotedToken(arg)
 	// 	}
 	// }
-	p.errPass(ParseError{
+	pe := ParseError{
 		Filename:   p.f.Name,
 		Pos:        pos,
 		Text:       fmt.Sprintf(format, args...),
 		Incomplete: p.tok == _EOF && p.Incomplete(),
-	})
+		TokenPos:   p.pos,
+		Match:      p.errMatch,
+		MatchAtEOF: p.errMatchEOF,
+	}
+	p.errMatch, p.errMatchEOF = "", false
+	switch p.tok { // sandsh: ParseError.Token
+	case _EOF:
+	case _Newl:
+		pe.Token = "newline"
+	case _Lit, _LitWord, _LitRedir:
+		pe.Token = p.val
+	default:
+		pe.Token = p.tok.String()
+	}
+	p.errPass(pe)
 }
 
 func (p *Parser) curErr(format string, args ...any) {
@@ -1798,6 +1849,9 @@ zshPrefixLoop:
 				p.curErr("nested parameter expansion cannot be followed by a word")
 			}
 		} else if !p.badParamExp(pe, old) { // sandsh: ${a&} fails when it runs
+			if tokRune == '\n' {
+				p.errMatch = "}" // sandsh: bash reads on for the }
+			}
 			p.curErr("not a valid parameter expansion operator: %#q", string(tokRune))
 		} else {
 			return pe
@@ -2638,7 +2692,9 @@ func (p *Parser) subshell(s *Stmt) {
 	p.next()
 	sub.Stmts, sub.Last = p.followStmts("(", sub.Lparen)
 	p.postNested(old)
+	p.inSubshell = true // sandsh: ParseError.Match
 	sub.Rparen = p.matched(sub.Lparen, leftParen, rightParen)
+	p.inSubshell = false
 	s.Cmd = sub
 }
 
