@@ -122,12 +122,12 @@ func TestWorkerLimits(t *testing.T) {
 		stderr   string // regexp
 		stdinSrc string
 	}{
-		{"fork bomb", []string{"-c", "b(){ b|b& }; b; wait"}, []int{0, 125}, `^(sandsh: limit exceeded: [a-z-]+ \d+\n)?$`, ""},
+		{"fork bomb", []string{"-c", "b(){ b|b& }; b; wait"}, []int{0, 125}, `^((sandsh|environment): line \d+: limit exceeded: [a-z-]+ \d+\n)?$`, ""},
 		{"foreground fork bomb", []string{"-c", "b(){ b|b; }; b"}, []int{125}, `limit exceeded: max-(call-depth|jobs)`, ""},
 		{"yes captured", []string{"--max-capture", "1MiB", "-c", "x=$(yes); echo ${#x}"}, []int{125}, `sandsh: limit exceeded: max-capture 1MiB\n$`, ""},
 		{"string doubling", []string{"--max-memory", "256MiB", "--max-var-bytes", "4GiB", "-c", "x=abc; while :; do x=$x$x; done"}, []int{125}, `^sandsh: limit exceeded: max-memory 256MiB\n$`, ""},
-		{"function recursion", []string{"-c", "f(){ f; }; f"}, []int{125}, `^sandsh: limit exceeded: max-call-depth 1000\n$`, ""},
-		{"source recursion", []string{"-c", "echo '. ./r.sh' > r.sh; . ./r.sh"}, []int{125}, `^sandsh: limit exceeded: max-call-depth 1000\n$`, ""},
+		{"function recursion", []string{"-c", "f(){ f; }; f"}, []int{125}, `^environment: line 1: limit exceeded: max-call-depth 1000\n$`, ""},
+		{"source recursion", []string{"-c", "echo '. ./r.sh' > r.sh; . ./r.sh"}, []int{125}, `^\./r\.sh: line 1: limit exceeded: max-call-depth 1000\n$`, ""},
 		// Past the nesting guards (--max-call-depth 0), recursion ends
 		// in a Go stack overflow: fatal in Go, a clean limit here. The
 		// hook shrinks the worker's Go stack limit (1/8 of --max-memory,
