@@ -228,3 +228,54 @@ func hasLeadingZeros(s string) bool {
 	s = strings.TrimPrefix(s, "-")
 	return len(s) > 1 && s[0] == '0'
 }
+
+// rejoinParams gives a word made by brace expansion bash's reading of
+// it: bash expands braces in the text and reads the result again, so a
+// `$name` that a brace put before name characters takes them into its
+// name ({$a,b}_c is $a_c and b_c, not A_c). (sandsh) Words made by brace
+// expansion share parts: changed parts are copies.
+func rejoinParams(w *syntax.Word) *syntax.Word {
+	var parts []syntax.WordPart
+	for i := 0; i < len(w.Parts); i++ {
+		pe, ok := w.Parts[i].(*syntax.ParamExp)
+		if !ok || !pe.Short || pe.Param == nil || !shortName(pe.Param.Value) || i+1 >= len(w.Parts) {
+			continue
+		}
+		lit, ok := w.Parts[i+1].(*syntax.Lit)
+		if !ok {
+			continue
+		}
+		n := 0
+		for n < len(lit.Value) && nameByte(lit.Value[n]) {
+			n++
+		}
+		if n == 0 {
+			continue
+		}
+		if parts == nil {
+			parts = slices.Clone(w.Parts)
+		}
+		npe, nparam, nlit := *pe, *pe.Param, *lit
+		nparam.Value += lit.Value[:n]
+		npe.Param = &nparam
+		nlit.Value = lit.Value[n:]
+		parts[i], parts[i+1] = &npe, &nlit
+		w = &syntax.Word{Parts: parts}
+		i-- // the rest of the literal may be empty, and another follow
+		if nlit.Value == "" {
+			parts = slices.Delete(parts, i+2, i+3)
+			w.Parts = parts
+		}
+	}
+	return w
+}
+
+// shortName reports whether s is the name of a $name expansion that
+// more name characters would extend (not $1, $?, $@ ...).
+func shortName(s string) bool {
+	return s != "" && (s[0] == '_' || s[0] >= 'a' && s[0] <= 'z' || s[0] >= 'A' && s[0] <= 'Z')
+}
+
+func nameByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}

@@ -588,7 +588,7 @@ func Fields(cfg *Config, words ...*syntax.Word) ([]string, error) {
 			if berr != nil {
 				return nil, berr
 			}
-			if fields, err = cfg.appendWordFields(fields, joinLeadingLits(bw)); err != nil {
+			if fields, err = cfg.appendWordFields(fields, joinLeadingLits(rejoinParams(bw))); err != nil {
 				return nil, err
 			}
 		}
@@ -802,7 +802,7 @@ func FieldsSeq(cfg *Config, words ...*syntax.Word) iter.Seq2[string, error] {
 					yield("", err)
 					return
 				}
-				if expandWord(joinLeadingLits(w)) {
+				if expandWord(joinLeadingLits(rejoinParams(w))) {
 					return
 				}
 			}

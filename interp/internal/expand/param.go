@@ -507,7 +507,10 @@ func (cfg *Config) replaceElems(repl *syntax.Replace, elems []string) ([]string,
 	if anchor != 0 {
 		return cfg.replaceAnchored(repl, orig, anchor, elems)
 	}
-	if orig == "" {
+	if orig == "" || negatedCloseBracket(orig) {
+		// (sandsh: bash 5.2's ${v/pat/r} finds nothing with a negated
+		// bracket expression that starts with ], [^]] or [!]a], though
+		// its # % case and [[ == ]] match it.)
 		return elems, nil // nothing to replace
 	}
 	with, err := Literal(cfg, repl.With)
@@ -890,4 +893,20 @@ func slicePos(n, size int) int {
 		n = size
 	}
 	return n
+}
+
+// negatedCloseBracket reports whether pat holds an unescaped [^] or [!],
+// a negated bracket expression whose first member is ].
+func negatedCloseBracket(pat string) bool {
+	for i := 0; i < len(pat); i++ {
+		switch pat[i] {
+		case '\\':
+			i++
+		case '[':
+			if i+2 < len(pat) && (pat[i+1] == '^' || pat[i+1] == '!') && pat[i+2] == ']' {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -203,3 +203,19 @@ compgen -F _set_COMPREPLY 2>/dev/null; echo "rc=$?"
 g() { echo "args: $*"; COMPREPLY=(x y "$2z"); }
 compgen -F g -W "ab1 ab2" ab 2>&1; echo "rc=$?"
 compgen -F nosuch; echo "rc=$?"
+### a $name that brace expansion puts before name characters takes them in
+a=A b=B a_c=AC
+echo {$a,b}_{c,d}
+echo {_$a,b}_{c,d} x{$a,$b}y
+echo {$a,b}$b{c,d} ${a}{x,y} {1,2}$a
+### a line continuation right after $ is removed
+x=5
+echo $\
+? $\
+x "$\
+x" $\
+{x}
+### ${v//pat/r} with a negated bracket expression that starts with ]
+s='ab^cd^' t='a]b' p='[^]]'
+echo ${s#[^]]} ${s%[^]]} ${s/[^]]/z} ${s//[!]]/z} ${s//$p/z}
+echo ${s//[]]/z} ${s//[]a]/z} ${t//[]]/z} ${t//[^a]/z} ${t//[^]]b/z}

@@ -551,7 +551,7 @@ func (p *Parser) regToken(r rune) token {
 		}
 		return or
 	case '$':
-		switch p.rune() {
+		switch p.dollarNext() {
 		case '\'':
 			if !p.lang.in(langBashLike | LangMirBSDKorn | LangZsh) {
 				break
@@ -709,7 +709,7 @@ func (p *Parser) dqToken(r rune) token {
 		// properly handle backslashes in the lexer.
 		return bckQuote
 	case '$':
-		switch p.rune() {
+		switch p.dollarNext() {
 		case '{':
 			p.rune()
 			return dollBrace
@@ -729,6 +729,17 @@ func (p *Parser) dqToken(r rune) token {
 		return dollar
 	}
 	panic("unreachable")
+}
+
+// dollarNext reads the rune after a $, past escaped newlines: bash
+// removes a line continuation before it reads what the $ starts
+// ($\<newline>? is $?). (sandsh)
+func (p *Parser) dollarNext() rune {
+	r := p.rune()
+	for r == escNewl {
+		r = p.rune()
+	}
+	return r
 }
 
 func (p *Parser) paramToken(r rune) token {
