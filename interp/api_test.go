@@ -101,7 +101,7 @@ func TestSyntaxErrorStatus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st != 2 || out.String() != "a\n" || !strings.Contains(errb.String(), "s.sh:2:1") {
+	if st != 2 || out.String() != "a\n" || !strings.Contains(errb.String(), "s.sh: line 2: syntax error near unexpected token `fi'") {
 		t.Errorf("status %d, out %q, err %q", st, out.String(), errb.String())
 	}
 }

@@ -86,7 +86,7 @@ func TestHostileCrashes(t *testing.T) {
 	runHostileCases(t, []hostileCase{
 		// mvdan's Interactive panicked ("range function continued
 		// iteration") when a parse error followed a statement on a line.
-		{name: "fuzz: error after a background statement", script: "0&0)", status: 2, stderr: "encountered"},
+		{name: "fuzz: error after a background statement", script: "0&0)", status: 2, stderr: "syntax error near unexpected token `)'"},
 		{name: "fuzz: error after a statement", script: "echo a; echo \"b\necho c\n", status: 2, stderr: "unexpected EOF while looking for matching"},
 		// "() cmd" parses as an anonymous function with no name.
 		{name: "fuzz: anonymous function", script: "()0\necho no", status: 2, stderr: "unexpected token"},

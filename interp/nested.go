@@ -208,12 +208,12 @@ func (r *Runner) parseAndRun(ctx context.Context, src io.Reader, name string) er
 			perr = fmt.Errorf("%s: %w", name, perr)
 		}
 		// bash's words: "script.sh: line 2: ...", "bash: -c: line 1: ...".
-		where := ""
+		where := name
 		switch {
-		case r.scriptFile:
-			where = name
 		case r.cmdString:
 			where = r.prefix() + ": -c"
+		case !r.scriptFile && (name == r.prefix() || name == "-" || name == ""):
+			where = "" // standard input
 		}
 		r.reportSyntax(perr, data, 1, where)
 		return &SyntaxError{Err: perr}

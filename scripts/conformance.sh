@@ -89,6 +89,6 @@ if [ "$mode" = host ]; then
 else
 	# The harness gives each case a scratch directory in $TMP; the
 	# sandbox has its own scratch directory, /tmp.
-	python3 "$conf/spec_harness.py" --shell "$bin/sandsh run --env TMP=/tmp {file}" --sh "$bin/sandsh" \
+	python3 "$conf/spec_harness.py" --shell "$bin/sandsh run --env TMP=/tmp --env SH --env LC_ALL {file}" --sh "$bin/sandsh" \
 		"${subset[@]}" --jobs "${JOBS:-2}" "${opts[@]}" "$conf/oils/spec" "${names[@]}"
 fi

@@ -219,3 +219,8 @@ x" $\
 s='ab^cd^' t='a]b' p='[^]]'
 echo ${s#[^]]} ${s%[^]]} ${s/[^]]/z} ${s//[!]]/z} ${s//$p/z}
 echo ${s//[]]/z} ${s//[]a]/z} ${t//[]]/z} ${t//[^a]/z} ${t//[^]]b/z}
+### a bad substitution with single quotes in it fails when it runs [script]
+set -- "###x"
+echo before
+echo ${#1#'###'}
+echo not reached

@@ -1884,10 +1884,14 @@ func (p *Parser) badParamExp(pe *ParamExp, old quoteState) bool {
 	depth := 0
 	var rest []rune
 	r := p.r
+	inSgl := false // sandsh: ${#1#'###'}: single quotes hide braces
 	for i := p.bsp; ; {
 		switch {
 		case r == runeEOF || r == utf8.RuneError && i >= uint(len(p.bs)):
 			return false
+		case r == '\'':
+			inSgl = !inSgl
+		case inSgl && !strings.ContainsRune("\\\n\r\x00", r):
 		case r == '{':
 			depth++
 		case r == '}' && depth == 0:
