@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"sync"
@@ -61,6 +62,9 @@ func (w *streamWriter) Write(p []byte) (int, error) {
 			break
 		}
 	}
+	if w.hide != nil {
+		end = hideCut(b[:end])
+	}
 	w.pend = append([]byte(nil), b[end:]...)
 	if end > 0 {
 		w.st.send(w.name, b[:end], w.hide)
@@ -68,7 +72,29 @@ func (w *streamWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// flush sends what a split character held back.
+// maxHidden bounds what a stream whose host paths are hidden holds back
+// waiting for a line's end: a path is shorter than this (PATH_MAX).
+const maxHidden = 4096
+
+// hideCut is how much of b a stream whose host paths are hidden may send
+// now: whole lines, so that a path split across two writes is still
+// hidden; of a line longer than 16 times maxHidden, all but its last
+// maxHidden bytes (at a character's start).
+func hideCut(b []byte) int {
+	if i := bytes.LastIndexByte(b, '\n'); i >= 0 {
+		return i + 1
+	}
+	if len(b) <= 16*maxHidden {
+		return 0
+	}
+	cut := len(b) - maxHidden
+	for cut > 0 && !utf8.RuneStart(b[cut]) {
+		cut--
+	}
+	return cut
+}
+
+// flush sends what a split character or line held back.
 func (w *streamWriter) flush() {
 	if len(w.pend) > 0 {
 		w.st.send(w.name, w.pend, w.hide)
