@@ -28,6 +28,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -317,12 +318,16 @@ func (rp *repl) syntaxError(err error, eof bool) {
 // with its exit status. (A limit, --timeout included, ends only the line:
 // the runner reports it and gives each line a fresh budget.)
 func (rp *repl) runLine(src string, stmts []*syntax.Stmt) (done bool, status int) {
+	// The shell's history builtin lists the REPL's history (in a
+	// pipeline, in $( )), this line last.
 	if rp.remote != nil {
+		rp.remote.SetHistory(slices.Clone(rp.hist.list()), rp.hist.base)
 		return rp.runRemote(src)
 	}
 	if f, err := rp.r.ParseLine(src); err == nil {
 		stmts = f.Stmts // with the session's aliases and extglob
 	}
+	rp.r.SetHistory(slices.Clone(rp.hist.list()), rp.hist.base)
 	status, interrupted, killSig, panicked := rp.interruptible(func(ctx context.Context) int {
 		return rp.r.RunLine(ctx, stmts)
 	})

@@ -537,6 +537,27 @@ func TestREPLHistory(t *testing.T) {
 	r.wait()
 }
 
+// TestREPLHistoryInPipes: the shell's history builtin lists the REPL's
+// history in a pipeline and in $( ), with the worker and without; the
+// line itself is the last entry, as in bash.
+func TestREPLHistoryInPipes(t *testing.T) {
+	for _, extra := range [][]string{nil, {"--no-worker"}} {
+		r := startREPL(t, noColor, extra...)
+		r.prompt("/workspace")
+		r.run("echo needle1")
+		r.expect("needle1\r\n")
+		r.prompt("/workspace")
+		r.run("history | grep -c needle")
+		r.expect("\r\n2\r\n")
+		r.prompt("/workspace")
+		r.run(`x=$(history 2); echo "[${x}]"`)
+		r.expect("[    2  history | grep -c needle\r\n    3  x=$(history 2); echo \"[${x}]\"]\r\n")
+		r.prompt("/workspace")
+		r.send("\x04")
+		r.wait()
+	}
+}
+
 // TestREPLHistoryRefusesLinksAndFIFOs: --history-file never writes
 // through a symlink planted at the path, and a FIFO there does not hang
 // the shell (issue 23.6): each is refused in one line and the session

@@ -172,6 +172,13 @@ func WithShellOptions(names ...string) Option {
 // session is the state a runner shares with all its subshells, nested
 // shells and jobs: the sandbox, the limits and their counters.
 type session struct {
+	// history is the interactive history the history builtin lists
+	// (SetHistory): the REPL's, so that `history | grep x` and
+	// $(history) see what the prompt saw. histBase numbers the first.
+	histMu   sync.Mutex
+	history  []string
+	histBase int
+
 	fs       vfs.FS
 	gw       Gateway
 	sys      *builtins.System
@@ -429,6 +436,15 @@ func (r *Runner) drainJobs(ctx context.Context) {
 		case <-tick.C:
 		}
 	}
+}
+
+// SetHistory gives the history builtin the interactive history: entries
+// oldest first, the first numbered base+1. The REPL sets it before each
+// line, so the line itself is its last entry, as in bash.
+func (r *Runner) SetHistory(entries []string, base int) {
+	r.s.histMu.Lock()
+	r.s.history, r.s.histBase = entries, base
+	r.s.histMu.Unlock()
 }
 
 // RunLine runs one interactive line (already parsed statements).

@@ -1178,21 +1178,41 @@ func (r *Runner) biLet(ctx context.Context, args []string) int {
 }
 
 // biHistory checks its arguments like bash; a script keeps no history.
+// biHistory lists the interactive history (SetHistory) as bash does:
+// all of it, or the last N, numbered; -c clears this shell's copy.
+// Without a REPL the history is empty, as in a bash script.
 func (r *Runner) biHistory(_ context.Context, args []string) int {
-	_, args, ok := r.parseOpts(args, "cd:anrwps")
+	opts, args, ok := r.parseOpts(args, "cd:anrwps")
 	if !ok {
 		return 2
+	}
+	for _, o := range opts {
+		if o.c == 'c' {
+			r.SetHistory(nil, 0)
+			return 0
+		}
 	}
 	if len(args) > 1 {
 		r.builtinErr("history", "too many arguments")
 		return 1
 	}
+	r.s.histMu.Lock()
+	entries, base := r.s.history, r.s.histBase
+	r.s.histMu.Unlock()
+	first := 0
 	if len(args) == 1 {
-		if _, err := strconv.Atoi(args[0]); err != nil {
+		n, err := strconv.Atoi(args[0])
+		if err != nil || n < 0 {
 			r.builtinErr("history", "%s: numeric argument required", args[0])
 			return 1
 		}
+		first = max(0, len(entries)-n)
 	}
+	var sb strings.Builder
+	for i := first; i < len(entries); i++ {
+		fmt.Fprintf(&sb, "%5d  %s\n", base+i+1, entries[i])
+	}
+	io.WriteString(r.out(), sb.String())
 	return 0
 }
 

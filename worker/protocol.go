@@ -75,6 +75,10 @@ type request struct {
 	Mode     uint32        `json:"mode,omitempty"`
 	MaxBytes int64         `json:"max,omitempty"`
 	DataLen  int64         `json:"len,omitempty"`
+	// History is the REPL's history for a line (the history builtin
+	// lists it), HistBase the number before its first entry.
+	History  []string `json:"history,omitempty"`
+	HistBase int      `json:"histBase,omitempty"`
 }
 
 // reply answers one request (or says the worker is ready).

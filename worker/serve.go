@@ -205,6 +205,7 @@ func serveSession(o *Options, p *workerPayload, tty *TTYInput, h *Hooks, wd *res
 			return st
 		case "line":
 			r.SetStatus(req.Status)
+			r.SetHistory(req.History, req.HistBase)
 			f, perr := ParseLine(req.Src)
 			if perr == nil {
 				// Again with the session's aliases and extglob.

@@ -122,6 +122,9 @@ type Session struct {
 	dir    string
 	jobs   int // background jobs running after the last call
 
+	history  []string // SetHistory's, sent with each line
+	histBase int
+
 	calls       sync.Mutex    // one call at a time
 	local       *localSession // the session runs in this process (Options.NoWorker)
 	ckpt        *sessionCheckpoint
@@ -981,12 +984,23 @@ func (s *Session) aliveLocked() error {
 func (s *Session) RunLine(errw io.Writer, src string, status int) (rep LineReply, ok bool) {
 	s.calls.Lock()
 	defer s.calls.Unlock()
-	r, ok, restarted, st := s.do(request{Op: "line", Src: src, Status: status}, nil, s.callTimeout(0), [3]io.Writer{})
+	req := request{Op: "line", Src: src, Status: status, History: s.history, HistBase: s.histBase}
+	r, ok, restarted, st := s.do(req, nil, s.callTimeout(0), [3]io.Writer{})
 	if !ok {
 		fmt.Fprintln(errw, restarted)
 		return LineReply{Status: st}, false
 	}
 	return LineReply{Status: r.Status, Interrupted: r.Interrupted, Exited: r.Exited, KillSig: r.KillSig}, true
+}
+
+// SetHistory sets the interactive history the next lines' history
+// builtin lists (in a pipeline or $( ) too): entries oldest first, the
+// first numbered base+1. It goes with every line, so a worker started
+// again from a checkpoint has it as well.
+func (s *Session) SetHistory(entries []string, base int) {
+	s.calls.Lock()
+	defer s.calls.Unlock()
+	s.history, s.histBase = entries, base
 }
 
 // LineReply is how an interactive line ended.
