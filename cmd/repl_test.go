@@ -558,6 +558,17 @@ func TestREPLHistoryInPipes(t *testing.T) {
 	}
 }
 
+// TestREPLDeleteWord: Ctrl-W deletes the word before the cursor.
+func TestREPLDeleteWord(t *testing.T) {
+	r := startREPL(t, noColor)
+	r.prompt("/workspace")
+	r.send("echo keep drop\x17gone\r")
+	r.expect("\r\nkeep gone\r\n")
+	r.prompt("/workspace")
+	r.send("\x04")
+	r.wait()
+}
+
 // TestREPLHistoryRefusesLinksAndFIFOs: --history-file never writes
 // through a symlink planted at the path, and a FIFO there does not hang
 // the shell (issue 23.6): each is refused in one line and the session
