@@ -204,8 +204,14 @@ func (g *Gateway) Run(ctx context.Context, env *builtins.Env, args []string) (st
 		return g.notFound(env, name)
 	}
 	p := env.Abs(name)
-	if _, err := env.FS.Stat(p); err == nil {
+	_, err := env.FS.Stat(p)
+	if err == nil {
 		return g.runFile(ctx, env, p, name, args)
+	}
+	if errors.Is(err, syscall.ENOTDIR) || errors.Is(err, syscall.ENAMETOOLONG) || errors.Is(err, syscall.ELOOP) {
+		// bash's execve failed for a reason other than a missing file:
+		// 126 with that reason, as shell_execve reports it.
+		return refuse(env, name, builtins.ErrText(err), StatusNotExecutable)
 	}
 	if !g.restricted {
 		if _, err := os.Stat(p); err == nil {
