@@ -58,6 +58,7 @@ type repl struct {
 	editor     atomic.Pointer[term.Terminal] // t, for the SIGWINCH handler
 	width      atomic.Int32                  // terminal columns
 	hist       *replHistory
+	search     historySearch // where Ctrl-R left off
 	useColor   bool
 	restricted bool
 	home       string // shown as ~ in the prompt and completed from ~/

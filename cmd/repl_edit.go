@@ -47,7 +47,7 @@ func (k *keyReader) Read(b []byte) (int, error) {
 			return 0, k.err
 		}
 		n, err := k.r.Read(k.buf[:])
-		k.pending = k.buf[:n]
+		k.pending = metaWords(k.buf[:n])
 		if err != nil {
 			k.err = err
 		}
@@ -66,6 +66,48 @@ func (k *keyReader) Read(b []byte) (int, error) {
 	k.last = b[n-1]
 	k.pending = k.pending[n:]
 	return n, nil
+}
+
+// metaWords rewrites readline's Alt-B and Alt-F (ESC b, ESC f) as the
+// Alt-Left and Alt-Right that x/term moves by words on.
+func metaWords(b []byte) []byte {
+	if !bytes.Contains(b, []byte{0x1b, 'b'}) && !bytes.Contains(b, []byte{0x1b, 'f'}) {
+		return b
+	}
+	b = bytes.ReplaceAll(b, []byte("\x1bb"), []byte("\x1b[1;3D"))
+	return bytes.ReplaceAll(b, []byte("\x1bf"), []byte("\x1b[1;3C"))
+}
+
+// keyCtrlR searches the history backwards (see searchHistory).
+const keyCtrlR = 18
+
+// historySearch is where Ctrl-R left off: the text searched for, the
+// line it put in place and how far back that entry was.
+type historySearch struct {
+	query, hit string
+	back       int
+}
+
+// searchHistory is Ctrl-R: the line becomes the most recent command
+// that holds the text typed so far, with the cursor on the match; Ctrl-R
+// again, on that line, goes further back to a different command. Unlike bash's incremental
+// search there is no search prompt: the text is typed first.
+func (rp *repl) searchHistory(line string) (string, int, bool) {
+	from := 0
+	if rp.search.hit != "" && line == rp.search.hit {
+		from = rp.search.back + 1
+	} else {
+		rp.search = historySearch{query: line}
+	}
+	q := rp.search.query
+	for i := from; i < rp.hist.Len(); i++ {
+		e := rp.hist.At(i)
+		if k := strings.Index(e, q); k >= 0 && (from == 0 || e != line) {
+			rp.search.hit, rp.search.back = e, i
+			return e, k, true
+		}
+	}
+	return "", 0, false
 }
 
 // maxHistory bounds the history kept in memory (and loaded from the
@@ -310,6 +352,9 @@ func isAssignment(word string) bool {
 // command position and a sandbox path elsewhere. When Tab cannot add
 // anything and there are several candidates, they are listed.
 func (rp *repl) complete(line string, pos int, key rune) (string, int, bool) {
+	if key == keyCtrlR {
+		return rp.searchHistory(line)
+	}
 	if key != '\t' {
 		return "", 0, false
 	}

@@ -569,6 +569,30 @@ func TestREPLDeleteWord(t *testing.T) {
 	r.wait()
 }
 
+// TestREPLSearchAndWordMotion: Ctrl-R puts the most recent command
+// holding the typed text on the line (again: one further back), and
+// Alt-B / Alt-F (ESC b, ESC f) move by words.
+func TestREPLSearchAndWordMotion(t *testing.T) {
+	r := startREPL(t, noColor)
+	for _, c := range []string{"echo one-a", "echo one-b", "echo other"} {
+		r.prompt("/workspace")
+		r.run(c)
+	}
+	r.prompt("/workspace")
+	r.send("one-\x12\r")
+	r.expect("\r\none-b\r\n")
+	r.prompt("/workspace")
+	r.send("one-\x12\x12\r")
+	r.expect("\r\none-a\r\n")
+	r.prompt("/workspace")
+	// Alt-F goes to the next word's start (x/term's Alt-Right).
+	r.send("echo ab cd\x1bb\x1bb\x1bfZ\x1bb\x1bbY\r")
+	r.expect("\r\nYab Zcd\r\n")
+	r.prompt("/workspace")
+	r.send("\x04")
+	r.wait()
+}
+
 // TestREPLHistoryRefusesLinksAndFIFOs: --history-file never writes
 // through a symlink planted at the path, and a FIFO there does not hang
 // the shell (issue 23.6): each is refused in one line and the session
