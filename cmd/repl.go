@@ -38,6 +38,7 @@ import (
 	"golang.org/x/term"
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/sandsh/sandsh/internal/termsafe"
 	"github.com/sandsh/sandsh/interp"
 	"github.com/sandsh/sandsh/vfs"
 	"github.com/sandsh/sandsh/worker"
@@ -70,6 +71,7 @@ type repl struct {
 	cancel  context.CancelFunc // cancels the running line; nil at the prompt
 	intr    bool               // the running line was interrupted (Ctrl-C)
 	killSig int                // SIGTERM/SIGHUP arrived while a line ran
+	hold    *worker.TermHold   // the terminal while the policy asks
 }
 
 // lineEvent is how a ReadLine ended.
@@ -103,6 +105,16 @@ func runREPL(o *Options) int {
 		restricted: restricted,
 	}
 	var desc string
+	// The supervisor asks the policy's questions on the terminal, never
+	// the worker, and holds the sandbox's output back meanwhile.
+	hold := worker.HoldTerminal(in, stdio.Out, stdio.Err)
+	defer hold.Close()
+	rp.hold = hold
+	// sandsh's own lines come after what the line wrote.
+	rp.errw = hold.SyncWriter(stdio.Err)
+	if o.Ask == nil {
+		o.Ask = hold.Asker()
+	}
 	if o.NoWorker {
 		// Commands read the terminal through ttyInput, so Ctrl-C can end
 		// a read. Host programs (unrestricted mode) need the terminal
@@ -114,14 +126,26 @@ func runREPL(o *Options) int {
 			defer tty.Close()
 			stdin = tty
 		}
-		o.Ask = worker.TerminalAsker(stdin, stdio.Err) // the policy's ask rules ask here
-		sess, err := worker.NewSandbox(o, stdio.Out, stdio.Err, stdin, "sandsh", nil, interp.Interactive(true))
+		out, errw := io.Writer(stdio.Out), io.Writer(stdio.Err)
+		if restricted {
+			out, errw = hold.Writers()
+		}
+		sess, err := worker.NewSandbox(o, out, errw, stdin, "sandsh", nil, interp.Interactive(true))
 		if err != nil {
 			return worker.ReportSetupError(stdio.Err, err)
 		}
 		rp.r, rp.stdin, desc = sess.Runner(), tty, sess.Description()
 	} else {
-		remote, err := worker.StartSession(o, worker.SessionConfig{Stdin: in, Stdout: stdio.Out, Stderr: stdio.Err, Interactive: true})
+		out, errw := io.Writer(stdio.Out), io.Writer(stdio.Err)
+		if restricted {
+			// Host programs of the unrestricted mode need the terminal
+			// itself (and can write to it anyway).
+			var err error
+			if out, errw, err = hold.WorkerFiles(); err != nil {
+				return worker.ReportSetupError(stdio.Err, err)
+			}
+		}
+		remote, err := worker.StartSession(o, worker.SessionConfig{Stdin: in, Stdout: out, Stderr: errw, Interactive: true})
 		if err != nil {
 			var ee *worker.ExitError
 			if errors.As(err, &ee) {
@@ -255,6 +279,7 @@ func (rp *repl) loop() int {
 
 // readLine shows the prompt and reads one line in raw mode.
 func (rp *repl) readLine(prompt string) (string, lineEvent) {
+	rp.hold.Sync() // the prompt comes after the last line's output
 	rp.prompt = prompt
 	rp.t.SetPrompt(prompt)
 	rp.resize()
@@ -398,6 +423,7 @@ func (rp *repl) interruptible(fn func(context.Context) int) (status int, interru
 // onInterrupt handles SIGINT: it cancels the running line, if any. At the
 // prompt the terminal is in raw mode, so Ctrl-C arrives as a key instead.
 func (rp *repl) onInterrupt() {
+	rp.hold.Interrupt() // an open question: the answer is no
 	if rp.remote != nil {
 		rp.remote.Interrupt()
 		return
@@ -509,6 +535,7 @@ func (rp *repl) runRemote(src string) (done bool, status int) {
 		return true, rp.endRemote(rep.Status)
 	case rep.Interrupted:
 		// The terminal echoed ^C; end that line like bash does.
+		rp.hold.Sync()
 		fmt.Fprintln(rp.tw)
 	}
 	rp.status = rep.Status
@@ -521,7 +548,7 @@ func renderPrompt(dir, home string, restricted, useColor bool) string {
 	}
 	// The directory's name comes from the sandbox: escape sequences in
 	// it must not rewrite the prompt (issue 23.10).
-	dir = worker.TermSafe(dir)
+	dir = termsafe.String(dir)
 	tag := "[restricted]"
 	if !restricted {
 		tag = "[unrestricted]"

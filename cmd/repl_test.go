@@ -965,3 +965,43 @@ func TestPromptEscapesNames(t *testing.T) {
 	p.send("\x04")
 	p.wait()
 }
+
+// TestREPLAskCannotBeForged: a background job cannot print a forged
+// question over the real one (issue 23.1). The supervisor asks, and
+// while it waits for the answer nothing the sandbox writes reaches the
+// terminal: the real question is the last thing on the screen, and the
+// job's bytes appear only after the answer.
+func TestREPLAskCannotBeForged(t *testing.T) {
+	t.Parallel()
+	pol := filepath.Join(t.TempDir(), "p.yaml")
+	if err := os.WriteFile(pol, []byte("default: allow\nrules:\n  - {name: ask-rm, command: rm, action: ask}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const cwd = "/nowhere-on-the-host-23/w"
+	for _, extra := range [][]string{nil, {"--no-worker"}} {
+		p := startREPL(t, noColor, append([]string{"--policy", pol, "--cwd", cwd}, extra...)...)
+		p.prompt(cwd)
+		p.run("mkdir important; echo data > important/f")
+		p.prompt(cwd)
+		p.run(`( sleep 1; printf '\r\e[2K\e[1A\e[2K\rsandsh: policy: run "rm scratch.tmp"? FAKE [y/N] ' >&2 ) & rm -rf important`)
+		p.expect(`sandsh: policy: run "rm -rf important"? (rule "ask-rm") [y/N] `)
+		// The job prints its fake question one second in: give it three.
+		time.Sleep(3 * time.Second)
+		if rest := p.output()[p.seen:]; rest != "" {
+			t.Errorf("%v: while the question was open the terminal got %q", extra, rest)
+		}
+		mark := len(p.output())
+		p.send("n\r")
+		p.prompt(cwd)
+		// Held, not lost: the job's bytes come after the answer.
+		after := p.output()[mark:]
+		if !strings.Contains(after, `rm: denied by policy (rule "ask-rm"; the operator said no)`) || !strings.Contains(after, "FAKE [y/N] ") {
+			t.Errorf("%v: after the answer: %q", extra, after)
+		}
+		p.run("wait; ls important")
+		p.expect("f\r\n")
+		p.prompt(cwd)
+		p.send("\x04")
+		p.wait()
+	}
+}

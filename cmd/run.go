@@ -56,6 +56,7 @@ func addRunFlags(fl *pflag.FlagSet, o *Options) {
 	fl.StringVar(&o.Import, "import", "", "copy host directory DIR into the sandbox's working directory before the run")
 	fl.StringVar(&o.Export, "export", "", "write the sandbox's working tree to the new or empty host directory DIR after the run")
 	fl.StringVar(&o.ExportTar, "export-tar", "", "write the sandbox's working tree to FILE (.tar, .tar.gz or .tgz) after the run")
+	fl.BoolVar(&o.ExportUnsafeGit, "export-unsafe-git", false, "also export what makes git on the host run commands: a git directory's config and hooks, .gitattributes naming a filter (left out by default)")
 	fl.BoolVar(&o.Changes, "changes", false, "list the files the run added (A), modified (M) and deleted (D) on stderr")
 	fl.StringArrayVar(&o.Policy, "policy", nil, "decide which commands may run, and the limits, from this policy `FILE` (YAML); repeat to layer files: the strictest decision wins")
 	fl.BoolVar(&o.Check, "check", false, "check the script statically first (as sandsh check) and refuse to run it if there is an error finding")

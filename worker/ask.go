@@ -21,8 +21,10 @@ const maxAnswer = 256
 
 // TerminalAsker asks on the interactive shell's terminal whether a
 // command an `ask` rule matches may run: y or yes allows, anything else
-// (an empty line, end of input, Ctrl-C) refuses. Only the REPL, which
-// has a terminal, gets one; everywhere else ask means deny.
+// (an empty line, end of input, Ctrl-C) refuses. Only the REPL's
+// supervisor, which has the terminal, uses one (through TermHold, which
+// holds the sandbox's output back meanwhile); everywhere else ask means
+// deny unless --ask-command or an MCP client answers.
 func TerminalAsker(in io.Reader, out io.Writer) sandbox.Asker {
 	return func(ctx context.Context, q sandbox.AskQuestion) sandbox.AskAnswer {
 		d := fmt.Sprintf("rule %q", q.Rule)
@@ -53,24 +55,21 @@ func TerminalAsker(in io.Reader, out io.Writer) sandbox.Asker {
 // DefaultAskTimeout is how long --ask-command may take to answer.
 const DefaultAskTimeout = 30 * time.Second
 
-// asker is who answers the policy's ask rules in this process: the
-// terminal the REPL set, else --ask-command (through the parent in a
-// worker, directly with --no-worker), else nobody (ask is deny).
+// asker is who answers the policy's ask rules in this process: in a
+// worker, the supervisor through the ask broker; else parentAsker; nil
+// (ask is deny) when nobody can answer.
 func (o *Options) asker() sandbox.Asker {
 	if o.worker != nil {
-		if o.worker.ask != nil {
-			return o.worker.ask
-		}
-		return o.Ask
+		return o.worker.ask
 	}
-	if a := o.parentAsker(); a != nil {
-		return a
-	}
-	return o.Ask
+	return o.parentAsker()
 }
 
 // parentAsker is who answers asks in the supervising process: AskFunc
-// (MCP elicitation), else --ask-command, else nobody.
+// (MCP elicitation), else --ask-command, else Ask (the interactive
+// shell's terminal), else nobody. The worker, which runs the script,
+// never asks itself: it sends the question to the supervisor through the
+// ask broker (issue 23.1).
 func (o *Options) parentAsker() sandbox.Asker {
 	switch {
 	case o.AskFunc != nil:
@@ -78,7 +77,7 @@ func (o *Options) parentAsker() sandbox.Asker {
 	case o.AskCommand != "":
 		return o.commandAsker()
 	}
-	return nil
+	return o.Ask
 }
 
 // commandAsker runs --ask-command for each question, in the supervising
@@ -120,7 +119,8 @@ func (o *Options) commandAsker() sandbox.Asker {
 const maxAskFrame = 1 << 20
 
 // startAskBroker adds the broker's pipes to the worker's descriptors and
-// records them in the payload; nil without --ask-command.
+// records them in the payload; nil when no one in this process can
+// answer (then ask is deny in the worker).
 func (o *Options) startAskBroker(extra *[]*os.File, p *workerPayload) (*broker, error) {
 	ask := o.parentAsker()
 	if ask == nil {

@@ -65,7 +65,11 @@ type Options struct {
 	Import     string
 	Export     string
 	ExportTar  string
-	Changes    bool
+	// ExportUnsafeGit writes what makes host git run commands (a git
+	// directory's config and hooks, filter drivers) into the export,
+	// which leaves them out by default (vfs.HoldBackGit).
+	ExportUnsafeGit bool
+	Changes         bool
 
 	// Policy (policy.go): the files' names (--policy, repeatable:
 	// layers, the strictest decision wins), and their bytes once read.

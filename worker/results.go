@@ -639,6 +639,16 @@ func (h *hostSide) finish(status int, limit string, oc *runOutcome) int {
 			}
 		}
 	}
+	if oc.Export != nil && !o.ExportUnsafeGit {
+		var held []string
+		if oc.Export, held = vfs.HoldBackGit(oc.Export); len(held) > 0 {
+			for _, f := range []struct{ flag, path string }{{"--export", o.Export}, {"--export-tar", o.ExportTar}} {
+				if f.path != "" {
+					fmt.Fprintln(h.errw, vfs.HeldBackLine(f.flag, f.path, held, "--export-unsafe-git"))
+				}
+			}
+		}
+	}
 	if oc.Export != nil {
 		if o.Export != "" {
 			if err := vfs.WriteHostTree(o.Export, oc.Export); err != nil {

@@ -55,7 +55,6 @@ func serveSession(o *Options, p *workerPayload, tty *TTYInput, h *Hooks, wd *res
 	var stdin io.Reader = o.IO.In
 	if tty != nil {
 		stdin = tty
-		o.Ask = TerminalAsker(stdin, o.IO.Err) // the policy's ask rules ask here
 	}
 	var extra []interp.Option
 	if p.Interactive {

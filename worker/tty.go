@@ -7,7 +7,6 @@ import (
 	"os"
 	"strings"
 	"time"
-	"unicode/utf8"
 )
 
 // TTYInput is the standard input of the commands the REPL runs. A command
@@ -78,35 +77,4 @@ func (t *TTYInput) Close() {
 	if t != nil && t.f != nil {
 		t.f.Close()
 	}
-}
-
-// TermSafe is s for a terminal: control characters (C0, DEL, C1) and
-// bytes that are not UTF-8 are written as \xHH, so a name from the
-// sandbox (a directory named with escape sequences) cannot move the
-// cursor, clear the line or rewrite what sandsh prints around it.
-func TermSafe(s string) string {
-	clean := true
-	for _, r := range s {
-		if r < 0x20 || r == 0x7f || r >= 0x80 && r <= 0x9f || r == utf8.RuneError {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && n <= 1:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case r < 0x20 || r == 0x7f || r >= 0x80 && r <= 0x9f:
-			fmt.Fprintf(&b, `\x%02x`, r)
-		default:
-			b.WriteString(s[i : i+n])
-		}
-		i += n
-	}
-	return b.String()
 }
