@@ -123,6 +123,13 @@ type Env struct {
 	// (an in-process command, a nested shell "bash" or "sh").
 	Route string
 	Via   []string
+	// Script and Line are where the shell ran the command from, for an
+	// operator asked whether it may run: the script file (a sourced
+	// file, the file a function was defined in), "-c" for command text,
+	// "-" for a script on standard input, "" on the interactive shell;
+	// and the line. A command another runs (xargs) keeps its runner's.
+	Script string
+	Line   int
 }
 
 // Process is one virtual process of the run, as ps lists it.

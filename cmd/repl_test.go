@@ -1005,3 +1005,45 @@ func TestREPLAskCannotBeForged(t *testing.T) {
 		p.wait()
 	}
 }
+
+// TestREPLStateLock: an interactive session holds the --state file's
+// lock for its whole life, as a run does (issue 23.7): a run or a second
+// session on the same file fails at once with --state-lock fail (75), or
+// waits (the default) and then starts from what the first one saved.
+func TestREPLStateLock(t *testing.T) {
+	t.Parallel()
+	state := filepath.Join(t.TempDir(), "s.st")
+	p := startREPL(t, noColor, "--state", state)
+	p.prompt("/workspace")
+	p.run("echo first > log")
+	p.prompt("/workspace")
+	run := startREPL(t, noColor, "--state", state, "--state-lock", "fail", "-c", "echo ran")
+	run.expect("sandsh: --state " + state + ": in use by another run (--state-lock fail)")
+	if st := run.wait(); st != 75 {
+		t.Errorf("a run beside the session: status %d, want 75", st)
+	}
+	second := startREPL(t, noColor, "--state", state, "--state-lock", "fail")
+	second.expect("in use by another run (--state-lock fail)")
+	if st := second.wait(); st != 75 {
+		t.Errorf("a second session: status %d, want 75", st)
+	}
+	if strings.Contains(run.output()+second.output(), "ran") {
+		t.Errorf("something ran beside the session")
+	}
+	// The default waits for the first session, then sees its work.
+	waiting := startREPL(t, noColor, "--state", state)
+	time.Sleep(500 * time.Millisecond)
+	if out := waiting.output(); strings.Contains(out, "$ ") {
+		t.Fatalf("the second session started while the first held the state: %q", out)
+	}
+	p.run("echo second >> log")
+	p.prompt("/workspace")
+	p.send("\x04")
+	p.wait()
+	waiting.prompt("/workspace")
+	waiting.run("cat log")
+	waiting.expect("first\r\nsecond\r\n")
+	waiting.prompt("/workspace")
+	waiting.send("\x04")
+	waiting.wait()
+}

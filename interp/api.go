@@ -94,6 +94,9 @@ type BuiltinCall struct {
 	Args  []string
 	Route string
 	Via   []string
+	// Script and Line say where the call is (see builtins.Env).
+	Script string
+	Line   int
 }
 
 // WithBuiltinCheck makes every shell builtin pass fn before it runs, by

@@ -443,7 +443,8 @@ func (r *Runner) builtinAllowed(ctx context.Context, args []string, route string
 	if r.s.biCheck == nil {
 		return nil, true
 	}
-	why, ok, done := r.s.biCheck(ctx, BuiltinCall{Args: args, Route: route, Via: r.via})
+	script, line := r.position()
+	why, ok, done := r.s.biCheck(ctx, BuiltinCall{Args: args, Route: route, Via: r.via, Script: script, Line: line})
 	if !ok {
 		prefix := r.cmdErrPrefix()
 		if prefix == "" {
@@ -468,6 +469,7 @@ func (r *Runner) external(ctx context.Context, fields, extraEnv []string, route 
 		route = "name"
 	}
 	env.Route, env.Via = route, r.via
+	env.Script, env.Line = r.position()
 	env.ErrPrefix = r.cmdErrPrefix()
 	if hr, ok := r.s.gw.(hashedRunner); ok && hashed != "" {
 		r.lastStatus = hr.RunHashed(ctx, env, hashed, fields)

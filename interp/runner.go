@@ -953,6 +953,31 @@ func (r *Runner) errSource() string {
 	return src
 }
 
+// position is the file the running command came from and its line, for
+// the operator's question about it: the script file, a sourced file or
+// the file a function was defined in; "-c" for command text, "-" for a
+// script read from standard input; "" on the interactive shell.
+func (r *Runner) position() (string, int) {
+	if r.interactive {
+		return "", int(r.line)
+	}
+	src := ""
+	if n := len(r.frames); n > 0 {
+		src = r.frames[n-1].source
+	}
+	if src == "" || src == "environment" || !r.scriptFile && src == r.mainSource {
+		switch {
+		case r.scriptFile:
+			src = r.mainSource
+		case r.cmdString:
+			src = "-c"
+		default:
+			src = "-"
+		}
+	}
+	return src, int(r.line)
+}
+
 // builtinErr prints "sandsh: line N: name: msg".
 func (r *Runner) builtinErr(name, format string, a ...any) {
 	r.errf("%s: %s", name, fmt.Sprintf(format, a...))

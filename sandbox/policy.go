@@ -91,8 +91,14 @@ func (e *enforcer) end(env *builtins.Env) (started, bool) {
 	return st, ok
 }
 
-// decide turns a decision into the gateway's answer.
-func (e *enforcer) verdict(ctx context.Context, argv []string, d policy.Decision, cwd string) (string, bool) {
+// askAt is where a command runs, for the question about it.
+type askAt struct {
+	cwd, script string
+	line        int
+}
+
+// verdict turns a decision into the gateway's answer.
+func (e *enforcer) verdict(ctx context.Context, argv []string, d policy.Decision, at askAt) (string, bool) {
 	switch d.Action {
 	case policy.Allow, policy.Jail:
 		return "", true
@@ -101,7 +107,7 @@ func (e *enforcer) verdict(ctx context.Context, argv []string, d policy.Decision
 			return "", true
 		}
 		if e.ask != nil {
-			return e.asked(ctx, argv, d, cwd)
+			return e.asked(ctx, argv, d, at)
 		}
 		return fmt.Sprintf("denied by policy (%s; ask needs a terminal or --ask-command, --yes allows)", d), false
 	}
@@ -111,11 +117,13 @@ func (e *enforcer) verdict(ctx context.Context, argv []string, d policy.Decision
 // asked puts the question to the asker (once per rule after an
 // allow-session answer) and logs the question, the answer and who gave
 // it.
-func (e *enforcer) asked(ctx context.Context, argv []string, d policy.Decision, cwd string) (string, bool) {
+func (e *enforcer) asked(ctx context.Context, argv []string, d policy.Decision, at askAt) (string, bool) {
+	cwd := at.cwd
 	e.mu.Lock()
 	session := e.session[d.Rule]
 	e.mu.Unlock()
-	q := AskQuestion{Command: strings.Join(argv, " "), Argv: argv, Rule: d.Rule, Reason: d.Reason, Cwd: cwd}
+	q := AskQuestion{Command: strings.Join(argv, " "), Argv: argv, Rule: d.Rule, Reason: d.Reason, Cwd: cwd,
+		Script: at.script, Line: at.line}
 	var a AskAnswer
 	if session {
 		a = AskAnswer{Allow: true, Session: true, By: "session", Answer: "allow-session"}
@@ -139,6 +147,12 @@ func (e *enforcer) asked(ctx context.Context, argv []string, d policy.Decision, 
 		if cwd != "" {
 			f["cwd"] = cwd
 		}
+		if at.script != "" {
+			f["script"] = at.script
+		}
+		if at.line > 0 {
+			f["line"] = at.line
+		}
 		e.audit.Emit("ask", f)
 	}
 	if a.Allow {
@@ -157,7 +171,7 @@ func (e *enforcer) gateway(ctx context.Context, env *builtins.Env, args []string
 	why, ok := "", true
 	if e.p != nil {
 		d = e.p.DecideAt(env.Dir, args)
-		why, ok = e.verdict(ctx, args, d, env.Dir)
+		why, ok = e.verdict(ctx, args, d, askAt{env.Dir, env.Script, env.Line})
 	}
 	if ok && e.audit != nil {
 		rt.id = e.begin(env, d)
@@ -266,7 +280,7 @@ func (e *enforcer) builtin(ctx context.Context, call interp.BuiltinCall) (string
 	if !named {
 		return "", true, nil
 	}
-	why, ok := e.verdict(ctx, call.Args, d, "")
+	why, ok := e.verdict(ctx, call.Args, d, askAt{"", call.Script, call.Line})
 	rt := route{how: call.Route, via: call.Via, kind: "builtin"}
 	if ok && e.audit != nil {
 		rt.id = e.begin(nil, d)

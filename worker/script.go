@@ -158,6 +158,10 @@ func ReportSetupError(w io.Writer, err error) int {
 	if errors.As(err, &se) {
 		return ExitState
 	}
+	var le *lockedError
+	if errors.As(err, &le) {
+		return ExitLocked
+	}
 	var af *auditFailure
 	if errors.As(err, &af) {
 		return sandbox.ExitAudit

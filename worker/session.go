@@ -129,9 +129,10 @@ type Session struct {
 	local       *localSession // the session runs in this process (Options.NoWorker)
 	ckpt        *sessionCheckpoint
 	closed      bool
-	inputs      []byte // the worker's inputs (the --state file it starts from)
-	wantChanges bool   // the running call asked for its changes
-	lastLimit   string // the limit that killed the last worker
+	inputs      []byte   // the worker's inputs (the --state file it starts from)
+	wantChanges bool     // the running call asked for its changes
+	lastLimit   string   // the limit that killed the last worker
+	stateLock   *os.File // the --state file's lock, held until Close
 
 	mu       sync.Mutex
 	proc     *os.Process
@@ -191,6 +192,23 @@ func StartSession(o *Options, cfg SessionConfig) (*Session, error) {
 		}
 	}
 	s := &Session{o: *o, cfg: cfg, maxMem: maxMem}
+	started := false
+	if o.State != "" {
+		// The session holds the state's lock from before it reads the
+		// state until it is closed, after the last save, as a run does
+		// (issue 23.7): two sessions, or a session and a run, on one
+		// --state file would each save over the other's work.
+		lock, status, err := o.lockState()
+		if err != nil {
+			return nil, lockError(status, err)
+		}
+		s.stateLock = lock
+		defer func() {
+			if !started {
+				s.unlockState()
+			}
+		}()
+	}
 	if o.NoWorker {
 		if cfg.Interactive {
 			return nil, errors.New("session: an interactive session needs a worker")
@@ -199,6 +217,7 @@ func StartSession(o *Options, cfg SessionConfig) (*Session, error) {
 			return nil, err
 		}
 		s.desc, s.dir = s.local.sb.Description(), s.local.sb.Dir()
+		started = true
 		return s, nil
 	}
 	if err := s.newCheckpoint(); err != nil {
@@ -210,6 +229,7 @@ func StartSession(o *Options, cfg SessionConfig) (*Session, error) {
 		return nil, err
 	}
 	s.desc = rep.Desc
+	started = true
 	return s, nil
 }
 
@@ -1226,12 +1246,21 @@ func (s *Session) Close() error {
 		return nil
 	}
 	s.closed = true
+	defer s.unlockState()
 	if s.local != nil {
 		return s.local.sb.Close()
 	}
 	s.stopWorker()
 	s.ckpt.close()
 	return nil
+}
+
+// unlockState releases the --state lock, if the session holds it.
+func (s *Session) unlockState() {
+	if s.stateLock != nil {
+		s.stateLock.Close()
+		s.stateLock = nil
+	}
 }
 
 // stopWorker ends the worker: closing its requests ends it (after its

@@ -114,6 +114,23 @@ func (o *Options) lockState() (*os.File, int, error) {
 	}
 }
 
+// lockedError is a --state file in use by another run (ExitLocked).
+type lockedError struct{ err error }
+
+func (e *lockedError) Error() string { return e.err.Error() }
+func (e *lockedError) Unwrap() error { return e.err }
+
+// lockError is lockState's failure as an error that carries its status.
+func lockError(status int, err error) error {
+	switch status {
+	case ExitLocked:
+		return &lockedError{err}
+	case ExitState:
+		return &stateError{err}
+	}
+	return err
+}
+
 // commit makes the new state the state file: the temporary file is
 // synced and renamed over it.
 func (sf *stateFiles) commit(name string) error {
