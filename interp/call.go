@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sandsh/sandsh/internal/termsafe"
 	"github.com/sandsh/sandsh/interp/internal/expand"
 	"mvdan.cc/sh/v3/syntax"
 
@@ -450,7 +451,7 @@ func (r *Runner) builtinAllowed(ctx context.Context, args []string, route string
 		if prefix == "" {
 			prefix = "sandsh"
 		}
-		fmt.Fprintf(r.fds.writer(2), "%s: %s: %s\n", prefix, args[0], why)
+		termsafe.Fprintf(r.fds.writer(2), "%s: %s: %s\n", prefix, args[0], why)
 		r.lastStatus = 126
 	}
 	return done, ok

@@ -15,6 +15,7 @@ import (
 	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
 	"golang.org/x/sys/unix"
 
+	"github.com/sandsh/sandsh/internal/termsafe"
 	"github.com/sandsh/sandsh/restrict"
 	"github.com/sandsh/sandsh/vfs"
 )
@@ -101,7 +102,7 @@ func InitMain() int {
 	unix.Close(wfd)
 	unix.Close(lfd)
 	err = restrict.ExecJailed(ic.Program, ic.Argv, ic.Env, uint64(max(ic.Limits.MaxMemory, 0)))
-	fmt.Fprintf(os.Stderr, "sandsh: %s: %v\n", ic.Argv[0], err)
+	termsafe.Fprintf(os.Stderr, "sandsh: %s: %v\n", ic.Argv[0], err)
 	return 126
 }
 

@@ -20,6 +20,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/sandsh/sandsh/internal/termsafe"
 	"github.com/sandsh/sandsh/restrict"
 	"github.com/sandsh/sandsh/vfs"
 )
@@ -499,7 +500,7 @@ func (c *Config) runWith(ctx context.Context, backend string, ic *initConfig, st
 	defer func() { res.RefusedExecs = refusedExecs(guard.Refused()) }()
 	if ws.Signaled() && ctx.Err() == nil {
 		if m := killMessage(ws.Signal(), jp.CPUTime(), c.limits(), cg != nil && cg.oomKilled()); m != "" {
-			fmt.Fprintf(stderr, "sandsh: %s: %s\n", ic.Argv[0], m)
+			termsafe.Fprintf(stderr, "sandsh: %s: %s\n", ic.Argv[0], m)
 		}
 	}
 	which := "sandsh's own jail init, kernel " + kernelRelease()
@@ -517,7 +518,7 @@ func (c *Config) runWith(ctx context.Context, backend string, ic *initConfig, st
 	workDir := "/proc/self/fd/" + strconv.Itoa(int(work.Fd()))
 	tree, err := vfs.ReadHostTree(ctx, workDir, c.Limits.snapLimits())
 	if err != nil {
-		fmt.Fprintf(stderr, "sandsh: %s: jail: the working tree cannot come back: %s\n", ic.Argv[0], strings.ReplaceAll(err.Error(), workDir, ic.Work))
+		termsafe.Fprintf(stderr, "sandsh: %s: jail: the working tree cannot come back: %s\n", ic.Argv[0], strings.ReplaceAll(err.Error(), workDir, ic.Work))
 		res.Status = 1
 		return res, nil
 	}

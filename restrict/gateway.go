@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/sandsh/sandsh/builtins"
+	"github.com/sandsh/sandsh/internal/termsafe"
 	"github.com/sandsh/sandsh/vfs"
 )
 
@@ -131,7 +132,9 @@ func refuse(env *builtins.Env, name, why string, status int) int {
 	if prefix == "" {
 		prefix = "sandsh"
 	}
-	fmt.Fprintf(env.Stderr, "%s: %s: %s\n", prefix, name, why)
+	// The name, and the prefix's file name, come from the script: sandsh's
+	// message shows their control characters escaped (issue 23.10).
+	termsafe.Fprintf(env.Stderr, "%s: %s: %s\n", prefix, name, why)
 	return status
 }
 

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/sandsh/sandsh/builtins"
+	"github.com/sandsh/sandsh/internal/termsafe"
 	"github.com/sandsh/sandsh/vfs"
 )
 
@@ -170,13 +171,13 @@ func (g *Gateway) runJailed(ctx context.Context, env *builtins.Env, name string,
 	ev.Backend, ev.Status, ev.RefusedExecs = res.Backend, res.Status, res.RefusedExecs
 	if j.Verbose {
 		for _, n := range res.Notes {
-			fmt.Fprintf(env.Stderr, "sandsh: jail: %s\n", n)
+			termsafe.Fprintf(env.Stderr, "sandsh: jail: %s\n", n)
 		}
 	}
 	if res.Tree != nil {
 		ev.Changes, err = vfs.ApplyTree(ctx, env.FS, j.Work, before, res.Tree)
 		if err != nil {
-			fmt.Fprintf(env.Stderr, "sandsh: %s: jail: copying the changes back: %s; %s\n", args[0], builtins.ErrText(err),
+			termsafe.Fprintf(env.Stderr, "sandsh: %s: jail: copying the changes back: %s; %s\n", args[0], builtins.ErrText(err),
 				undoTree(ctx, env.FS, j, before))
 			ev.Changes = nil
 			if res.Status == 0 {

@@ -10,6 +10,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/sandsh/sandsh/builtins"
+	"github.com/sandsh/sandsh/internal/termsafe"
 	"github.com/sandsh/sandsh/interp"
 	"github.com/sandsh/sandsh/policy"
 	"github.com/sandsh/sandsh/vfs"
@@ -266,7 +267,7 @@ func (e *enforcer) script(f *syntax.File) (string, bool) {
 	if fd == nil {
 		return "", true
 	}
-	why := fmt.Sprintf("%s:%d: denied by policy (dangerous pattern %q: %s: %s)", f.Name, fd.Pos.Line(), fd.Pattern.Name, fd.Pattern.Desc, fd.Command)
+	why := termsafe.String(fmt.Sprintf("%s:%d: denied by policy (dangerous pattern %q: %s: %s)", f.Name, fd.Pos.Line(), fd.Pattern.Name, fd.Pattern.Desc, fd.Command))
 	e.audit.Emit("denied", map[string]any{"script": f.Name, "line": fd.Pos.Line(), "decision": "deny",
 		"rule": "dangerous:" + fd.Pattern.Name, "pattern": fd.Pattern.Name, "message": why})
 	return why, false

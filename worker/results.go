@@ -27,6 +27,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/sandsh/sandsh/hostfile"
+	"github.com/sandsh/sandsh/internal/termsafe"
 	"github.com/sandsh/sandsh/interp"
 	"github.com/sandsh/sandsh/restrict"
 	"github.com/sandsh/sandsh/sandbox"
@@ -335,7 +336,7 @@ func (o *Options) runSandboxed(ctx context.Context, in *runInputs, sc sandbox.Sc
 		f, err := statefile.ReadWithin(stateIn, StateFileMax(lim),
 			vfs.SnapLimits{MaxBytes: lim.MaxFSBytes, MaxFiles: lim.MaxFiles, MaxFileSize: lim.MaxFileSize})
 		if err != nil {
-			fmt.Fprintf(errw, "sandsh: --state %s: %v\n", o.State, err)
+			termsafe.Fprintf(errw, "sandsh: --state %s: %v\n", o.State, err)
 			return ExitState, oc
 		}
 		cfg.State = f
@@ -346,7 +347,7 @@ func (o *Options) runSandboxed(ctx context.Context, in *runInputs, sc sandbox.Sc
 		var se *sandbox.StateError
 		switch {
 		case errors.As(err, &se):
-			fmt.Fprintf(errw, "sandsh: --state %s: %v\n", o.State, err)
+			termsafe.Fprintf(errw, "sandsh: --state %s: %v\n", o.State, err)
 			return ExitState, oc
 		case errors.As(err, &ce):
 			return ReportSetupError(errw, usagef("%s", ce.Msg)), oc
@@ -396,7 +397,7 @@ func (o *Options) runSandboxed(ctx context.Context, in *runInputs, sc sandbox.Sc
 	}
 	if o.wantsDiff() && diffable {
 		if before, err = vfs.TakeManifest(ctx, sb.FS(), "/", manifestMax); err != nil {
-			fmt.Fprintf(errw, "sandsh: --changes: %v\n", err)
+			termsafe.Fprintf(errw, "sandsh: --changes: %v\n", err)
 			return ExitInternal, oc
 		}
 	}
@@ -426,13 +427,13 @@ func (o *Options) runSandboxed(ctx context.Context, in *runInputs, sc sandbox.Sc
 		if after, err := vfs.TakeManifest(post, sb.FS(), "/", manifestMax); err == nil {
 			oc.Changes, oc.HasDiff = vfs.Diff(before, after), true
 		} else {
-			fmt.Fprintf(errw, "sandsh: --changes: %v\n", err)
+			termsafe.Fprintf(errw, "sandsh: --changes: %v\n", err)
 		}
 	}
 	if oc.Finished && (o.Export != "" || o.ExportTar != "") {
 		snap, err := vfs.TakeSnapshotAt(post, sb.FS(), workDir, snapLim)
 		if err != nil {
-			fmt.Fprintf(errw, "sandsh: --export: %v\n", err)
+			termsafe.Fprintf(errw, "sandsh: --export: %v\n", err)
 			return ExitInternal, oc
 		}
 		oc.Export = snap
@@ -447,7 +448,7 @@ func (o *Options) runSandboxed(ctx context.Context, in *runInputs, sc sandbox.Sc
 			oc.StateOK = err == nil
 		}
 		if err != nil {
-			fmt.Fprintf(errw, "sandsh: --state %s: cannot save: %v\n", o.State, err)
+			termsafe.Fprintf(errw, "sandsh: --state %s: cannot save: %v\n", o.State, err)
 			return ExitState, oc
 		}
 	}
@@ -622,7 +623,7 @@ func (h *hostSide) finish(status int, limit string, oc *runOutcome) int {
 		saved = &ok
 		if oc.Finished && oc.StateOK && o.stateFiles != nil {
 			if err := o.stateFiles.commit(o.State); err != nil {
-				fmt.Fprintf(h.errw, "sandsh: --state %s: cannot save: %v\n", o.State, err)
+				termsafe.Fprintf(h.errw, "sandsh: --state %s: cannot save: %v\n", o.State, err)
 				status = ExitState
 			} else {
 				ok = true
@@ -652,14 +653,14 @@ func (h *hostSide) finish(status int, limit string, oc *runOutcome) int {
 	if oc.Export != nil {
 		if o.Export != "" {
 			if err := vfs.WriteHostTree(o.Export, oc.Export); err != nil {
-				fmt.Fprintf(h.errw, "sandsh: --export %s: %s\n", o.Export, hostErr(err))
+				termsafe.Fprintf(h.errw, "sandsh: --export %s: %s\n", o.Export, hostErr(err))
 				status = hostWriteStatus(err)
 			}
 		}
 		if o.ExportTar != "" {
 			gz := !strings.HasSuffix(o.ExportTar, ".tar")
 			if err := WriteAtomic(o.ExportTar, 0o644, func(w io.Writer) error { return vfs.WriteTar(w, oc.Export, gz) }); err != nil {
-				fmt.Fprintf(h.errw, "sandsh: --export-tar %s: %s\n", o.ExportTar, hostErr(err))
+				termsafe.Fprintf(h.errw, "sandsh: --export-tar %s: %s\n", o.ExportTar, hostErr(err))
 				status = hostWriteStatus(err)
 			}
 		}
@@ -703,7 +704,7 @@ func (h *hostSide) finish(status int, limit string, oc *runOutcome) int {
 	if o.Changes && oc.HasDiff {
 		letters := map[string]string{"added": "A", "modified": "M", "deleted": "D"}
 		for _, c := range oc.Changes {
-			fmt.Fprintf(o.IO.Err, "%s %s\n", letters[c.Change], c.Path)
+			termsafe.Fprintf(o.IO.Err, "%s %s\n", letters[c.Change], c.Path)
 		}
 	}
 	return status

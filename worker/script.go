@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/sandsh/sandsh/hostfile"
+	"github.com/sandsh/sandsh/internal/termsafe"
 	"github.com/sandsh/sandsh/interp"
 	"github.com/sandsh/sandsh/sandbox"
 )
@@ -65,7 +66,7 @@ func runAudited(o *Options, interactive func(*Options) int) int {
 		path := o.Args[0]
 		data, status, err := o.readScript(path)
 		if err != nil {
-			fmt.Fprintf(stdio.Err, "sandsh: %s\n", err)
+			termsafe.Fprintf(stdio.Err, "sandsh: %s\n", err)
 			return status
 		}
 		src, name, arg0, params = bytes.NewReader(data), path, path, o.Args[1:]
@@ -111,7 +112,7 @@ func runAudited(o *Options, interactive func(*Options) int) int {
 	h := o.newHostSide()
 	in, status, err := o.readInputs()
 	if err != nil {
-		fmt.Fprintf(h.errw, "sandsh: %v\n", err)
+		termsafe.Fprintf(h.errw, "sandsh: %v\n", err)
 		return h.finish(status, "", nil)
 	}
 	sc.Stdout, sc.Stderr = h.out, h.errw
@@ -145,7 +146,7 @@ func readScript(path string, max int64) ([]byte, int, error) {
 }
 
 func ReportSetupError(w io.Writer, err error) int {
-	fmt.Fprintf(w, "sandsh: %v\n", err)
+	termsafe.Fprintf(w, "sandsh: %v\n", err)
 	var ue *usageError
 	if errors.As(err, &ue) {
 		return ExitUsage
@@ -183,21 +184,21 @@ func finalStatus(w io.Writer, status int, err error) int {
 		// The refusal said so on its own line: the run ends with it.
 		return sandbox.ExitDenied
 	case errors.As(err, &ae):
-		fmt.Fprintf(w, "sandsh: %v; the run was stopped\n", ae)
+		termsafe.Fprintf(w, "sandsh: %v; the run was stopped\n", ae)
 		return sandbox.ExitAudit
 	case errors.As(err, &le):
-		fmt.Fprintf(w, "%s: %v\n", le.Prefix(), le)
+		termsafe.Fprintf(w, "%s: %v\n", le.Prefix(), le)
 		if le.Limit == "timeout" {
 			return ExitTimeout
 		}
 		return ExitLimit
 	case errors.As(err, &ie):
-		fmt.Fprintf(w, "sandsh: %v (this is a bug in sandsh)\n", ie)
+		termsafe.Fprintf(w, "sandsh: %v (this is a bug in sandsh)\n", ie)
 		return ExitInternal
 	case errors.Is(err, context.DeadlineExceeded):
 		fmt.Fprintf(w, "sandsh: limit exceeded: timeout\n")
 		return ExitTimeout
 	}
-	fmt.Fprintf(w, "sandsh: %v\n", err)
+	termsafe.Fprintf(w, "sandsh: %v\n", err)
 	return ExitInternal
 }

@@ -28,6 +28,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/sandsh/sandsh/internal/termsafe"
 	"github.com/sandsh/sandsh/interp"
 	"github.com/sandsh/sandsh/restrict"
 	"github.com/sandsh/sandsh/sandbox"
@@ -1007,7 +1008,7 @@ func (s *Session) RunLine(errw io.Writer, src string, status int) (rep LineReply
 	req := request{Op: "line", Src: src, Status: status, History: s.history, HistBase: s.histBase}
 	r, ok, restarted, st := s.do(req, nil, s.callTimeout(0), [3]io.Writer{})
 	if !ok {
-		fmt.Fprintln(errw, restarted)
+		termsafe.Fprintf(errw, "%s\n", restarted)
 		return LineReply{Status: st}, false
 	}
 	return LineReply{Status: r.Status, Interrupted: r.Interrupted, Exited: r.Exited, KillSig: r.KillSig}, true
@@ -1044,7 +1045,7 @@ func (s *Session) Alive(errw io.Writer) bool {
 		s.mu.Unlock()
 		s.req.Close()
 		line, st := s.recover(false)
-		fmt.Fprintln(errw, line)
+		termsafe.Fprintf(errw, "%s\n", line)
 		return st >= 0
 	default:
 		return true

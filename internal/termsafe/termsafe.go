@@ -8,6 +8,7 @@ package termsafe
 
 import (
 	"fmt"
+	"io"
 	"strings"
 	"unicode/utf8"
 )
@@ -53,4 +54,11 @@ func Line(s string) string {
 		return String(body) + "\n"
 	}
 	return String(s)
+}
+
+// Fprintf prints one of sandsh's own messages: formatted, then escaped
+// (String) but for a trailing newline, so no name in it can rewrite the
+// terminal.
+func Fprintf(w io.Writer, format string, a ...any) {
+	io.WriteString(w, Line(fmt.Sprintf(format, a...)))
 }
