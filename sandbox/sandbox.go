@@ -109,8 +109,11 @@ type Config struct {
 	// script first uses it, copied into memory when first written;
 	// sockets, FIFOs and devices are left out; the entries belong to
 	// the sandbox user, without setuid and setgid bits. The caller runs
-	// vfs.CheckHostTree first (sandsh --import does).
-	Import string
+	// vfs.CheckHostTree first (sandsh --import does). ImportSkip lists
+	// paths relative to Import that are left out (sandsh's own export
+	// targets inside it).
+	Import     string
+	ImportSkip []string
 	// Cwd is the starting directory inside the sandbox (default
 	// /workspace; "/" with Root). An unconfined disk sandbox needs an
 	// absolute host path here.
@@ -249,7 +252,7 @@ func New(cfg Config) (*Sandbox, error) {
 		}
 		cwd = vfs.Clean("/", cwd)
 		if cfg.Import != "" {
-			im, err := vfs.NewImport(cfg.Import, cwd, memOpts...)
+			im, err := vfs.NewImport(cfg.Import, cwd, cfg.ImportSkip, memOpts...)
 			if err != nil {
 				return nil, fmt.Errorf("set up the memory filesystem: %w", err)
 			}

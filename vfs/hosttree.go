@@ -22,8 +22,10 @@ import (
 // escapes. Files that are neither regular, directories nor symlinks
 // (sockets, FIFOs, devices) are skipped. Everything is owned by the
 // sandbox user; setuid and setgid bits are dropped. A tree bigger than
-// lim is refused whole.
-func ReadHostTree(ctx context.Context, dir string, lim SnapLimits) (*Snapshot, error) {
+// lim is refused whole. Each of skip (a slash path relative to dir) is
+// left out, as NewImport leaves it out.
+func ReadHostTree(ctx context.Context, dir string, lim SnapLimits, skip ...string) (*Snapshot, error) {
+	skipped := skipSet(skip)
 	root, err := os.OpenRoot(dir)
 	if err != nil {
 		return nil, err
@@ -73,6 +75,9 @@ func ReadHostTree(ctx context.Context, dir string, lim SnapLimits) (*Snapshot, e
 			}
 			slices.Sort(names)
 			for _, n := range names {
+				if skipped[path.Join(rel, n)] {
+					continue
+				}
 				if err := walk(path.Join(rel, n)); err != nil {
 					return err
 				}
@@ -121,7 +126,8 @@ func ReadHostTree(ctx context.Context, dir string, lim SnapLimits) (*Snapshot, e
 // symlink and only stating (no file is read), and fails if what a copy
 // would hold (directories, regular files, symlinks) is more than lim
 // allows, in the words ReadHostTree would use.
-func CheckHostTree(ctx context.Context, dir string, lim SnapLimits) error {
+func CheckHostTree(ctx context.Context, dir string, lim SnapLimits, skip ...string) error {
+	skipped := skipSet(skip)
 	root, err := os.OpenRoot(dir)
 	if err != nil {
 		return err
@@ -145,6 +151,9 @@ func CheckHostTree(ctx context.Context, dir string, lim SnapLimits) error {
 		}
 		for _, e := range ents {
 			p := path.Join(rel, e.Name())
+			if skipped[p] {
+				continue
+			}
 			switch typ := e.Type(); {
 			case typ.IsDir():
 			case typ.IsRegular():
@@ -248,7 +257,8 @@ func (e *ExportTargetError) Error() string { return e.Msg }
 // between): a path checked and then opened again by name could be a
 // symlink to elsewhere by the time it is opened.
 func openExportDir(dir string) (*os.Root, error) {
-	parent, base := filepath.Dir(dir), filepath.Base(dir)
+	// Cleaned first: filepath.Dir("out/") is "out" itself.
+	parent, base := filepath.Dir(filepath.Clean(dir)), filepath.Base(dir)
 	if base == "." || base == ".." || base == "/" {
 		return nil, &ExportTargetError{fmt.Sprintf("%s: not a directory name sandsh can create", dir)}
 	}

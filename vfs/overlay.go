@@ -36,7 +36,7 @@ import (
 // The caller normally runs Populate on the result. Close releases the
 // host directory.
 func NewOverlay(baseDir, mount string, opts ...MemOption) (FS, error) {
-	return openOverlay(baseDir, mount, false, opts)
+	return openOverlay(baseDir, mount, nil, opts)
 }
 
 // NewImport is --import DIR made lazy: a NewOverlay of dir at mount
@@ -45,12 +45,26 @@ func NewOverlay(baseDir, mount string, opts ...MemOption) (FS, error) {
 // overlay it is never written, and each directory is listed, and each
 // file read, when the sandbox first uses it; a file is copied into
 // memory when first written. CheckHostTree is the totals check to run
-// first.
-func NewImport(dir, mount string, opts ...MemOption) (FS, error) {
-	return openOverlay(dir, mount, true, opts)
+// first. Each of skip (a slash path relative to dir, e.g. "out" or
+// "dist/site.tgz") is left out, as if it did not exist: sandsh's own
+// --export target inside dir, which a run must neither read nor carry
+// into its next export.
+func NewImport(dir, mount string, skip []string, opts ...MemOption) (FS, error) {
+	return openOverlay(dir, mount, skipSet(skip), opts)
 }
 
-func openOverlay(baseDir, mount string, filesOnly bool, opts []MemOption) (FS, error) {
+// skipSet is the set of cleaned relative paths of skip.
+func skipSet(skip []string) map[string]bool {
+	m := make(map[string]bool, len(skip))
+	for _, s := range skip {
+		m[path.Clean(s)] = true
+	}
+	return m
+}
+
+// openOverlay shows baseDir at mount; skip non-nil makes it an import
+// (NewImport), which leaves out what a copy would skip and skip itself.
+func openOverlay(baseDir, mount string, skip map[string]bool, opts []MemOption) (FS, error) {
 	root, err := os.OpenRoot(baseDir)
 	if err != nil {
 		return nil, fmt.Errorf("vfs: opening overlay base: %w", err)
@@ -69,7 +83,7 @@ func openOverlay(baseDir, mount string, filesOnly bool, opts []MemOption) (FS, e
 	t := m.t
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.lower = &lowerLayer{root: root, mount: mount, uid: m.cred.UID, gid: m.cred.GID, filesOnly: filesOnly}
+	t.lower = &lowerLayer{root: root, mount: mount, uid: m.cred.UID, gid: m.cred.GID, filesOnly: skip != nil, skip: skip}
 	lk, err := m.resolve(mount, true)
 	if err != nil || lk.node == nil {
 		root.Close()
@@ -93,7 +107,8 @@ type lowerLayer struct {
 	// filesOnly leaves out what is neither a directory, a regular file
 	// nor a symlink (NewImport).
 	filesOnly bool
-	uid, gid  int // owner shown for base entries
+	uid, gid  int             // owner shown for base entries
+	skip      map[string]bool // relative paths left out (NewImport)
 }
 
 // lowerRef names an entry in the base, relative to its root.
@@ -151,6 +166,9 @@ func (t *memTree) loadDir(d *inode) error {
 	kids := make(map[string]*inode, len(ents))
 	subdirs := 0
 	for _, e := range ents {
+		if l.skip[path.Join(rel, e.Name())] {
+			continue
+		}
 		fi, err := e.Info()
 		if err != nil {
 			continue

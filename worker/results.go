@@ -54,6 +54,9 @@ type runInputs struct {
 	// DIR itself, read when used (vfs.NewImport).
 	Import     *vfs.Snapshot `json:"import,omitempty"`
 	LazyImport bool          `json:"lazyImport,omitempty"`
+	// ImportSkip is what the import leaves out: the export targets
+	// inside DIR (importSkip).
+	ImportSkip []string `json:"importSkip,omitempty"`
 	state      *stateFiles
 }
 
@@ -154,7 +157,10 @@ func (o *Options) checkSessionFlags() error {
 		if out.path == "" {
 			continue
 		}
-		for _, in := range []struct{ flag, path string }{{"--base", o.Base}, {"--import", o.Import}, {"--root", o.Root}} {
+		if o.Import != "" && within(out.path, o.Import) && resolvePath(out.path) == resolvePath(o.Import) {
+			return usagef("%s %s: is the --import directory %s, which sandsh never writes", out.flag, out.path, o.Import)
+		}
+		for _, in := range []struct{ flag, path string }{{"--base", o.Base}, {"--root", o.Root}} {
 			if in.path != "" && within(out.path, in.path) {
 				return usagef("%s %s: inside the %s directory %s, which sandsh never writes", out.flag, out.path, in.flag, in.path)
 			}
@@ -186,6 +192,24 @@ func validName(s string) bool {
 		}
 	}
 	return true
+}
+
+// importSkip is what --import leaves out: each export target inside the
+// import directory, relative to it (symlinks resolved as within does).
+// The export must be new or empty (a tar file is rewritten whole), so
+// leaving it out means the export never overwrites what the import
+// read, and a second run does not carry the first run's export in.
+func (o *Options) importSkip() []string {
+	var skip []string
+	for _, out := range []string{o.Export, o.ExportTar} {
+		if out == "" || !within(out, o.Import) {
+			continue
+		}
+		if rel, err := filepath.Rel(resolvePath(o.Import), resolvePath(out)); err == nil && rel != "." {
+			skip = append(skip, filepath.ToSlash(rel))
+		}
+	}
+	return skip
 }
 
 // within reports whether path p is dir or inside it, after resolving
@@ -290,17 +314,18 @@ func (o *Options) readInputs() (*runInputs, int, error) {
 		in.state, o.stateFiles = sf, sf
 	}
 	if o.Import != "" {
+		in.ImportSkip = o.importSkip()
 		importLim := vfs.SnapLimits{MaxBytes: lim.MaxFSBytes, MaxFiles: lim.MaxFiles, MaxFileSize: lim.MaxFileSize}
 		// On a fresh memory filesystem the import is the lower layer of
 		// the tree, read when used; over a loaded state (which it must
 		// win over) or an overlay's base it is copied in as before.
 		if (o.FS == "" || o.FS == "mem") && (in.state == nil || in.state.in == nil) {
-			if err := vfs.CheckHostTree(context.Background(), o.Import, importLim); err != nil {
+			if err := vfs.CheckHostTree(context.Background(), o.Import, importLim, in.ImportSkip...); err != nil {
 				return nil, ExitUsage, usagef("--import: %v", err)
 			}
 			in.LazyImport = true
 		} else {
-			snap, err := vfs.ReadHostTree(context.Background(), o.Import, importLim)
+			snap, err := vfs.ReadHostTree(context.Background(), o.Import, importLim, in.ImportSkip...)
 			if err != nil {
 				return nil, ExitUsage, usagef("--import: %v", err)
 			}
@@ -328,7 +353,7 @@ func (o *Options) runSandboxed(ctx context.Context, in *runInputs, sc sandbox.Sc
 		return ReportSetupError(errw, err), oc
 	}
 	if in != nil && in.LazyImport {
-		cfg.Import = o.Import
+		cfg.Import, cfg.ImportSkip = o.Import, in.ImportSkip
 	}
 	stateIn, stateOut := in.stateFile()
 	if stateIn != nil {
