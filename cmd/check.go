@@ -36,6 +36,7 @@ type CheckOptions struct {
 
 func newCheckCmd(stdio IO) *cobra.Command {
 	o := &CheckOptions{IO: stdio}
+	var asJSON bool
 	c := &cobra.Command{
 		Use:   "check [flags] SCRIPT...",
 		Short: "Check scripts statically: the commands they run and what escapes review",
@@ -47,12 +48,19 @@ with --policy, what the policy denies or would ask for.
 Exit status: 0 clean, 1 findings at or above --severity, 2 a syntax error.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
+			if asJSON {
+				if c.Flags().Changed("format") && o.Format != "json" {
+					return worker.Usagef("check: --json and --format %s disagree", o.Format)
+				}
+				o.Format = "json"
+			}
 			o.Scripts = args
 			o.changed = c.Flags().Changed
 			return statusErr(runCheck(context.Background(), o))
 		},
 	}
 	c.Flags().StringVar(&o.Format, "format", "text", "output format: text, gcc, json or sarif")
+	c.Flags().BoolVar(&asJSON, "json", false, "the same as --format json")
 	c.Flags().StringVar(&o.Config, "config", "", "read the check configuration from `FILE` (default: "+check.ConfigFile+" in the working directory, if there)")
 	c.Flags().StringVar(&o.Severity, "severity", "warning", "lowest severity that fails the check: error, warning or info")
 	c.Flags().StringArrayVar(&o.Policy, "policy", nil, "apply the policy `FILE` (repeat to layer files): its denials are errors, its asks warnings")

@@ -7,7 +7,9 @@ package cmd
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -44,30 +46,54 @@ func Main(args []string) int {
 		return worker.Main(nil) // the run comes from the parent sandsh (package worker)
 	}
 	return Run(args, IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr,
-		InTerminal: isTerminal(os.Stdin), Getenv: os.Getenv, Getwd: os.Getwd})
+		InTerminal: isTerminal(os.Stdin), Getenv: os.Getenv, Environ: os.Environ, Getwd: os.Getwd})
 }
 
 // Run runs sandsh with args on the given streams.
 func Run(args []string, stdio IO) int {
-	root := newRootCmd(stdio)
+	// With --json, a run that ends before its result is printed (a
+	// missing script, a bad flag, a bad policy) still prints one JSON
+	// object: JSONErrors watches both streams for that.
+	je := worker.WatchJSONErrors(&stdio, jsonFlag(args))
+	opts := &Options{IO: stdio}
+	root := newRootCmd(opts)
 	root.SetArgs(args)
 	root.SetIn(stdio.In)
 	root.SetOut(stdio.Out)
 	root.SetErr(stdio.Err)
-	err := root.Execute()
-	if err == nil {
-		return 0
-	}
+	c, err := root.ExecuteC()
+	status := 0
 	var ee *exitError
-	if errors.As(err, &ee) {
-		return ee.status
+	switch {
+	case err == nil:
+	case errors.As(err, &ee):
+		status = ee.status
+	default:
+		fmt.Fprintf(stdio.Err, "sandsh: %v\n", err)
+		status = ExitUsage
 	}
-	fmt.Fprintf(stdio.Err, "sandsh: %v\n", err)
-	return ExitUsage
+	if c == root || c.Name() == "run" {
+		je.Finish(status)
+	}
+	return status
 }
 
-func newRootCmd(stdio IO) *cobra.Command {
-	opts := &Options{IO: stdio}
+// jsonFlag reports whether --json is among sandsh's own arguments, for
+// a command line that failed before its flags were all parsed.
+func jsonFlag(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "--json", "--json=true":
+			return true
+		}
+	}
+	return false
+}
+
+func newRootCmd(opts *Options) *cobra.Command {
+	stdio := opts.IO
 	root := &cobra.Command{
 		Use:   "sandsh [flags] [-c command [name [args...]] | script [args...]]",
 		Short: "Run untrusted bash scripts in a sandbox",
@@ -82,6 +108,11 @@ sandsh's in-process commands unless --fs disk is chosen without -r.`,
 				s, _ := c.Flags().GetString("command")
 				opts.Command = &s
 			}
+			if opts.Command == nil && len(args) > 0 {
+				if err := unknownCommand(c, args[0]); err != nil {
+					return err
+				}
+			}
 			opts.Args = args
 			markChanged(c, opts)
 			return statusErr(runMain(opts))
@@ -89,11 +120,36 @@ sandsh's in-process commands unless --fs disk is chosen without -r.`,
 	}
 	root.Flags().SetInterspersed(false)
 	root.Flags().StringP("command", "c", "", "run `COMMANDS` instead of a script file")
-	addRunFlags(root.PersistentFlags(), opts)
-	root.AddCommand(newRunCmd(opts), newVersionCmd(stdio), newCommandsCmd(stdio), newMCPCmd(opts), newPolicyCmd(opts), newCheckCmd(stdio), newAuditCmd(stdio))
+	root.Version = versionLine()
+	root.SetVersionTemplate("{{.Version}}\n")
+	// Each command takes only its own flags: the run flags belong to the
+	// commands that run scripts (sandsh, run, mcp, policy).
+	addRunFlags(root.Flags(), opts)
+	mcp, pol := newMCPCmd(opts), newPolicyCmd(opts)
+	addRunFlags(mcp.Flags(), opts)
+	addRunFlags(pol.PersistentFlags(), opts)
+	root.AddCommand(newRunCmd(opts), newVersionCmd(stdio), newCommandsCmd(stdio), mcp, pol, newCheckCmd(stdio), newAuditCmd(stdio), newManCmd(stdio))
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return worker.Usagef("%v", err) })
-	root.CompletionOptions.DisableDefaultCmd = true
+	root.SuggestionsMinimumDistance = 2
 	return root
+}
+
+// unknownCommand refuses a first argument that reads as a mistyped
+// subcommand rather than a script: a bare word (no '/' and no '.') that
+// names no existing host file. Anything else is a script path, and a
+// missing one is status 127 as with bash.
+func unknownCommand(root *cobra.Command, name string) error {
+	if name == "-" || strings.ContainsAny(name, "/.") {
+		return nil
+	}
+	if _, err := os.Lstat(name); !errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	msg := fmt.Sprintf("unknown command %q", name)
+	if s := root.SuggestionsFor(name); len(s) > 0 {
+		msg += fmt.Sprintf(" (did you mean %q?)", s[0])
+	}
+	return worker.Usagef("%s", msg)
 }
 
 func statusErr(status int) error {

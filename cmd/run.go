@@ -2,11 +2,13 @@ package cmd
 
 import (
 	"os"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
+	"github.com/sandsh/sandsh/policy"
 	"github.com/sandsh/sandsh/worker"
 )
 
@@ -32,7 +34,7 @@ func addRunFlags(fl *pflag.FlagSet, o *Options) {
 	fl.StringVar(&o.Clock, "clock", "", "fixed clock for date and $EPOCHSECONDS (RFC 3339 or @epoch)")
 	fl.BoolVar(&o.Verbose, "verbose", false, "print the sandbox set-up on stderr")
 	fl.StringVar(&o.History, "history-file", "", "keep the interactive history in this host file (default: memory only)")
-	fl.DurationVar(&o.Timeout, "timeout", d.Timeout, "wall-time limit (0 = none)")
+	durationVar(fl, &o.Timeout, "timeout", d.Timeout, "wall-time limit: seconds (as timeout(1)) or a duration like 5m (0 = none)")
 	fl.Int64Var(&o.MaxCommands, "max-commands", d.MaxCommands, "limit on simple commands run (0 = none)")
 	fl.Int64Var(&o.MaxLoopIters, "max-loop-iterations", d.MaxLoopIters, "limit on iterations of one loop (0 = none)")
 	fl.IntVar(&o.MaxCallDepth, "max-call-depth", d.MaxCallDepth, "limit on nested function/source/eval/shell calls")
@@ -53,6 +55,7 @@ func addRunFlags(fl *pflag.FlagSet, o *Options) {
 	fl.StringArrayVar(&o.PrintVars, "print-var", nil, "print the variable NAME (as JSON) after the run")
 	fl.BoolVar(&o.JSON, "json", false, "print one JSON object (outputs, status, duration, limit, changes, variables) instead of streaming")
 	fl.BoolVar(&o.JSONStream, "json-stream", false, "print stdout and stderr as JSON Lines chunks as they come ({\"stream\":\"stdout\",\"data\":...}), then the --json object as the last line")
+	fl.StringVar(&o.JSONBinary, "json-binary", "utf8", "with --json, how a stream that is not UTF-8 is given: utf8 (bad bytes become U+FFFD) or base64 (the exact bytes; stdout_encoding says so)")
 	fl.StringVar(&o.Import, "import", "", "copy host directory DIR into the sandbox's working directory before the run")
 	fl.StringVar(&o.Export, "export", "", "write the sandbox's working tree to the new or empty host directory DIR after the run")
 	fl.StringVar(&o.ExportTar, "export-tar", "", "write the sandbox's working tree to FILE (.tar, .tar.gz or .tgz) after the run")
@@ -62,7 +65,7 @@ func addRunFlags(fl *pflag.FlagSet, o *Options) {
 	fl.BoolVar(&o.Check, "check", false, "check the script statically first (as sandsh check) and refuse to run it if there is an error finding")
 	fl.BoolVar(&o.Yes, "yes", false, "allow the commands the policy's ask rules ask about (without a terminal, ask means deny)")
 	fl.StringVar(&o.AskCommand, "ask-command", "", "answer the policy's ask rules with the host command `PROG` (run by the supervisor through /bin/sh: the question as JSON on its stdin; allow, deny or allow-session on its stdout)")
-	fl.DurationVar(&o.AskTimeout, "ask-timeout", worker.DefaultAskTimeout, "how long --ask-command may take to answer; then the command is denied")
+	durationVar(fl, &o.AskTimeout, "ask-timeout", worker.DefaultAskTimeout, "how long --ask-command may take to answer; then the command is denied")
 	fl.StringVar(&o.Audit, "audit", "", "write the audit log (JSON Lines) to `FILE` (- for stderr)")
 	fl.StringVar(&o.AuditRedact, "audit-redact", "", "mask argument values matching `REGEX` in the audit log")
 	fl.StringSliceVar(&o.AllowRun, "allow-run", nil, "let the host program `NAME` run, in an OS jail that sees only the sandbox (repeatable, or a comma list)")
@@ -72,11 +75,36 @@ func addRunFlags(fl *pflag.FlagSet, o *Options) {
 	fl.BoolVar(&o.NoWorker, "no-worker", false, "run the script in this process instead of a supervised, confined worker (debugging)")
 }
 
+// seconds is a time-limit flag: a bare number is seconds, as timeout(1)
+// reads it; anything else is a Go duration (policy.ParseDuration).
+type seconds struct{ d *time.Duration }
+
+func (s seconds) String() string {
+	if s.d == nil {
+		return ""
+	}
+	return s.d.String()
+}
+func (s seconds) Set(v string) (err error) { *s.d, err = policy.ParseDuration(v); return err }
+func (s seconds) Type() string             { return "duration" }
+
+func durationVar(fl *pflag.FlagSet, p *time.Duration, name string, def time.Duration, usage string) {
+	*p = def
+	fl.Var(seconds{p}, name, usage)
+}
+
+const runUsage = "sandsh run [flags] SCRIPT|- [args...]"
+
 func newRunCmd(opts *Options) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "run [flags] SCRIPT|- [args...]",
 		Short: "Run a script file (- reads it from standard input)",
-		Args:  cobra.MinimumNArgs(1),
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return worker.Usagef("run: no script given (usage: %s)", runUsage)
+			}
+			return nil
+		},
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.Args = args
 			markChanged(c, opts)
@@ -84,6 +112,7 @@ func newRunCmd(opts *Options) *cobra.Command {
 		},
 	}
 	c.Flags().SetInterspersed(false)
+	addRunFlags(c.Flags(), opts)
 	return c
 }
 
@@ -119,5 +148,5 @@ func addNetFlags(fl *pflag.FlagSet, o *Options) {
 	fl.StringArrayVar(&o.AllowNet, "allow-net", nil, "let curl and wget reach `HOST[:PORT]` or a URL prefix https://HOST/PATH (repeatable)")
 	fl.Int64Var(&o.MaxNetRequests, "max-net-requests", d.MaxNetRequests, "limit on network requests of the run, redirects included (0 = none)")
 	fl.StringVar(&o.MaxNetBytes, "max-net-bytes", d.MaxNetBytes, "limit on the size of one network response or request body")
-	fl.DurationVar(&o.NetTimeout, "net-timeout", d.NetTimeout, "limit on the time of one network request (0 = none)")
+	durationVar(fl, &o.NetTimeout, "net-timeout", d.NetTimeout, "limit on the time of one network request, seconds or a duration (0 = none)")
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 )
 
 // Layers are policies given one after another (an organisation's, then a
@@ -176,7 +175,7 @@ func sizeOrder(s string) int64 {
 }
 
 func durationOrder(s string) int64 {
-	d, _ := time.ParseDuration(s)
+	d, _ := ParseDuration(s)
 	return int64(d)
 }
 

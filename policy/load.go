@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"path"
 	"regexp"
 	"strconv"
@@ -304,7 +305,7 @@ func (l *Limits) validate(line func(string) int, fail func(int, string, ...any) 
 		}
 	}
 	if l.Timeout != nil {
-		d, err := time.ParseDuration(*l.Timeout)
+		d, err := ParseDuration(*l.Timeout)
 		if err != nil || d < 0 {
 			return fail(line("timeout"), "limits: timeout: %q: want a duration like 30s or 5m", *l.Timeout)
 		}
@@ -328,6 +329,23 @@ func deref[T int | int64](p *T) T {
 		return 0
 	}
 	return *p
+}
+
+// ParseDuration parses a time limit the way the sandsh flags spell it:
+// a bare number is seconds, as timeout(1) reads it ("5", "0.5"),
+// anything else a Go duration ("30s", "5m", "1h30m").
+func ParseDuration(s string) (time.Duration, error) {
+	if f, err := strconv.ParseFloat(s, 64); err == nil && s != "" && (s[0] >= '0' && s[0] <= '9' || s[0] == '.') {
+		if f > float64(math.MaxInt64)/float64(time.Second) {
+			return 0, fmt.Errorf("%q: too long", s)
+		}
+		return time.Duration(f * float64(time.Second)), nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return 0, fmt.Errorf("%q: want seconds or a duration like 30s or 5m", s)
+	}
+	return d, nil
 }
 
 // ParseSize parses a size the way the sandsh flags spell it: "64MiB",

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -328,7 +327,7 @@ func (n *Network) validate(line func(string) int, itemLine func(key string, i in
 		}
 	}
 	if n.Timeout != nil {
-		if d, err := time.ParseDuration(*n.Timeout); err != nil || d < 0 {
+		if d, err := ParseDuration(*n.Timeout); err != nil || d < 0 {
 			return fail(line("timeout"), "network: timeout: %q: want a duration like 30s", *n.Timeout)
 		}
 	}

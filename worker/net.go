@@ -13,7 +13,6 @@ import (
 	"io"
 	"os"
 	"strings"
-	"time"
 
 	"github.com/sandsh/sandsh/builtins"
 	"github.com/sandsh/sandsh/netgate"
@@ -43,7 +42,7 @@ func (o *Options) applyPolicyNetwork(p *policy.Policy) error {
 		o.MaxNetBytes = *n.MaxBytes
 	}
 	if n.Timeout != nil && set("net-timeout") {
-		d, err := time.ParseDuration(*n.Timeout)
+		d, err := policy.ParseDuration(*n.Timeout)
 		if err != nil {
 			return &configError{fmt.Errorf("%s: network: timeout: %v", p.File, err)}
 		}

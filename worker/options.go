@@ -62,6 +62,9 @@ type Options struct {
 	// JSONStream prints the output as JSON Lines chunks as it comes,
 	// then the --json object (it implies JSON).
 	JSONStream bool
+	// JSONBinary is how --json gives a stream that is not UTF-8:
+	// "utf8" (default: each bad byte becomes U+FFFD) or "base64".
+	JSONBinary string
 	Import     string
 	Export     string
 	ExportTar  string
@@ -194,20 +197,28 @@ func (o *Options) sandboxLimits() (sandbox.Limits, error) {
 	return l, nil
 }
 
-// environ resolves --env: NAME=VALUE as is, a bare NAME from the host.
+// environ resolves --env: NAME=VALUE as is; a bare NAME from the host,
+// left unset when the host has no such variable (as docker run -e
+// does); PREFIX* every host variable whose name starts with PREFIX.
 // Nothing else of the host leaks in.
 func (o *Options) environ() ([]string, error) {
 	var out []string
 	for _, e := range o.Env {
 		name, val, ok := strings.Cut(e, "=")
-		if name == "" || strings.ContainsAny(name, " \t\n$") {
-			return nil, usagef("--env %q: want NAME=VALUE or NAME", e)
+		if prefix, pat := strings.CutSuffix(name, "*"); pat && !ok {
+			if prefix == "" || !validName(prefix) {
+				return nil, usagef("--env %q: want NAME=VALUE, NAME or PREFIX* (a variable name's start, then *)", e)
+			}
+			out = append(out, o.IO.hostVars(prefix)...)
+			continue
+		}
+		if !validName(name) {
+			return nil, usagef("--env %q: %q is not a variable name", e, name)
 		}
 		if !ok {
-			if o.IO.Getenv == nil {
+			if val, ok = o.IO.lookupEnv(name); !ok {
 				continue
 			}
-			val = o.IO.Getenv(name)
 		}
 		out = append(out, name+"="+val)
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"time"
 
 	"github.com/sandsh/sandsh/builtins"
 	"github.com/sandsh/sandsh/hostfile"
@@ -109,7 +108,7 @@ func (o *Options) applyPolicyLimits(p *policy.Policy) error {
 	l := p.Limits
 	set := func(flag string) bool { return o.Changed == nil || !o.Changed(flag) }
 	if l.Timeout != nil && set("timeout") {
-		d, err := time.ParseDuration(*l.Timeout)
+		d, err := policy.ParseDuration(*l.Timeout)
 		if err != nil {
 			return &configError{fmt.Errorf("%s: limits: timeout: %v", p.File, err)}
 		}

@@ -15,6 +15,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -105,7 +106,7 @@ type runOutcome struct {
 
 // SessionFlags reports whether any flag needs the host/sandbox exchange.
 func (o *Options) SessionFlags() bool {
-	return o.State != "" || len(o.Vars) > 0 || len(o.VarJSON) > 0 || len(o.PrintVars) > 0 || o.JSON || o.JSONStream || o.Import != "" || o.Export != "" || o.ExportTar != "" || o.Changes
+	return o.State != "" || len(o.Vars) > 0 || len(o.VarJSON) > 0 || len(o.PrintVars) > 0 || o.JSON || o.JSONStream || o.Import != "" || o.Export != "" || o.ExportTar != "" || o.Changes || o.JSONBinary == "base64"
 }
 
 // wantsDiff reports whether the run must list its changes.
@@ -125,6 +126,15 @@ func (o *Options) checkSessionFlags() error {
 	}
 	if o.Changes && o.FS == "disk" && o.Root == "" {
 		return usagef("--changes needs --fs mem, overlay or disk --root")
+	}
+	switch o.JSONBinary {
+	case "", "utf8":
+	case "base64":
+		if !o.JSON {
+			return usagef("--json-binary needs --json")
+		}
+	default:
+		return usagef("--json-binary %q: want utf8 or base64", o.JSONBinary)
 	}
 	for _, v := range o.Vars {
 		if name, _, ok := strings.Cut(v, "="); !ok || !validName(name) {
@@ -503,18 +513,25 @@ func (c *capBuffer) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-func (c *capBuffer) text() string {
+// text is the stream for --json: a UTF-8 string, and "" as its
+// encoding; with binary "base64" a stream that is not valid UTF-8 is
+// given whole as base64, and "base64" as its encoding.
+func (c *capBuffer) text(binary string) (string, string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	b := c.buf.Bytes()
-	// Cut at a character boundary so a cut stream stays valid UTF-8.
-	for k := 0; k < utf8.UTFMax && len(b) > 0 && !utf8.Valid(b); k++ {
+	if binary == "base64" && !utf8.Valid(b) {
+		return base64.StdEncoding.EncodeToString(b), "base64"
+	}
+	// Cut at a character boundary so a cut stream stays valid UTF-8
+	// (a stream that was not cut keeps its last bytes, folded).
+	for k := 0; c.truncated && k < utf8.UTFMax && len(b) > 0 && !utf8.Valid(b); k++ {
 		if r, _ := utf8.DecodeLastRune(b); r != utf8.RuneError {
 			break
 		}
 		b = b[:len(b)-1]
 	}
-	return strings.ToValidUTF8(string(b), "\uFFFD")
+	return strings.ToValidUTF8(string(b), "\uFFFD"), ""
 }
 
 // JSONResult is what --json prints (documented in the README).
@@ -524,8 +541,10 @@ type JSONResult struct {
 	DurationMS      float64        `json:"duration_ms"`
 	Stdout          string         `json:"stdout"`
 	StdoutTruncated bool           `json:"stdout_truncated"`
+	StdoutEncoding  string         `json:"stdout_encoding,omitempty"` // "base64" (--json-binary base64)
 	Stderr          string         `json:"stderr"`
 	StderrTruncated bool           `json:"stderr_truncated"`
+	StderrEncoding  string         `json:"stderr_encoding,omitempty"`
 	Changes         []vfs.Change   `json:"changes"`
 	Vars            map[string]any `json:"vars,omitempty"`
 	StateSaved      *bool          `json:"state_saved,omitempty"`
@@ -696,9 +715,10 @@ func (h *hostSide) finish(status int, limit string, oc *runOutcome) int {
 			h.errLines.flush()
 		}
 		r := JSONResult{Status: status, DurationMS: float64(time.Since(h.start).Microseconds()) / 1000,
-			Stdout: h.outCap.text(), StdoutTruncated: h.outCap.truncated,
-			Stderr: h.errCap.text(), StderrTruncated: h.errCap.truncated,
+			StdoutTruncated: h.outCap.truncated, StderrTruncated: h.errCap.truncated,
 			Vars: oc.Vars, StateSaved: saved}
+		r.Stdout, r.StdoutEncoding = h.outCap.text(o.JSONBinary)
+		r.Stderr, r.StderrEncoding = h.errCap.text(o.JSONBinary)
 		if limit != "" {
 			r.Limit = &limit
 		}

@@ -24,6 +24,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"slices"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -490,24 +492,39 @@ func (s *Session) startTry(retry int) (reply, error) {
 	return rep, nil
 }
 
-// hostEnv holds the host variables the run may read (--env NAME, HOME).
+// hostEnv holds the host variables the run may read: HOME, each --env
+// NAME that is set on the host, and each variable --env PREFIX* names.
 func hostEnv(o *Options) map[string]string {
 	env := map[string]string{}
-	if o.IO.Getenv == nil {
-		return env
+	if v, ok := o.IO.lookupEnv("HOME"); ok {
+		env["HOME"] = v
 	}
-	names := []string{"HOME"}
 	for _, e := range o.Env {
-		if name, _, ok := splitEnv(e); !ok {
-			names = append(names, name)
-		}
-	}
-	for _, n := range names {
-		if v := o.IO.Getenv(n); v != "" {
-			env[n] = v
+		name, _, ok := splitEnv(e)
+		switch {
+		case ok:
+		case strings.HasSuffix(name, "*"):
+			for _, kv := range o.IO.hostVars(strings.TrimSuffix(name, "*")) {
+				k, v, _ := strings.Cut(kv, "=")
+				env[k] = v
+			}
+		default:
+			if v, set := o.IO.lookupEnv(name); set {
+				env[name] = v
+			}
 		}
 	}
 	return env
+}
+
+// envList is env as NAME=VALUE lines, sorted.
+func envList(env map[string]string) []string {
+	var l []string
+	for k, v := range env {
+		l = append(l, k+"="+v)
+	}
+	slices.Sort(l)
+	return l
 }
 
 // replyMax bounds one frame from the worker: the parent is not under the

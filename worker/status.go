@@ -3,6 +3,8 @@ package worker
 import (
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 )
 
 // Exit statuses of sandsh itself. A script's own status passes through
@@ -46,6 +48,43 @@ type IO struct {
 	// Getenv reads the host environment (only for --env NAME and
 	// NO_COLOR/TERM).
 	Getenv func(string) string
+	// Environ lists the host environment (for --env PREFIX*, and to
+	// tell an unset --env NAME from an empty one); nil: Getenv alone,
+	// where an empty value counts as unset.
+	Environ func() []string
 	// Getwd is the host working directory (for --fs disk).
 	Getwd func() (string, error)
+}
+
+// lookupEnv reads host variable name and whether it is set.
+func (io IO) lookupEnv(name string) (string, bool) {
+	if io.Environ != nil {
+		for _, kv := range io.Environ() {
+			if k, v, _ := strings.Cut(kv, "="); k == name {
+				return v, true
+			}
+		}
+		return "", false
+	}
+	if io.Getenv == nil {
+		return "", false
+	}
+	v := io.Getenv(name)
+	return v, v != ""
+}
+
+// hostVars is the host variables whose names start with prefix, as
+// NAME=VALUE, sorted.
+func (io IO) hostVars(prefix string) []string {
+	if io.Environ == nil {
+		return nil
+	}
+	var l []string
+	for _, kv := range io.Environ() {
+		if k, _, _ := strings.Cut(kv, "="); strings.HasPrefix(k, prefix) && validName(k) {
+			l = append(l, kv)
+		}
+	}
+	slices.Sort(l)
+	return l
 }

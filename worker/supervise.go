@@ -170,7 +170,7 @@ func runSupervised(o *Options) int {
 			return ReportSetupError(stdio.Err, err)
 		}
 	}
-	p := workerPayload{HostEnv: map[string]string{}}
+	p := workerPayload{}
 	if o.Command == nil && len(o.Args) > 0 && o.Args[0] != "-" {
 		data, status, err := readScriptCapped(o.Args[0], o.MaxScript)
 		if err != nil {
@@ -198,19 +198,7 @@ func runSupervised(o *Options) int {
 		defer o.stateFiles.close() // finish closes them; this is for the early returns
 		p.WantResult = true
 	}
-	if stdio.Getenv != nil {
-		names := []string{"HOME"}
-		for _, e := range o.Env {
-			if name, _, ok := splitEnv(e); !ok {
-				names = append(names, name)
-			}
-		}
-		for _, n := range names {
-			if v := stdio.Getenv(n); v != "" {
-				p.HostEnv[n] = v
-			}
-		}
-	}
+	p.HostEnv = hostEnv(o)
 	p.Options = *o
 	payload, err := encodeWire(&p)
 	if err != nil {
@@ -447,11 +435,12 @@ func Main(h *Hooks) int {
 	o := &p.Options
 	hostEnv := p.HostEnv
 	o.IO = IO{
-		In:     os.Stdin,
-		Out:    epipeWriter{outF},
-		Err:    errW,
-		Getenv: func(name string) string { return hostEnv[name] },
-		Getwd:  os.Getwd,
+		In:      os.Stdin,
+		Out:     epipeWriter{outF},
+		Err:     errW,
+		Getenv:  func(name string) string { return hostEnv[name] },
+		Environ: func() []string { return envList(hostEnv) },
+		Getwd:   os.Getwd,
 	}
 	maxMem, err := ParseBytes(o.MaxMemory)
 	if err != nil {
