@@ -306,6 +306,11 @@ func (e *Env) Open(name string) (io.ReadCloser, error) {
 
 // ErrText renders err the way GNU tools do: "No such file or directory".
 func ErrText(err error) string {
+	// A sandbox filesystem limit names itself after the errno's text.
+	var le *vfs.LimitError
+	if errors.As(err, &le) {
+		return le.Error()
+	}
 	var errno syscall.Errno
 	if errors.As(err, &errno) {
 		return errnoText(errno)

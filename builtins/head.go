@@ -228,10 +228,16 @@ func headEach(ctx context.Context, env *Env, name string, operands []string, hea
 		if err := ctx.Err(); err != nil {
 			return 130
 		}
+		wfail := false
 		st := headOne(env, w, name, file, show, &first, func(r io.Reader) error {
-			return body(w, r, file)
+			err := body(w, r, file)
+			var we *headWriteError
+			wfail = errors.As(err, &we)
+			return err
 		})
-		if st == StatusBrokenPipe || st > 1 {
+		// A write error is reported once, where it happened: the
+		// buffer's Flush below would only repeat it.
+		if wfail || st == StatusBrokenPipe || st > 1 {
 			return st
 		}
 		status = max(status, st)

@@ -105,10 +105,32 @@ func AsNetError(err error) *NetError {
 	return &NetError{Kind: NetOther, Msg: fmt.Sprint(err)}
 }
 
-// ErrNoNet is the refusal when the run has no network allowance.
-func ErrNoNet(host string) *NetError {
+// ErrNoNet is the refusal of a request to rawURL when the run has no
+// network allowance; it names the --allow-net value that would let the
+// request through.
+func ErrNoNet(rawURL string) *NetError {
+	host := netHost(rawURL)
 	return &NetError{Kind: NetRestricted, Host: host,
-		Msg: fmt.Sprintf("%s: restricted: this sandbox has no network (sandsh --allow-net %s allows it)", host, host)}
+		Msg: fmt.Sprintf("%s: restricted: this sandbox has no network (sandsh --allow-net %s allows it)", host, netAllowValue(rawURL))}
+}
+
+// netAllowValue is the --allow-net value that lets a request to rawURL
+// through: the host, with its port when that is not the scheme's
+// default (an entry without a port allows only 80 for http and 443 for
+// https).
+func netAllowValue(rawURL string) string {
+	u, err := url.Parse(netURL(rawURL))
+	if err != nil || u.Hostname() == "" {
+		return netHost(rawURL)
+	}
+	switch p := u.Port(); {
+	case p == "", u.Scheme == "http" && p == "80", u.Scheme == "https" && p == "443":
+		if strings.Contains(u.Hostname(), ":") {
+			return "[" + u.Hostname() + "]"
+		}
+		return u.Hostname()
+	}
+	return u.Host
 }
 
 // netURL gives a URL without a scheme curl's and wget's default, http.
@@ -132,7 +154,7 @@ func netHost(s string) string {
 // network.
 func netDo(ctx context.Context, env *Env, req *NetRequest) (*NetResponse, *NetError) {
 	if env.Net == nil {
-		return nil, ErrNoNet(netHost(req.URL))
+		return nil, ErrNoNet(req.URL)
 	}
 	resp, err := env.Net.Do(ctx, req)
 	if err != nil {

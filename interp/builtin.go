@@ -318,6 +318,9 @@ func (r *Runner) biPrintf(_ context.Context, args []string) int {
 		return status
 	}
 	if _, err := io.WriteString(r.out(), out); err != nil {
+		if r.s.fatalErr() == nil && !builtins.IsBrokenPipe(err) {
+			r.builtinErr("printf", "write error: %s", builtins.ErrText(err))
+		}
 		return 1
 	}
 	return status

@@ -32,7 +32,7 @@ func (a *auditedNet) emit1(f map[string]any) {
 
 func (a *auditedNet) Do(ctx context.Context, req *builtins.NetRequest) (*builtins.NetResponse, error) {
 	if a.net == nil {
-		ne := builtins.ErrNoNet(hostOf(req.URL))
+		ne := builtins.ErrNoNet(req.URL)
 		a.emit(req, nil, ne)
 		return nil, ne
 	}

@@ -82,6 +82,9 @@ type memTree struct {
 	bytes   int64 // file bytes charged against cfg.maxBytes
 	files   int   // inodes below the root charged against cfg.maxFiles
 	lower   *lowerLayer
+	// standard is set while Populate lays out the standard tree, whose
+	// entries are not charged against cfg.maxFiles.
+	standard bool
 
 	// gen is the change generation (delta.go): 0 until the first Mark,
 	// then every change is stamped with it. named lists the directories
@@ -165,6 +168,28 @@ func (m *MemFS) Usage() (bytes int64, files int) {
 	m.t.mu.Lock()
 	defer m.t.mu.Unlock()
 	return m.t.bytes, m.t.files
+}
+
+// setStandard marks (on) or ends the laying out of the standard tree.
+func (m *MemFS) setStandard(on bool) {
+	m.t.mu.Lock()
+	m.t.standard = on
+	m.t.mu.Unlock()
+}
+
+// uncharge takes the entries at paths off the max-files count: the
+// standard tree Populate lays out is the sandbox's, not the run's (a
+// tree loaded from a state file holds it already, charged).
+func (m *MemFS) uncharge(paths []string) {
+	t := m.t
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, p := range paths {
+		if lk, err := m.resolve(p, false); err == nil && lk.node != nil && lk.node.counted {
+			lk.node.counted = false
+			t.files--
+		}
+	}
 }
 
 // Close releases the host directory held by an overlay; it is a no-op for
@@ -342,8 +367,8 @@ func (m *MemFS) newChild(dir *inode, name string, mode fs.FileMode, target strin
 	if dir.nlink == 0 { // a removed directory takes no new entries
 		return nil, syscall.ENOENT
 	}
-	if t.cfg.maxFiles > 0 && t.files >= t.cfg.maxFiles {
-		return nil, syscall.ENOSPC
+	if t.cfg.maxFiles > 0 && t.files >= t.cfg.maxFiles && !t.standard {
+		return nil, filesLimit(t.cfg.maxFiles)
 	}
 	kids, err := t.children(dir)
 	if err != nil {
@@ -352,7 +377,7 @@ func (m *MemFS) newChild(dir *inode, name string, mode fs.FileMode, target strin
 	now := t.cfg.now()
 	n := &inode{
 		ino: t.newIno(), uid: m.cred.UID, gid: m.cred.GID,
-		atime: now, mtime: now, ctime: now, counted: true,
+		atime: now, mtime: now, ctime: now, counted: !t.standard,
 	}
 	typ := mode.Type()
 	switch {
@@ -383,7 +408,9 @@ func (m *MemFS) newChild(dir *inode, name string, mode fs.FileMode, target strin
 		n.dirs = []*inode{dir}
 	}
 	dir.mtime, dir.ctime = now, now
-	t.files++
+	if n.counted {
+		t.files++
+	}
 	t.bound(dir, name)
 	return n, nil
 }
@@ -457,7 +484,7 @@ func (t *memTree) setSize(n *inode, size int64) {
 func (t *memTree) room(n *inode, want int64) (int64, error) {
 	var err error
 	if lim := t.cfg.maxFileSize; lim > 0 && want > lim {
-		want, err = lim, syscall.EFBIG
+		want, err = lim, fileSizeLimit(lim)
 	}
 	if lim := t.cfg.maxBytes; lim > 0 && want > n.charged {
 		free := lim - t.bytes
@@ -465,7 +492,7 @@ func (t *memTree) room(n *inode, want int64) (int64, error) {
 			free = 0
 		}
 		if want-n.charged > free {
-			want, err = n.charged+free, syscall.ENOSPC
+			want, err = n.charged+free, bytesLimit(lim)
 		}
 	}
 	return want, err

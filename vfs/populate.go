@@ -27,6 +27,8 @@ func Populate(fsys FS, cwd string) error {
 	admin := fsys
 	if m, ok := fsys.(*MemFS); ok {
 		admin = m.As(Cred{UID: 0, GID: 0, Umask: 0o022})
+		m.setStandard(true)
+		defer m.setStandard(false)
 	}
 	const root, user = 0, DefaultUID
 	dirs := []struct {
@@ -64,7 +66,26 @@ func Populate(fsys FS, cwd string) error {
 			return err
 		}
 	}
-	return ensureCwd(admin, Clean(WorkDir, cwd))
+	cwd = Clean(WorkDir, cwd)
+	if err := ensureCwd(admin, cwd); err != nil {
+		return err
+	}
+	if m, ok := fsys.(*MemFS); ok {
+		// --max-files counts what the run creates, not this tree.
+		std := []string{"/bin"}
+		for _, d := range dirs {
+			std = append(std, d.name)
+		}
+		for _, f := range etcFiles() {
+			std = append(std, f.name)
+		}
+		for p, c := "", splitPath(cwd); len(c) > 0; c = c[1:] {
+			p += "/" + c[0]
+			std = append(std, p)
+		}
+		m.uncharge(std)
+	}
+	return nil
 }
 
 // ensureDir creates directory name if missing and sets its mode and
@@ -197,6 +218,8 @@ func InstallCommands(fsys FS, names []string) error {
 	admin := fsys
 	if m, ok := fsys.(*MemFS); ok {
 		admin = m.As(Cred{UID: 0, GID: 0, Umask: 0o022})
+		m.setStandard(true)
+		defer m.setStandard(false)
 	}
 	first := ""
 	for i := 0; i < len(names); i++ {
@@ -231,6 +254,16 @@ func InstallCommands(fsys FS, names []string) error {
 			return fmt.Errorf("vfs: install commands: %w", err)
 		}
 		first = p
+	}
+	if m, ok := fsys.(*MemFS); ok {
+		// The stubs share one inode (one name is enough to find it),
+		// which a tree loaded from a state file holds already, charged.
+		for _, name := range names {
+			if commandName(name) {
+				m.uncharge([]string{CommandDir + "/" + name})
+				break
+			}
+		}
 	}
 	return nil
 }

@@ -49,6 +49,17 @@ type SnapLimits struct {
 	MaxFileSize int64 // one file
 }
 
+// standardRoom is what a snapshot may hold beyond MaxFiles: the standard
+// tree (Populate's directories and /etc files, and a name in /usr/bin for
+// each in-process command: about 130 entries, more for a deep --cwd),
+// which --max-files does not count.
+const standardRoom = 1024
+
+// overFiles reports whether n entries are more than lim allows.
+func (lim SnapLimits) overFiles(n int) bool {
+	return lim.MaxFiles > 0 && n > lim.MaxFiles+standardRoom
+}
+
 // TakeSnapshot copies the tree of fsys, which must be a *MemFS (the
 // memory or overlay filesystem), into a Snapshot. It reads as root so
 // that no permission bit hides a file, and fails (rather than cut the
@@ -82,7 +93,7 @@ func TakeSnapshotAt(ctx context.Context, fsys FS, dir string, lim SnapLimits) (*
 		if p == "/" && !fi.IsDir() {
 			return fmt.Errorf("snapshot: %s is not a directory", dir)
 		}
-		if p != "/" && lim.MaxFiles > 0 && len(s.Entries) > lim.MaxFiles {
+		if p != "/" && lim.overFiles(len(s.Entries)) {
 			return fmt.Errorf("snapshot: more than %d files", lim.MaxFiles)
 		}
 		meta := MetaOf(fi)
@@ -160,7 +171,7 @@ func (s *Snapshot) Check(lim SnapLimits) error {
 	if s == nil || len(s.Entries) == 0 || s.Entries[0].Path != "/" || s.Entries[0].Type != "dir" {
 		return errors.New("snapshot: no root directory")
 	}
-	if lim.MaxFiles > 0 && len(s.Entries)-1 > lim.MaxFiles {
+	if lim.overFiles(len(s.Entries) - 1) {
 		return fmt.Errorf("snapshot: more than %d files", lim.MaxFiles)
 	}
 	types := make(map[string]string, len(s.Entries))

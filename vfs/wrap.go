@@ -150,12 +150,12 @@ func (l *limitFS) Close() error {
 func (l *limitFS) room(size, end int64) (int64, error) {
 	var err error
 	if lim := l.cfg.maxFileSize; lim > 0 && end > lim {
-		end, err = lim, syscall.EFBIG
+		end, err = lim, fileSizeLimit(lim)
 	}
 	if lim := l.cfg.maxBytes; lim > 0 && end > size {
 		free := max(lim-l.bytes, 0)
 		if end-size > free {
-			end, err = size+free, syscall.ENOSPC
+			end, err = size+free, bytesLimit(lim)
 		}
 	}
 	return end, err
@@ -166,7 +166,7 @@ func (l *limitFS) newEntry() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.cfg.maxFiles > 0 && l.files >= l.cfg.maxFiles {
-		return syscall.ENOSPC
+		return filesLimit(l.cfg.maxFiles)
 	}
 	l.files++
 	return nil

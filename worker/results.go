@@ -436,9 +436,19 @@ func (o *Options) runSandboxed(ctx context.Context, in *runInputs, sc sandbox.Sc
 			return ExitInternal, oc
 		}
 	}
+	// A first run in an empty sandbox that looks for the project's files
+	// gets, under --verbose, one line saying how to show them.
+	var missing *missingWatch
+	if o.Verbose && (o.FS == "" || o.FS == "mem") && o.Import == "" && stateIn == nil {
+		missing = &missingWatch{w: sc.Stderr}
+		sc.Stderr = missing
+	}
 	res, err := sb.Run(ctx, sc)
 	if err != nil {
 		return finalStatus(errw, 0, &interp.InternalError{Value: err.Error()}), oc
+	}
+	if missing.found() {
+		fmt.Fprintln(errw, "sandsh: hint: the script looked for files this sandbox does not have: it starts empty (--fs mem); --import . shows the current directory in it (copy-on-write), as does --fs overlay --base .")
 	}
 	var status int
 	if o.worker != nil && isMemoryLimit(res.Err) {
@@ -488,6 +498,37 @@ func (o *Options) runSandboxed(ctx context.Context, in *runInputs, sc sandbox.Sc
 		}
 	}
 	return status, oc
+}
+
+// missingWatch passes a script's stderr through and notes whether a
+// command said a file did not exist.
+type missingWatch struct {
+	w    io.Writer
+	mu   sync.Mutex
+	tail []byte // the end of the last write, for a message split in two
+	seen bool
+}
+
+const noSuchFile = ": No such file or directory"
+
+func (m *missingWatch) Write(p []byte) (int, error) {
+	m.mu.Lock()
+	if !m.seen {
+		buf := append(m.tail, p...)
+		m.seen = bytes.Contains(buf, []byte(noSuchFile))
+		m.tail = append([]byte(nil), buf[max(0, len(buf)-len(noSuchFile)):]...)
+	}
+	m.mu.Unlock()
+	return m.w.Write(p)
+}
+
+func (m *missingWatch) found() bool {
+	if m == nil {
+		return false
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.seen
 }
 
 // capBuffer keeps the first max bytes written and notes the rest.
