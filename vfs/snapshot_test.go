@@ -3,6 +3,7 @@ package vfs
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -105,7 +106,16 @@ func TestSnapshotLimits(t *testing.T) {
 	if _, err := TakeSnapshot(ctx, src, SnapLimits{MaxBytes: 1 << 20}); err == nil {
 		t.Error("snapshot over MaxBytes")
 	}
-	if _, err := TakeSnapshot(ctx, src, SnapLimits{MaxFiles: 5}); err == nil {
+	// MaxFiles leaves room for the standard tree, which it does not
+	// count: a snapshot is refused past that.
+	if _, err := TakeSnapshot(ctx, src, SnapLimits{MaxFiles: 5}); err != nil {
+		t.Errorf("snapshot within MaxFiles and the standard tree's room: %v", err)
+	}
+	many := NewMem()
+	for i := range 5 + standardRoom + 1 {
+		writeFile(t, many, fmt.Sprintf("/f%d", i), "")
+	}
+	if _, err := TakeSnapshot(ctx, many, SnapLimits{MaxFiles: 5}); err == nil {
 		t.Error("snapshot over MaxFiles")
 	}
 	if _, err := TakeSnapshot(ctx, src, SnapLimits{MaxFileSize: 1 << 20}); err == nil {
