@@ -73,10 +73,18 @@ func Run(args []string, stdio IO) int {
 		status = ExitUsage
 	}
 	if c == root || c.Name() == "run" {
-		je.Finish(status)
+		// A command line that parsed says itself whether --json is on;
+		// one that did not may name it anywhere (jsonFlag).
+		var fe *flagError
+		je.Finish(opts.JSON || errors.As(err, &fe) && jsonFlag(args), status)
 	}
 	return status
 }
+
+// flagError is a command line whose flags did not parse.
+type flagError struct{ error }
+
+func (e *flagError) Unwrap() error { return e.error }
 
 // jsonFlag reports whether --json is among sandsh's own arguments, for
 // a command line that failed before its flags were all parsed.
@@ -129,7 +137,7 @@ sandsh's in-process commands unless --fs disk is chosen without -r.`,
 	addRunFlags(mcp.Flags(), opts)
 	addRunFlags(pol.PersistentFlags(), opts)
 	root.AddCommand(newRunCmd(opts), newVersionCmd(stdio), newCommandsCmd(stdio), mcp, pol, newCheckCmd(stdio), newAuditCmd(stdio), newManCmd(stdio))
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return worker.Usagef("%v", err) })
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &flagError{worker.Usagef("%v", err)} })
 	root.SuggestionsMinimumDistance = 2
 	return root
 }

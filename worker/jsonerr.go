@@ -15,18 +15,17 @@ import (
 // the error being sandsh's last message on stderr (which stays there
 // too).
 type JSONErrors struct {
-	on  bool
 	out *wroteWriter
 	err *tailWriter
 }
 
-// WatchJSONErrors wraps stdio's output streams when json is set (the
+// WatchJSONErrors wraps stdio's output streams when watch is set (the
 // command line names --json), so Finish can tell whether a result was
 // printed and what sandsh said. Otherwise the streams are left as they
 // are: a wrapped stream costs the worker a pipe.
-func WatchJSONErrors(stdio *IO, json bool) *JSONErrors {
-	j := &JSONErrors{on: json}
-	if json {
+func WatchJSONErrors(stdio *IO, watch bool) *JSONErrors {
+	j := &JSONErrors{}
+	if watch {
 		j.out = &wroteWriter{w: stdio.Out}
 		j.err = &tailWriter{w: stdio.Err}
 		stdio.Out, stdio.Err = j.out, j.err
@@ -34,10 +33,10 @@ func WatchJSONErrors(stdio *IO, json bool) *JSONErrors {
 	return j
 }
 
-// Finish prints the error object if the run failed with nothing on
-// stdout.
-func (j *JSONErrors) Finish(status int) {
-	if !j.on || status == 0 || j.out.wrote() {
+// Finish prints the error object if --json is on and the run failed with
+// nothing on stdout.
+func (j *JSONErrors) Finish(on bool, status int) {
+	if !on || j.out == nil || status == 0 || j.out.wrote() {
 		return
 	}
 	msg := fmt.Sprintf("exit status %d", status)
