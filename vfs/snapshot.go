@@ -49,17 +49,27 @@ type SnapLimits struct {
 	MaxFileSize int64 // one file
 }
 
-// standardRoom is what a snapshot may hold beyond MaxFiles: the standard
-// tree (Populate's directories and /etc files, and a name in /usr/bin for
-// each in-process command: about 130 entries, more for a deep --cwd),
-// which --max-files does not count.
-const standardRoom = 1024
+// cwdRoom is what a snapshot of the whole tree may hold beyond
+// MaxFiles besides the standard tree: the directories of a deep --cwd.
+const cwdRoom = 16
 
-// overFiles reports whether n entries are more than lim allows.
+// overFiles reports whether n counted entries are more than lim allows.
 func (lim SnapLimits) overFiles(n int) bool {
-	return lim.MaxFiles > 0 && n > lim.MaxFiles+standardRoom
+	return lim.MaxFiles > 0 && n > lim.MaxFiles+cwdRoom
 }
 
+// standardEntry reports whether p, a path from the root, is in the
+// standard tree Populate and InstallCommands lay out (a name per
+// in-process command in CommandDir among it), which --max-files does
+// not count.
+func standardEntry(p string) bool {
+	switch p {
+	case "/bin", "/usr", "/usr/bin", "/usr/local", "/usr/local/bin", "/etc", "/dev", "/home", "/root", HomeDir, TmpDir, WorkDir,
+		"/etc/passwd", "/etc/group", "/etc/hostname", "/etc/os-release":
+		return true
+	}
+	return path.Dir(p) == CommandDir
+}
 // TakeSnapshot copies the tree of fsys, which must be a *MemFS (the
 // memory or overlay filesystem), into a Snapshot. It reads as root so
 // that no permission bit hides a file, and fails (rather than cut the
@@ -80,6 +90,7 @@ func TakeSnapshotAt(ctx context.Context, fsys FS, dir string, lim SnapLimits) (*
 	real := func(p string) string { return path.Join(dir, p) }
 	s := &Snapshot{}
 	var bytes int64
+	counted := 0 // entries --max-files counts
 	inodes := map[uint64]string{}
 	var walk func(p string) error
 	walk = func(p string) error {
@@ -93,8 +104,10 @@ func TakeSnapshotAt(ctx context.Context, fsys FS, dir string, lim SnapLimits) (*
 		if p == "/" && !fi.IsDir() {
 			return fmt.Errorf("snapshot: %s is not a directory", dir)
 		}
-		if p != "/" && lim.overFiles(len(s.Entries)) {
-			return fmt.Errorf("snapshot: more than %d files", lim.MaxFiles)
+		if p != "/" && (dir != "/" || !standardEntry(p)) {
+			if counted++; lim.overFiles(counted) {
+				return fmt.Errorf("snapshot: more than %d files", lim.MaxFiles)
+			}
 		}
 		meta := MetaOf(fi)
 		e := SnapEntry{Path: p, Mode: UnixMode(fi.Mode()), UID: meta.UID, GID: meta.GID, Mtime: fi.ModTime(), Atime: meta.Atime}
@@ -171,7 +184,13 @@ func (s *Snapshot) Check(lim SnapLimits) error {
 	if s == nil || len(s.Entries) == 0 || s.Entries[0].Path != "/" || s.Entries[0].Type != "dir" {
 		return errors.New("snapshot: no root directory")
 	}
-	if lim.overFiles(len(s.Entries) - 1) {
+	counted := 0
+	for _, e := range s.Entries[1:] {
+		if !standardEntry(e.Path) {
+			counted++
+		}
+	}
+	if lim.overFiles(counted) {
 		return fmt.Errorf("snapshot: more than %d files", lim.MaxFiles)
 	}
 	types := make(map[string]string, len(s.Entries))

@@ -112,7 +112,7 @@ func TestSnapshotLimits(t *testing.T) {
 		t.Errorf("snapshot within MaxFiles and the standard tree's room: %v", err)
 	}
 	many := NewMem()
-	for i := range 5 + standardRoom + 1 {
+	for i := range 5 + cwdRoom + 1 {
 		writeFile(t, many, fmt.Sprintf("/f%d", i), "")
 	}
 	if _, err := TakeSnapshot(ctx, many, SnapLimits{MaxFiles: 5}); err == nil {
