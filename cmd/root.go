@@ -56,7 +56,7 @@ func Run(args []string, stdio IO) int {
 	// object: JSONErrors watches both streams for that.
 	je := worker.WatchJSONErrors(&stdio, jsonFlag(args))
 	opts := &Options{IO: stdio}
-	root := newRootCmd(opts)
+	root := newRootCmdWith(opts)
 	root.SetArgs(args)
 	root.SetIn(stdio.In)
 	root.SetOut(stdio.Out)
@@ -76,7 +76,7 @@ func Run(args []string, stdio IO) int {
 		// A command line that parsed says itself whether --json is on;
 		// one that did not may name it anywhere (jsonFlag).
 		var fe *flagError
-		je.Finish(opts.JSON || errors.As(err, &fe) && jsonFlag(args), status)
+		je.Finish(opts.JSON || opts.JSONStream || errors.As(err, &fe) && jsonFlag(args), status)
 	}
 	return status
 }
@@ -93,14 +93,17 @@ func jsonFlag(args []string) bool {
 		switch a {
 		case "--":
 			return false
-		case "--json", "--json=true":
+		case "--json", "--json=true", "--json-stream", "--json-stream=true":
 			return true
 		}
 	}
 	return false
 }
 
-func newRootCmd(opts *Options) *cobra.Command {
+func newRootCmd(stdio IO) *cobra.Command { return newRootCmdWith(&Options{IO: stdio}) }
+
+// newRootCmdWith is the command tree around opts, which the flags fill.
+func newRootCmdWith(opts *Options) *cobra.Command {
 	stdio := opts.IO
 	root := &cobra.Command{
 		Use:   "sandsh [flags] [-c command [name [args...]] | script [args...]]",

@@ -130,7 +130,7 @@ func (o *Options) checkSessionFlags() error {
 	switch o.JSONBinary {
 	case "", "utf8":
 	case "base64":
-		if !o.JSON {
+		if !o.JSON && !o.JSONStream {
 			return usagef("--json-binary needs --json")
 		}
 	default:
