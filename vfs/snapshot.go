@@ -70,6 +70,7 @@ func standardEntry(p string) bool {
 	}
 	return path.Dir(p) == CommandDir
 }
+
 // TakeSnapshot copies the tree of fsys, which must be a *MemFS (the
 // memory or overlay filesystem), into a Snapshot. It reads as root so
 // that no permission bit hides a file, and fails (rather than cut the
