@@ -259,7 +259,7 @@ func TestJailRefusesWithoutNamespaces(t *testing.T) {
 			if strings.Contains(string(out), "RAN") || !strings.Contains(string(out), "status 126") {
 				t.Errorf("stdout %q: want the program refused with status 126\nstderr: %s", out, stderr.String())
 			}
-			if !regexp.MustCompile(`^sandsh: python3: jail: cannot build the jail, so python3 does not run: `).MatchString(stderr.String()) {
+			if !regexp.MustCompile(`^sandsh: line 1: python3: jail: cannot build the jail, so python3 does not run: `).MatchString(stderr.String()) {
 				t.Errorf("stderr %q: want the documented refusal", stderr.String())
 			}
 		})
@@ -378,7 +378,7 @@ func TestJailOldBwrap(t *testing.T) {
 	if strings.Contains(out, "RAN") || !strings.Contains(out, "status 126") {
 		t.Errorf("stdout %q: want the program refused\nstderr: %s", out, errs)
 	}
-	want := `^sandsh: python3: jail: cannot build the jail, so python3 does not run: bwrap: /usr/(local/)?bin/bwrap is bubblewrap 0\.8\.0, older than 0\.12\.0, the oldest the bwrap backend accepts\n$`
+	want := `^sandsh: line 1: python3: jail: cannot build the jail, so python3 does not run: bwrap: /usr/(local/)?bin/bwrap is bubblewrap 0\.8\.0, older than 0\.12\.0, the oldest the bwrap backend accepts\n$`
 	if !regexp.MustCompile(want).MatchString(errs) {
 		t.Errorf("stderr %q, want %s", errs, want)
 	}

@@ -627,7 +627,7 @@ func (r *Runner) startupFiles(ctx context.Context, env *builtins.Env, name strin
 		}
 	}
 	benv, ok := env.LookupEnv("BASH_ENV")
-	if !ok || benv == "" || name == "sh" || r.interactive {
+	if !ok || benv == "" || path.Base(name) == "sh" || r.interactive {
 		return
 	}
 	w, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Document(strings.NewReader(benv))

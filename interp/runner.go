@@ -915,13 +915,10 @@ func (r *Runner) errf(format string, a ...any) {
 }
 
 // cmdErrPrefix starts a message about the command the shell runs (not
-// found, refused, an unbound variable in it): bash's errPrologue in a
-// script, a sourced file or a function, and "" in -c text itself, where
-// bash names no line and sandsh names itself.
+// found, refused, an unbound variable in it): bash's errPrologue, with
+// the line in -c text and standard input too ("bash: line 2: x: command
+// not found").
 func (r *Runner) cmdErrPrefix() string {
-	if r.cmdString && len(r.frames) == 0 {
-		return ""
-	}
 	return r.errPrologue()
 }
 

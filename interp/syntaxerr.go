@@ -62,15 +62,10 @@ func (r *Runner) reportSyntax(err error, data []byte, first uint, where string) 
 		fmt.Fprintf(r.fds.writer(2), "sandsh: %v\n", err)
 		return
 	}
-	stdin := where == ""
-	if stdin {
-		where = r.prefix()
+	if where == "" {
+		where = r.prefix() // standard input: "bash: line 2: ..."
 	}
 	for _, l := range lines {
-		if stdin {
-			// A script read from standard input: bash names no line.
-			_, l, _ = strings.Cut(l, ": ")
-		}
 		fmt.Fprintf(r.fds.writer(2), "%s: %s\n", where, l)
 	}
 }

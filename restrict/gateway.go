@@ -262,7 +262,8 @@ func (g *Gateway) runRestricted(ctx context.Context, env *builtins.Env, args []s
 // when there is none.
 func (g *Gateway) virtual(ctx context.Context, env *builtins.Env, name string, args []string) int {
 	if shells[name] {
-		return g.shell(ctx, env, append([]string{name}, args[1:]...))
+		// $0 is the name as it was run (/bin/sh), as bash sets it.
+		return g.shell(ctx, env, args)
 	}
 	if c, ok := g.reg.Lookup(name); ok {
 		return g.call(ctx, c, env, args)
