@@ -3,6 +3,8 @@ package interp
 import (
 	"fmt"
 	"time"
+
+	"github.com/sandsh/sandsh/internal/units"
 )
 
 // Limits bound what one run may consume. Zero means "no limit" for every
@@ -84,17 +86,7 @@ func isSyntax(err error) bool {
 }
 
 // FormatBytes renders a byte count the way limit messages show it.
-func FormatBytes(n int64) string {
-	switch {
-	case n >= 1<<30 && n%(1<<30) == 0:
-		return fmt.Sprintf("%dGiB", n>>30)
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%dMiB", n>>20)
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%dKiB", n>>10)
-	}
-	return fmt.Sprintf("%dB", n)
-}
+func FormatBytes(n int64) string { return units.FormatBytes(n) }
 
 func (r *Runner) limitHit(name, value string) {
 	r.limitErr(name, value)

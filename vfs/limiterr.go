@@ -3,6 +3,8 @@ package vfs
 import (
 	"fmt"
 	"syscall"
+
+	"github.com/sandsh/sandsh/internal/units"
 )
 
 // LimitError is a write refused by one of the sandbox filesystem's
@@ -28,26 +30,13 @@ func (e *LimitError) Error() string {
 func (e *LimitError) Unwrap() error { return e.Errno }
 
 func bytesLimit(n int64) *LimitError {
-	return &LimitError{Limit: "max-fs-bytes", Value: formatBytes(n), Errno: syscall.ENOSPC}
+	return &LimitError{Limit: "max-fs-bytes", Value: units.FormatBytes(n), Errno: syscall.ENOSPC}
 }
 
 func fileSizeLimit(n int64) *LimitError {
-	return &LimitError{Limit: "max-file-size", Value: formatBytes(n), Errno: syscall.EFBIG}
+	return &LimitError{Limit: "max-file-size", Value: units.FormatBytes(n), Errno: syscall.EFBIG}
 }
 
 func filesLimit(n int) *LimitError {
 	return &LimitError{Limit: "max-files", Value: fmt.Sprint(n), Errno: syscall.ENOSPC}
-}
-
-// formatBytes spells a size as the flags do (interp.FormatBytes).
-func formatBytes(n int64) string {
-	switch {
-	case n >= 1<<30 && n%(1<<30) == 0:
-		return fmt.Sprintf("%dGiB", n>>30)
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%dMiB", n>>20)
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%dKiB", n>>10)
-	}
-	return fmt.Sprintf("%dB", n)
 }

@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+
+	"github.com/sandsh/sandsh/internal/units"
 )
 
 // Every is how much work (bytes copied or compared, steps taken) passes
@@ -121,17 +123,7 @@ func (e *LineError) Error() string {
 
 // FormatBytes renders a byte count the way limit messages show it
 // (64MiB, 1GiB, 1000B).
-func FormatBytes(n int64) string {
-	switch {
-	case n >= 1<<30 && n%(1<<30) == 0:
-		return fmt.Sprintf("%dGiB", n>>30)
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%dMiB", n>>20)
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%dKiB", n>>10)
-	}
-	return fmt.Sprintf("%dB", n)
-}
+func FormatBytes(n int64) string { return units.FormatBytes(n) }
 
 // Abandonable is the input size from which Interruptible runs a step
 // where it can be abandoned: a single regular expression match over tens
