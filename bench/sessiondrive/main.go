@@ -131,7 +131,12 @@ func callRun(ctx context.Context, cs *mcp.ClientSession, session, script string)
 // driveFirst times the first call of new sessions, and calls without a
 // session, on one server (run it with --pool 0 and --pool N). Between
 // calls it leaves the server a quiet gap, as between clients, in which
-// a pool refills; the gap is the same with and without a pool.
+// a pool refills; the gap is the same with and without a pool. Beside
+// them it times a call in a session that is already warm, after the
+// same gap: a client's calls come after its own think time, and a call
+// after a quiet gap pays for waking the server and the worker up (their
+// threads sleep; the CPU may be in a deeper idle state), which a call
+// right after another does not (-mode mcp).
 func driveFirst(bin string, flags []string, calls int) error {
 	ctx := context.Background()
 	cs, proc, stop, err := startStdio(bin, flags)
@@ -140,34 +145,46 @@ func driveFirst(bin string, flags []string, calls int) error {
 	}
 	defer stop()
 	time.Sleep(time.Second) // the server's start (and its pool's) is not timed
-	var first, none []time.Duration
-	for i := 0; i < calls; i++ {
-		time.Sleep(400 * time.Millisecond)
-		name := fmt.Sprintf("new%d", i)
+	if _, err := callRun(ctx, cs, "warm", "echo hi"); err != nil {
+		return err
+	}
+	const gap = 400 * time.Millisecond
+	var first, none, warm []time.Duration
+	timed := func(to *[]time.Duration, session string) error {
+		time.Sleep(gap)
 		start := time.Now()
-		out, err := callRun(ctx, cs, name, "echo hi")
+		out, err := callRun(ctx, cs, session, "echo hi")
 		if err != nil {
 			return err
 		}
-		first = append(first, time.Since(start))
+		*to = append(*to, time.Since(start))
 		if out != "hi\n" {
 			return fmt.Errorf("echo hi printed %q", out)
+		}
+		return nil
+	}
+	for i := 0; i < calls; i++ {
+		name := fmt.Sprintf("new%d", i)
+		if err := timed(&first, name); err != nil {
+			return err
 		}
 		if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "close_session", Arguments: map[string]any{"session": name}}); err != nil {
 			return err
 		}
-		time.Sleep(400 * time.Millisecond)
-		start = time.Now()
-		if _, err := callRun(ctx, cs, "", "echo hi"); err != nil {
+		if err := timed(&warm, "warm"); err != nil {
 			return err
 		}
-		none = append(none, time.Since(start))
+		if err := timed(&none, ""); err != nil {
+			return err
+		}
 	}
-	slices.Sort(first)
-	slices.Sort(none)
+	for _, l := range [][]time.Duration{first, none, warm} {
+		slices.Sort(l)
+	}
 	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-	fmt.Printf("median_ms=%.2f min_ms=%.2f nosession_median_ms=%.2f rss_kb=%d\n",
-		ms(first[len(first)/2]), ms(first[0]), ms(none[len(none)/2]), treeRSS(proc.Pid))
+	fmt.Printf("median_ms=%.2f min_ms=%.2f nosession_median_ms=%.2f warm_after_gap_median_ms=%.2f ratio=%.2f rss_kb=%d\n",
+		ms(first[len(first)/2]), ms(first[0]), ms(none[len(none)/2]), ms(warm[len(warm)/2]),
+		float64(first[len(first)/2])/float64(warm[len(warm)/2]), treeRSS(proc.Pid))
 	return nil
 }
 
