@@ -57,6 +57,7 @@ func addRunFlags(fl *pflag.FlagSet, o *Options) {
 	fl.BoolVar(&o.JSONStream, "json-stream", false, "print stdout and stderr as JSON Lines chunks as they come ({\"stream\":\"stdout\",\"data\":...}), then the --json object as the last line")
 	fl.StringVar(&o.JSONBinary, "json-binary", "utf8", "with --json, how a stream that is not UTF-8 is given: utf8 (bad bytes become U+FFFD) or base64 (the exact bytes; stdout_encoding says so)")
 	fl.StringVar(&o.Import, "import", "", "copy host directory DIR into the sandbox's working directory before the run")
+	fl.StringVar(&o.ImportAt, "import-at", "", "show the --import directory at this absolute `PATH` in the sandbox instead of the working directory")
 	fl.StringVar(&o.Export, "export", "", "write the sandbox's working tree to the new or empty host directory DIR after the run")
 	fl.StringVar(&o.ExportTar, "export-tar", "", "write the sandbox's working tree to FILE (.tar, .tar.gz or .tgz) after the run")
 	fl.BoolVar(&o.ExportUnsafeGit, "export-unsafe-git", false, "also export what makes git on the host run commands: a git directory's config and hooks, .gitattributes naming a filter (left out by default)")

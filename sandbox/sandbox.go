@@ -111,9 +111,12 @@ type Config struct {
 	// the sandbox user, without setuid and setgid bits. The caller runs
 	// vfs.CheckHostTree first (sandsh --import does). ImportSkip lists
 	// paths relative to Import that are left out (sandsh's own export
-	// targets inside it).
+	// targets inside it). ImportAt is where Import is shown (an
+	// absolute sandbox path; default the working directory), so a run
+	// can start elsewhere in it, or see it at its host path.
 	Import     string
 	ImportSkip []string
+	ImportAt   string
 	// Cwd is the starting directory inside the sandbox (default
 	// /workspace; "/" with Root). An unconfined disk sandbox needs an
 	// absolute host path here.
@@ -252,7 +255,11 @@ func New(cfg Config) (*Sandbox, error) {
 		}
 		cwd = vfs.Clean("/", cwd)
 		if cfg.Import != "" {
-			im, err := vfs.NewImport(cfg.Import, cwd, cfg.ImportSkip, memOpts...)
+			mount := cwd
+			if cfg.ImportAt != "" {
+				mount = vfs.Clean("/", cfg.ImportAt)
+			}
+			im, err := vfs.NewImport(cfg.Import, mount, cfg.ImportSkip, memOpts...)
 			if err != nil {
 				return nil, fmt.Errorf("set up the memory filesystem: %w", err)
 			}

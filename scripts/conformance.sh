@@ -7,7 +7,9 @@
 # passed through (the corpus's helper programs need it), as an
 # unprivileged user when run as root, since a case gone wrong writes at
 # absolute paths. sandbox: the default restricted in-memory sandbox, with
-# TMP=/tmp (the cases keep scratch files in $TMP).
+# the case's scratch directory and $REPO_ROOT imported at their host
+# paths (below); CONFORMANCE_SANDBOX=bare gives an empty sandbox instead,
+# with TMP=/tmp (the cases keep scratch files in $TMP).
 # Options go to spec_harness.py (--show-failures, --json FILE, ...); other
 # words name spec files (word-split, var-op-*). Without names it runs the
 # files of SUBSET.txt.
@@ -86,9 +88,37 @@ if [ "$mode" = host ]; then
 		echo "python2: $py2" >&2
 		"${run[@]}"
 	fi
-else
-	# The harness gives each case a scratch directory in $TMP; the
-	# sandbox has its own scratch directory, /tmp.
+elif [ "${CONFORMANCE_SANDBOX:-}" = bare ]; then
+	# The earlier measurement: an empty sandbox, the case as a script
+	# file, TMP=/tmp (the sandbox's own scratch directory), no $REPO_ROOT.
 	python3 "$conf/spec_harness.py" --shell "$bin/sandsh run --env TMP=/tmp --env SH --env LC_ALL {file}" --sh "$bin/sandsh" \
+		"${subset[@]}" --jobs "${JOBS:-2}" "${opts[@]}" "$conf/oils/spec" "${names[@]}"
+else
+	# What a user gives a script that needs its files: the case's own
+	# directory (the harness's cNNNNN/, holding the scratch directory
+	# tmp/ where the case starts, which is $TMP) imported at its host
+	# path, with a copy of the corpus as $REPO_ROOT inside it (hard
+	# links to one copy per run: the import shows symlinks as symlinks,
+	# so the harness's repo/spec -> corpus link would lead nowhere).
+	# Everything else is the default sandbox: restricted, in memory
+	# (writes to the import stay there), no host program; $PATH is the
+	# sandbox's own plus the corpus's bin/ (the harness's python helpers
+	# cannot run there, and its bash wrapper would name a host binary).
+	repo=$bin/repo
+	mkdir -p "$repo/bin" "$repo/_tmp/spec-tmp"
+	cp -r "$conf/oils/spec" "$repo/spec"
+	chmod -R u+w "$repo"
+	cat >"$bin/sandsh-sandbox" <<WRAP
+#!/bin/bash
+w=\$(dirname "\$PWD")
+cp -al "$repo" "\$w/repo" 2>/dev/null || cp -r "$repo" "\$w/repo" || exit 125
+exec "$bin/sandsh" run --import "\$w" --import-at "\$w" --cwd "\$PWD" \\
+	--env TMP --env SH --env LC_ALL --env REPO_ROOT="\$w/repo" \\
+	--env PATH="\$w/repo/spec/bin:/usr/local/bin:/usr/bin:/bin" -
+WRAP
+	chmod +x "$bin/sandsh-sandbox"
+	# The code goes on standard input, as in host mode and for bash's
+	# baseline (bash then has "s" in $-).
+	python3 "$conf/spec_harness.py" --shell "$bin/sandsh-sandbox" --sh "$bin/sandsh" \
 		"${subset[@]}" --jobs "${JOBS:-2}" "${opts[@]}" "$conf/oils/spec" "${names[@]}"
 fi

@@ -267,3 +267,15 @@ func InstallCommands(fsys FS, names []string) error {
 	}
 	return nil
 }
+
+// EnsureMountPoint creates dir as Populate creates the working directory
+// (what it had to create belongs to the sandbox user), for a host tree
+// grafted there later (sandsh --import DIR --import-at PATH over a
+// loaded state or an overlay).
+func EnsureMountPoint(fsys FS, dir string) error {
+	admin := fsys
+	if m, ok := fsys.(*MemFS); ok {
+		admin = m.As(Cred{UID: 0, GID: 0, Umask: 0o022})
+	}
+	return ensureCwd(admin, Clean("/", dir))
+}

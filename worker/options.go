@@ -66,8 +66,11 @@ type Options struct {
 	// "utf8" (default: each bad byte becomes U+FFFD) or "base64".
 	JSONBinary string
 	Import     string
-	Export     string
-	ExportTar  string
+	// ImportAt is where --import shows its directory (an absolute
+	// sandbox path; default the working directory).
+	ImportAt  string
+	Export    string
+	ExportTar string
 	// ExportUnsafeGit writes what makes host git run commands (a git
 	// directory's config and hooks, filter drivers) into the export,
 	// which leaves them out by default (vfs.HoldBackGit).

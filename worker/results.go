@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -106,7 +107,7 @@ type runOutcome struct {
 
 // SessionFlags reports whether any flag needs the host/sandbox exchange.
 func (o *Options) SessionFlags() bool {
-	return o.State != "" || len(o.Vars) > 0 || len(o.VarJSON) > 0 || len(o.PrintVars) > 0 || o.JSON || o.JSONStream || o.Import != "" || o.Export != "" || o.ExportTar != "" || o.Changes || o.JSONBinary == "base64"
+	return o.State != "" || len(o.Vars) > 0 || len(o.VarJSON) > 0 || len(o.PrintVars) > 0 || o.JSON || o.JSONStream || o.Import != "" || o.ImportAt != "" || o.Export != "" || o.ExportTar != "" || o.Changes || o.JSONBinary == "base64"
 }
 
 // wantsDiff reports whether the run must list its changes.
@@ -159,6 +160,9 @@ func (o *Options) checkSessionFlags() error {
 		if err := checkDir(o.Import, "--import"); err != nil {
 			return err
 		}
+	}
+	if o.ImportAt != "" && (o.Import == "" || !path.IsAbs(o.ImportAt)) {
+		return usagef("--import-at %s: needs --import DIR and an absolute sandbox path", o.ImportAt)
 	}
 	if o.ExportTar != "" && !strings.HasSuffix(o.ExportTar, ".tar") && !strings.HasSuffix(o.ExportTar, ".tar.gz") && !strings.HasSuffix(o.ExportTar, ".tgz") {
 		return usagef("--export-tar %s: the name must end in .tar, .tar.gz or .tgz", o.ExportTar)
@@ -363,7 +367,7 @@ func (o *Options) runSandboxed(ctx context.Context, in *runInputs, sc sandbox.Sc
 		return ReportSetupError(errw, err), oc
 	}
 	if in != nil && in.LazyImport {
-		cfg.Import, cfg.ImportSkip = o.Import, in.ImportSkip
+		cfg.Import, cfg.ImportSkip, cfg.ImportAt = o.Import, in.ImportSkip, o.ImportAt
 	}
 	stateIn, stateOut := in.stateFile()
 	if stateIn != nil {
@@ -397,7 +401,14 @@ func (o *Options) runSandboxed(ctx context.Context, in *runInputs, sc sandbox.Sc
 	lim := cfg.Limits
 	snapLim := vfs.SnapLimits{MaxBytes: lim.MaxFSBytes, MaxFiles: lim.MaxFiles, MaxFileSize: lim.MaxFileSize}
 	if in != nil && in.Import != nil {
-		if err := vfs.Graft(ctx, sb.FS(), workDir, in.Import, snapLim); err != nil {
+		at := workDir
+		if o.ImportAt != "" {
+			at = vfs.Clean("/", o.ImportAt)
+			if err := vfs.EnsureMountPoint(sb.FS(), at); err != nil {
+				return ReportSetupError(errw, usagef("--import-at %s: %v", o.ImportAt, err)), oc
+			}
+		}
+		if err := vfs.Graft(ctx, sb.FS(), at, in.Import, snapLim); err != nil {
 			return ReportSetupError(errw, usagef("--import: %v", err)), oc
 		}
 	}
