@@ -81,7 +81,9 @@ func (r *Runner) declClause(ctx context.Context, dc *syntax.DeclClause) {
 	if variant == "nameref" {
 		attrs.on += "n"
 	}
-	if variant == "readonly" {
+	if variant == "readonly" && attrs.unexport {
+		attrs.unexport = false // readonly -n: nothing is made readonly
+	} else if variant == "readonly" {
 		attrs.on += "r"
 	}
 	if variant == "export" && !attrs.unexport {
@@ -201,7 +203,13 @@ func (r *Runner) declClause(ctx context.Context, dc *syntax.DeclClause) {
 			failed = true
 			continue
 		}
-		v, err := r.declVar(name, local, &attrs)
+		ia := attrs
+		if (variant == "export" || variant == "readonly") && it.value == nil && (it.as == nil || it.as.Naked) {
+			// bash's set_or_show_attributes uses -a and -A only to
+			// assign an array: a bare name keeps its kind.
+			ia.on = strings.NewReplacer("a", "", "A", "").Replace(ia.on)
+		}
+		v, err := r.declVar(name, local, &ia)
 		if err != nil {
 			r.builtinErr(variant, "%v", err)
 			failed = true
@@ -304,9 +312,12 @@ func (r *Runner) parseDeclFlags(variant, f string, a *declAttrs) bool {
 			a.fnames = true
 		case c == 'g' && (variant == "declare" || variant == "typeset"):
 			a.global = true
-		case c == 'n' && variant == "export":
+		case c == 'n' && (variant == "export" || variant == "readonly"):
+			// bash's set_or_show_attributes: -n takes the attribute
+			// away (export -n; readonly -n marks nothing readonly).
 			a.unexport = true
-		case strings.ContainsRune("aAilnrtux", c) && variant != "export" || c == 'a' && variant == "readonly" || c == 'A' && variant == "readonly":
+		case (c == 'a' || c == 'A') && (variant == "export" || variant == "readonly"),
+			strings.ContainsRune("aAilnrtux", c) && variant != "export" && variant != "readonly":
 			if on {
 				a.on += string(c)
 			} else {
@@ -314,7 +325,7 @@ func (r *Runner) parseDeclFlags(variant, f string, a *declAttrs) bool {
 			}
 		default:
 			r.builtinErr(variant, "%s: invalid option", f[:1]+string(c))
-			fmt.Fprintf(r.fds.writer(2), "%s: usage: %s [-aAfFgiIlnrtux] [name[=value] ...]\n", variant, variant)
+			r.usageErr(variant)
 			return false
 		}
 	}
@@ -335,24 +346,67 @@ func (r *Runner) declVar(name string, local bool, a *declAttrs) (*variable, erro
 			v = old
 		}
 		if v == nil {
-			if outer, _ := r.lookup(name); outer != nil && outer.ReadOnly && !outer.Local {
+			outer, _ := r.lookup(name)
+			if outer != nil && outer.ReadOnly && !outer.Local {
 				// bash refuses to shadow a readonly global, but a
 				// caller's readonly local may be shadowed.
 				return nil, &readonlyError{name}
 			}
 			v = &variable{Variable: expand.Variable{Local: true}}
+			if outer != nil {
+				// make_local_variable: the new local keeps the export
+				// attribute of the variable it shadows, and takes the
+				// value of a prefix binding (v=x f, v=x eval f) of any
+				// caller's frame.
+				v.Exported = outer.Exported
+				if outer.tempvar && outer.Set && outer.Kind == expand.String {
+					v.Kind, v.Str, v.Set = expand.String, outer.Str, true
+				}
+			}
 			r.setScoped(r.funcTop(), name, v)
+		}
+		if v.Kind == expand.String && (a.has('a') || a.has('A')) {
+			// make_local_array_variable: a local made an array starts
+			// empty; only a global converts its value to element 0.
+			if a.has('A') {
+				v.Kind, v.Map = expand.Associative, expand.NewAssoc(expand.AssocBuckets)
+			} else {
+				v.Kind, v.List, v.Indexes = expand.Indexed, []string{}, nil
+			}
+			v.Str = ""
 		}
 	} else {
 		v, _ = r.lookup(name)
+		if v != nil && v.Kind == expand.NameRef && v.Str != "" && !strings.ContainsAny(a.on+a.off, "n") {
+			// declare -i ref gives the attributes to ref's target, as
+			// bash does for any declaration that does not set -n or +n.
+			t := r.resolveRef(name)
+			base, _, elem := strings.Cut(t, "[")
+			if syntax.ValidName(base) {
+				name = base
+				v, _ = r.lookup(base)
+				if v == nil && elem {
+					// ref=arr[1]: bash makes arr an array.
+					v = &variable{Variable: expand.Variable{Kind: expand.Indexed}}
+					r.setScoped(0, name, v)
+				}
+			}
+		}
 		if v == nil {
 			// Declared without a value: declare -p shows it (declare -- x).
 			v = &variable{Variable: expand.Variable{Kind: expand.String}}
 			r.setScoped(0, name, v)
 		}
 	}
-	if v.ReadOnly && (strings.ContainsAny(a.off, "r") || strings.ContainsAny(a.on, "aAilnu") && !strings.Contains(a.on, "r")) {
-		if strings.ContainsAny(a.on+a.off, "aAilnu") || strings.Contains(a.off, "r") {
+	if v.ReadOnly {
+		// bash's declare refuses only to take readonly away and to
+		// make a readonly variable a nameref (or stop being one);
+		// other attributes (-a, -i, -l, ...) may still be added. A
+		// value that names no variable fails -n first, below.
+		toRef := strings.Contains(a.on, "n") &&
+			(v.Kind == expand.NameRef || !v.Set || v.Kind != expand.String || validNamerefTarget(strings.TrimSpace(v.Str)))
+		fromRef := strings.Contains(a.off, "n") && v.Kind == expand.NameRef
+		if strings.Contains(a.off, "r") || toRef || fromRef {
 			return v, &readonlyError{name}
 		}
 	}
@@ -512,9 +566,6 @@ func (r *Runner) declFlags(v *variable) string {
 	if v.integer {
 		sb.WriteByte('i')
 	}
-	if v.lower {
-		sb.WriteByte('l')
-	}
 	if v.Kind == expand.NameRef {
 		sb.WriteByte('n')
 	}
@@ -524,11 +575,15 @@ func (r *Runner) declFlags(v *variable) string {
 	if v.trace {
 		sb.WriteByte('t')
 	}
-	if v.upper {
-		sb.WriteByte('u')
-	}
+	// bash's var_attribute_string puts the case attributes last.
 	if v.Exported {
 		sb.WriteByte('x')
+	}
+	if v.lower {
+		sb.WriteByte('l')
+	}
+	if v.upper {
+		sb.WriteByte('u')
 	}
 	return sb.String()
 }

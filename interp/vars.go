@@ -791,12 +791,33 @@ func (r *Runner) varNames() []string {
 	return names
 }
 
+// exportedBinding is the variable name passes to the environment: like
+// bash's make_env_array, the innermost binding that is exported and
+// visible, so an unset or unexported local lets a caller's exported
+// variable through.
+func (r *Runner) exportedBinding(name string) *variable {
+	s, ok := r.varIdx[name]
+	if !ok {
+		return nil
+	}
+	passes := func(v *variable) bool { return v != nil && v.Exported && (v.Set || dynamicNames[name]) }
+	if passes(s.v) {
+		return s.v
+	}
+	for k := len(s.below) - 1; k >= 0; k-- {
+		if v := r.scopes[s.below[k]].vars[name]; passes(v) {
+			return v
+		}
+	}
+	return nil
+}
+
 // environ returns the exported variables as NAME=VALUE pairs.
 func (r *Runner) environ() []string {
 	var env []string
 	for _, name := range r.varNames() {
-		v, _ := r.lookup(name)
-		if v == nil || !v.Exported || !v.Set && !dynamicNames[name] {
+		v := r.exportedBinding(name)
+		if v == nil {
 			continue
 		}
 		switch {
@@ -820,8 +841,8 @@ func (r *Runner) exportedVar(name string) (string, bool) {
 	if strings.HasPrefix(name, "BASH_FUNC_") {
 		return builtins.LookupEnviron(r.environ(), name)
 	}
-	v, _ := r.lookup(name)
-	if v == nil || !v.Exported || !v.Set && !dynamicNames[name] {
+	v := r.exportedBinding(name)
+	if v == nil {
 		return "", false
 	}
 	switch {

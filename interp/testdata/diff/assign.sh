@@ -67,3 +67,19 @@ echo next; a=(1 2 3); echo "${a[@]:1:-1}" x
 echo "st $?"
 set -- 1 2 3; echo "${@:1:-1}"
 echo end
+### readonly and export take -a/-A only to assign an array [stderr]
+readonly -a a1; readonly -A a2; x=5; readonly -a x; readonly -a a3=(1 2); readonly -A a4=([k]=v); readonly -a a5=7
+export -a e1; export -A e3=([a]=b); y=(1 2); readonly -A y; readonly -n n1=1
+declare -p a1 a2 x a3 a4 a5 e1 e3 y n1
+for v in export readonly declare typeset; do $v -Z x; echo "st $?"; done
+f() { local -Z x; }; f
+### declare may add attributes to a readonly variable but not -n or +r [stderr]
+for fl in -a -A -i -l -u -n -x +x +r -t +i +n; do
+  echo "== $fl"
+  ( declare -r -i g=1; readonly h=abc; readonly m=1; declare -rn k=h; declare $fl g h k m; echo $?; declare -p g h k m )
+done
+declare -lx l=A; declare -p l
+### declare gives the attributes of a nameref to its target [stderr]
+h=abc; declare -n k=h; declare -a k; declare -p h k
+declare -n k2=h2; declare -x k2=5; declare -p h2 k2; declare -i k2; declare -p h2 k2
+declare -n k3=arr[1]; declare -i k3; declare -p arr k3
