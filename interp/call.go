@@ -61,7 +61,7 @@ func (r *Runner) callRedirected(ctx context.Context, ce *syntax.CallExpr, redirs
 	}
 	if len(fields) == 0 {
 		for _, as := range ce.Assigns {
-			if err := r.assign(ctx, as, false); err != nil {
+			if _, err := r.assign(ctx, as); err != nil {
 				r.assignError(err)
 				// An assignment statement that fails abandons the rest
 				// of the command line, like bash.
@@ -74,6 +74,7 @@ func (r *Runner) callRedirected(ctx context.Context, ce *syntax.CallExpr, redirs
 		}
 		r.lastStatus = max(r.substStatus, 0)
 		redirect()
+		r.lastArg = "" // a command of no words leaves $_ empty, as in bash
 		return
 	}
 	// Prefix assignments apply to this command only; for external
@@ -103,7 +104,7 @@ func (r *Runner) callRedirected(ctx context.Context, ce *syntax.CallExpr, redirs
 			if old != nil {
 				saved = old.clone()
 			}
-			if err := r.assign(ctx, as, false); err != nil {
+			if _, err := r.assign(ctx, as); err != nil {
 				if _, ok := err.(*readonlyError); !ok || r.s.fatalErr() != nil {
 					r.assignError(err)
 					return
@@ -653,40 +654,40 @@ func (r *Runner) enterCall(what string) bool {
 	return true
 }
 
-// assign performs one assignment word: x=v, x+=v, a=(..), a[i]=v.
-// local marks a declaration-created variable (declare/local handle it).
-func (r *Runner) assign(ctx context.Context, as *syntax.Assign, _ bool) error {
+// assign performs one assignment word: x=v, x+=v, a=(..), a[i]=v, and
+// returns the expanded value of a scalar one (declare's $_ shows it).
+func (r *Runner) assign(ctx context.Context, as *syntax.Assign) (string, error) {
 	name := as.Name.Value
 	if as.Array != nil && as.Index != nil {
 		text := r.printNode(&syntax.Assign{Name: as.Name, Index: as.Index})
-		return &listToMemberError{strings.TrimSuffix(text, "=")}
+		return "", &listToMemberError{strings.TrimSuffix(text, "=")}
 	}
 	if as.Array != nil {
-		return r.assignArray(ctx, name, as.Array, as.Append, nil)
+		return "", r.assignArray(ctx, name, as.Array, as.Append, nil)
 	}
 	val, err := r.assignValue(ctx, as.Value)
 	if err != nil {
-		return expansionError{err}
+		return "", expansionError{err}
 	}
 	if as.Index != nil {
 		if expand.EmptyIndex(as.Index) {
-			return fmt.Errorf("%s[]: bad array subscript", name)
+			return val, fmt.Errorf("%s[]: bad array subscript", name)
 		}
 		target, err := r.writeRef(name)
 		if target == "" {
-			return err
+			return val, err
 		}
 		if strings.IndexByte(target, '[') > 0 {
-			return &notIdentError{target}
+			return val, &notIdentError{target}
 		}
 		v, err := r.varForWrite(target)
 		if err != nil {
-			return err
+			return val, err
 		}
 		if v.Kind == expand.Associative {
 			key, err := r.assocKey(ctx, as.Index)
 			if err != nil {
-				return err
+				return val, err
 			}
 			if v.Map == nil {
 				v.Map = expand.NewAssoc(expand.AssocBuckets)
@@ -697,15 +698,15 @@ func (r *Runner) assign(ctx context.Context, as *syntax.Assign, _ bool) error {
 			}
 			v.Map.Set(key, r.transform(v, val))
 			v.Set = true
-			return nil
+			return val, nil
 		}
 		i, err := r.arith(ctx, as.Index)
 		if err != nil {
-			return err
+			return val, err
 		}
-		return r.setIndexed(target, v, i, val, as.Append)
+		return val, r.setIndexed(target, v, i, val, as.Append)
 	}
-	return r.setString(name, val, as.Append)
+	return val, r.setString(name, val, as.Append)
 }
 
 // listToMemberError is bash's runtime error for a[i]=(...).

@@ -36,13 +36,22 @@ func (r *Runner) declClause(ctx context.Context, dc *syntax.DeclClause) {
 		appendVal bool
 	}
 	var items []item
+	// $_ becomes the last word, as bash's simple commands set it: an
+	// assignment's text with its expanded value (set below, once it is
+	// assigned), an array assignment's name only.
+	lastWord, lastAssign := variant, (*syntax.Assign)(nil)
+	defer func() { r.lastArg = lastWord }()
 	optsDone := false
 	for _, as := range dc.Args {
+		lastAssign = nil
 		if as.Naked && as.Name == nil && as.Value != nil {
 			fields, err := r.fields(ctx, as.Value)
 			if err != nil {
 				r.expandError(err)
 				return
+			}
+			if len(fields) > 0 {
+				lastWord = fields[len(fields)-1]
 			}
 			for _, f := range fields {
 				if !optsDone && len(f) > 1 && (f[0] == '-' || f[0] == '+') {
@@ -77,6 +86,13 @@ func (r *Runner) declClause(ctx context.Context, dc *syntax.DeclClause) {
 		}
 		optsDone = true
 		items = append(items, item{as: as, name: as.Name.Value})
+		lastWord = as.Name.Value
+		if as.Index != nil && as.Array == nil {
+			lastWord += "[" + r.indexText(ctx, as.Index) + "]"
+		}
+		if !as.Naked && as.Array == nil {
+			lastAssign = as
+		}
 	}
 	if variant == "nameref" {
 		attrs.on += "n"
@@ -237,13 +253,24 @@ func (r *Runner) declClause(ctx context.Context, dc *syntax.DeclClause) {
 					r.expandError(err)
 					return
 				}
+				if it.as == lastAssign {
+					lastWord += "=" + val
+				}
 				if !r.setNameref(variant, name, v, val) {
 					failed = true
 					continue
 				}
 				break
 			}
-			aerr = r.assign(ctx, it.as, true)
+			var val string
+			val, aerr = r.assign(ctx, it.as)
+			if it.as == lastAssign {
+				op := "="
+				if it.as.Append {
+					op = "+="
+				}
+				lastWord += op + val
+			}
 		case it.value != nil:
 			if strings.HasPrefix(*it.value, "(") && strings.HasSuffix(*it.value, ")") && (attrs.has('a') || attrs.has('A')) {
 				aerr = r.assignArrayText(ctx, name, *it.value)
@@ -279,6 +306,32 @@ func (r *Runner) declClause(ctx context.Context, dc *syntax.DeclClause) {
 	if failed {
 		r.lastStatus = 1
 	}
+}
+
+// indexText is a subscript as bash's word expansion leaves it in a
+// declaration's word (a[$i]=x shows as a[2]=x in $_). A subscript that
+// runs a command keeps its text: the assignment itself runs it, once.
+func (r *Runner) indexText(ctx context.Context, idx syntax.ArithmExpr) string {
+	w, ok := idx.(*syntax.Word)
+	if !ok {
+		return r.printNode(idx)
+	}
+	runs := false
+	syntax.Walk(w, func(n syntax.Node) bool {
+		switch n.(type) {
+		case *syntax.CmdSubst, *syntax.ProcSubst:
+			runs = true
+		}
+		return !runs
+	})
+	if runs {
+		return r.printNode(w)
+	}
+	s, err := r.literal(ctx, w)
+	if err != nil {
+		return r.printNode(w)
+	}
+	return s
 }
 
 // assignmentLHS reports whether s, the text before the first '=' of a

@@ -283,6 +283,9 @@ func (r *Runner) stmt(ctx context.Context, st *syntax.Stmt) {
 			r.cmd(ctx, st.Cmd)
 		} else {
 			r.lastStatus = 1
+			if st.Cmd == nil {
+				r.lastArg = ""
+			}
 		}
 	}
 	// A failed redirection fails the command itself, whatever its kind:
@@ -530,8 +533,10 @@ func (r *Runner) cmd(ctx context.Context, cmd syntax.Command) {
 		r.lastStatus = 2
 	case nil:
 		// Redirections alone (`>file`, `2>&1`): they were applied and
-		// undone by stmt; the command itself succeeds.
+		// undone by stmt; the command itself succeeds and, having no
+		// words, leaves $_ empty, as in bash.
 		r.lastStatus = 0
+		r.lastArg = ""
 	default:
 		r.errf("unsupported command node %T", cmd)
 		r.lastStatus = 2
