@@ -6,7 +6,8 @@
 # host (default): unrestricted on the host disk with the host environment
 # passed through (the corpus's helper programs need it), as an
 # unprivileged user when run as root, since a case gone wrong writes at
-# absolute paths. sandbox: the default restricted in-memory sandbox, with
+# absolute paths (a uid and gid of its own, that no user, group or process
+# has: free_id). sandbox: the default restricted in-memory sandbox, with
 # the case's scratch directory and $REPO_ROOT imported at their host
 # paths (below); CONFORMANCE_SANDBOX=bare gives an empty sandbox instead,
 # with TMP=/tmp (the cases keep scratch files in $TMP).
@@ -49,11 +50,41 @@ done
 subset=()
 [ ${#names[@]} -eq 0 ] && subset=(--subset "$conf/SUBSET.txt")
 
+# free_id prints an id that no user, group or process has (every real,
+# effective, saved and filesystem uid and gid in /proc), inside this
+# namespace's uid and gid maps: the cases run as their own user, so a
+# case that signals or kills "its" user's processes reaches only the
+# run's own (nobody is shared with other services and tests). The start
+# is random, so that two runs at once pick apart; a run that starts
+# later sees the earlier one's processes.
+free_id() {
+	local used id i m
+	used=$({
+		cut -d: -f3 /etc/passwd /etc/group
+		awk '/^[UG]id:/ { print $2; print $3; print $4; print $5 }' /proc/[0-9]*/status 2>/dev/null
+	} | sort -un)
+	# 20000-65533: clear of distributions' system and login ranges, and
+	# held by most maps (65536 ids from 0 in a rootless container).
+	id=$((20000 + (RANDOM * 32768 + RANDOM) % 45534))
+	for ((i = 0; i < 45534; i++)); do
+		id=$((20000 + (id - 20000 + 1) % 45534))
+		grep -qx "$id" <<<"$used" && continue
+		for m in /proc/self/uid_map /proc/self/gid_map; do
+			awk -v id="$id" '$1 <= id && id < $1 + $3 { ok = 1 } END { exit !ok }' "$m" || continue 2
+		done
+		echo "$id"
+		return 0
+	done
+	return 1
+}
+
 if [ "$mode" = host ]; then
 	run=(python3 "$conf/spec_harness.py" --shell "$bin/sandsh-host" --sh "$bin/sandsh-host"
 		"${subset[@]}" --jobs "${JOBS:-2}" --baseline "$conf/bash-baseline.json" "${opts[@]}" "$conf/oils/spec" "${names[@]}")
 	if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+		id=$(free_id) || { echo "conformance: no uid and gid free for the run" >&2; exit 1; }
 		cd /tmp
+		echo "conformance: running as uid and gid $id, which no user, group or process has" >&2
 		# A few cases call python2. root's may live in ~/.pyenv, which the
 		# unprivileged user cannot reach: bind its installation into the
 		# scratch directory, in a mount namespace of this run only. The
@@ -74,10 +105,10 @@ if [ "$mode" = host ]; then
 			chmod a+rx "$bin/py2bin" "$bin/py2bin/python2"
 			unshare -m --propagation private bash -c 'mount --bind "$1" "$2" && shift 2 && exec "$@"' _ \
 				"$py2dir" "$bin/py2" \
-				setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/tmp PATH="$bin/py2bin:$PATH" "${run[@]}"
+				setpriv --reuid="$id" --regid="$id" --clear-groups env HOME=/tmp PATH="$bin/py2bin:$PATH" "${run[@]}"
 		else
 			echo "python2: none" >&2
-			setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/tmp "${run[@]}"
+			setpriv --reuid="$id" --regid="$id" --clear-groups env HOME=/tmp "${run[@]}"
 		fi
 	else
 		# The harness finds a python2 in this user's PATH or ~/.pyenv.
