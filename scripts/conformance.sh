@@ -38,10 +38,14 @@ WRAP
 chmod -R a+rX "$bin"
 chmod +x "$bin/sandsh-host"
 
-opts=() names=()
+opts=() names=() json=
 while [ $# -gt 0 ]; do
 	case $1 in
-	--json | --timeout | --jobs | --baseline | --env | --label | --repo-root | --subset | --sh-name)
+	--json)
+		# absolute: the run happens elsewhere, maybe with a /tmp of its own
+		case $2 in /*) json=$2 ;; *) json=$PWD/$2 ;; esac
+		opts+=("$1" "$json"); shift 2 ;;
+	--timeout | --jobs | --baseline | --env | --label | --repo-root | --subset | --sh-name)
 		opts+=("$1" "$2"); shift 2 ;;
 	-*) opts+=("$1"); shift ;;
 	*) names+=("$1"); shift ;;
@@ -83,8 +87,9 @@ if [ "$mode" = host ]; then
 		"${subset[@]}" --jobs "${JOBS:-2}" --baseline "$conf/bash-baseline.json" "${opts[@]}" "$conf/oils/spec" "${names[@]}")
 	if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 		id=$(free_id) || { echo "conformance: no uid and gid free for the run" >&2; exit 1; }
-		cd /tmp
 		echo "conformance: running as uid and gid $id, which no user, group or process has" >&2
+		drop=(setpriv --reuid="$id" --regid="$id" --clear-groups env HOME=/tmp)
+		cd /
 		# A few cases call python2. root's may live in ~/.pyenv, which the
 		# unprivileged user cannot reach: bind its installation into the
 		# scratch directory, in a mount namespace of this run only. The
@@ -93,9 +98,15 @@ if [ "$mode" = host ]; then
 		for c in "$(command -v python2)" "$HOME"/.pyenv/versions/2.*/bin/python2; do
 			[ -x "$c" ] && "$c" -c pass 2>/dev/null && { py2=$c; break; }
 		done
-		if [ -n "$py2" ] && command -v unshare >/dev/null; then
+		mkdir -p "$bin/py2" "$bin/py2bin"
+		if ! command -v unshare >/dev/null || ! unshare -m --propagation private true 2>/dev/null; then
+			# No mount namespace: the cases share the host's /tmp.
+			echo "python2: none" >&2
+			"${drop[@]}" "${run[@]}"
+			exit
+		fi
+		if [ -n "$py2" ]; then
 			py2dir=$(dirname "$(dirname "$(readlink -f "$py2")")")
-			mkdir -p "$bin/py2" "$bin/py2bin"
 			unshare -m --propagation private mount --bind "$py2dir" "$bin/py2" 2>/dev/null || py2dir=
 		fi
 		if [ -n "$py2dir" ]; then
@@ -103,13 +114,32 @@ if [ "$mode" = host ]; then
 			# pyenv's python2 finds libpython by its absolute install path.
 			printf '#!/bin/sh\nLD_LIBRARY_PATH=%s/py2/lib exec %s/py2/bin/python2 "$@"\n' "$bin" "$bin" >"$bin/py2bin/python2"
 			chmod a+rx "$bin/py2bin" "$bin/py2bin/python2"
-			unshare -m --propagation private bash -c 'mount --bind "$1" "$2" && shift 2 && exec "$@"' _ \
-				"$py2dir" "$bin/py2" \
-				setpriv --reuid="$id" --regid="$id" --clear-groups env HOME=/tmp PATH="$bin/py2bin:$PATH" "${run[@]}"
+			drop+=(PATH="$bin/py2bin:$PATH")
 		else
 			echo "python2: none" >&2
-			setpriv --reuid="$id" --regid="$id" --clear-groups env HOME=/tmp "${run[@]}"
 		fi
+		# The cases also get a /tmp of their own ($bin/tmp, removed with
+		# $bin): some write fixed paths there (/tmp/oil-spec-test), which
+		# another run as another uid, or other users, may hold. What the
+		# run needs under the host's /tmp is bound at its place in it.
+		mkdir -m 1777 "$bin/tmp"
+		keep=("$bin")
+		for k in "$conf" "${json:+$(dirname "$json")}"; do
+			case $k in /tmp/*) keep+=("$k") ;; esac
+		done
+		unshare -m --propagation private bash -c '
+			set -e
+			py2dir=$1 bin=$2
+			shift 2
+			[ -z "$py2dir" ] || mount --bind "$py2dir" "$bin/py2"
+			while [ "$1" != -- ]; do
+				mkdir -p "$bin/tmp/${1#/tmp/}"
+				mount --rbind "$1" "$bin/tmp/${1#/tmp/}"
+				shift
+			done
+			shift
+			mount --rbind "$bin/tmp" /tmp
+			exec "$@"' _ "$py2dir" "$bin" "${keep[@]}" -- "${drop[@]}" "${run[@]}"
 	else
 		# The harness finds a python2 in this user's PATH or ~/.pyenv.
 		py2=none
