@@ -88,15 +88,16 @@ func readList(t *testing.T) (map[string]listed, []string) {
 	return m, header
 }
 
-// runCorpus runs scripts/conformance.sh in host mode on the named spec
-// files (all of SUBSET.txt when none) and returns each case's result.
-func runCorpus(t *testing.T, dir string, jobs int, names ...string) (map[string]bool, map[string]string, *harnessResult) {
+// runCorpus runs scripts/conformance.sh in mode (host or sandbox) on the
+// named spec files (all of SUBSET.txt when none) and returns each case's
+// result.
+func runCorpus(t *testing.T, mode, dir string, jobs int, names ...string) (map[string]bool, map[string]string, *harnessResult) {
 	t.Helper()
 	suite.DefaultSignals(t) // bash and sandsh both see the signals a case sets, not the caller's
 	out := filepath.Join(dir, fmt.Sprintf("result-%d.json", len(names)))
-	args := append([]string{"../scripts/conformance.sh", "host", "--brief-json", "--json", out}, names...)
+	args := append([]string{"../scripts/conformance.sh", mode, "--brief-json", "--json", out}, names...)
 	cmd := exec.Command("bash", args...)
-	cmd.Env = append(os.Environ(), fmt.Sprintf("JOBS=%d", jobs))
+	cmd.Env = append(os.Environ(), fmt.Sprintf("JOBS=%d", jobs), "CONFORMANCE_SANDBOX=")
 	log, err := cmd.CombinedOutput()
 	if err != nil {
 		// The harness exits non-zero when cases fail; only a missing
@@ -129,8 +130,11 @@ func runCorpus(t *testing.T, dir string, jobs int, names ...string) (map[string]
 	return pass, desc, &res
 }
 
-func TestRatchet(t *testing.T) {
-	corpus := filepath.Join("..", "..", "shared", "conformance")
+// corpusRun skips without the corpus or python3 (or under -short), and
+// gives the corpus's directory and a scratch directory for the results.
+func corpusRun(t *testing.T) (corpus, dir string) {
+	t.Helper()
+	corpus = filepath.Join("..", "..", "shared", "conformance")
 	if v := os.Getenv("CONFORMANCE_DIR"); v != "" {
 		corpus = v
 	}
@@ -147,13 +151,36 @@ func TestRatchet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer os.RemoveAll(dir)
+	t.Cleanup(func() { os.RemoveAll(dir) })
 	// The harness may run as an unprivileged user (see the script).
 	if err := os.Chmod(dir, 0o777); err != nil {
 		t.Fatal(err)
 	}
+	return corpus, dir
+}
 
-	pass, desc, res := runCorpus(t, dir, 2)
+// TestSandboxMode: scripts/conformance.sh sandbox gives each case what a
+// user gives a script that needs its files (the case's directory and
+// $REPO_ROOT imported at their host paths, the corpus's bin/ on PATH,
+// the code on standard input, as bash's baseline had it), so cases that
+// source the corpus's test files, glob in $REPO_ROOT, run a program of
+// its bin/ or print $- pass in the default sandbox as on the host (each
+// failed with the empty sandbox the mode gave before).
+func TestSandboxMode(t *testing.T) {
+	_, dir := corpusRun(t)
+	pass, desc, _ := runCorpus(t, "sandbox", dir, 2, "assign", "builtin-eval-source", "glob", "sh-options", "temp-binding")
+	for _, k := range []string{"assign#8", "builtin-eval-source#11", "builtin-eval-source#12", "glob#3", "glob#7", "sh-options#1", "temp-binding#0"} {
+		if !pass[k] {
+			t.Errorf("sandbox mode: %s (%s) fails; see: bash scripts/conformance.sh sandbox --show-failures %s",
+				k, desc[k], strings.SplitN(k, "#", 2)[0])
+		}
+	}
+}
+
+func TestRatchet(t *testing.T) {
+	corpus, dir := corpusRun(t)
+
+	pass, desc, res := runCorpus(t, "host", dir, 2)
 	t.Logf("totals: %s", res.Totals)
 	// Cases that call python2 can only pass where the harness finds one
 	// (scripts/conformance.sh makes root's pyenv one reachable); on a host
@@ -190,7 +217,7 @@ func TestRatchet(t *testing.T) {
 			names = append(names, f)
 		}
 		sort.Strings(names)
-		again, _, _ := runCorpus(t, dir, 1, names...)
+		again, _, _ := runCorpus(t, "host", dir, 1, names...)
 		var still []string
 		for _, k := range regressed {
 			if !again[k] {
