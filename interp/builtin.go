@@ -1171,7 +1171,7 @@ func (r *Runner) biLet(ctx context.Context, args []string) int {
 	n := 0
 	for _, a := range args[1:] {
 		var err error
-		n, err = r.arithString(a)
+		n, err = r.arithValue(context.Background(), a)
 		if err != nil {
 			r.builtinErr("let", "%v", err)
 			return 1

@@ -371,7 +371,7 @@ func (r *Runner) assignError(err error) {
 	}
 	r.errf("%v", err)
 	r.lastStatus = 1
-	if r.posixAssignFatal(err, false) {
+	if r.posixAssignFatal(err, false) || r.intAttrFatal(err) {
 		return
 	}
 	if errors.As(err, new(*expand.ArithmError)) {
@@ -696,7 +696,11 @@ func (r *Runner) assign(ctx context.Context, as *syntax.Assign) (string, error) 
 				cur, _ := v.Map.Get(key)
 				val = cur + val
 			}
-			v.Map.Set(key, r.transform(v, val))
+			t, err := r.transform(v, val)
+			if err != nil {
+				return val, err
+			}
+			v.Map.Set(key, t)
 			v.Set = true
 			return val, nil
 		}
@@ -768,7 +772,11 @@ func (r *Runner) assignArray(ctx context.Context, name string, arr *syntax.Array
 				words = append(words, "")
 			}
 			for i := 0; i < len(words); i += 2 {
-				m.Set(words[i], r.transform(v, words[i+1]))
+				t, err := r.transform(v, words[i+1])
+				if err != nil {
+					return err
+				}
+				m.Set(words[i], t)
 			}
 			v.Map, v.Set = m, true
 			return nil
@@ -796,7 +804,11 @@ func (r *Runner) assignArray(ctx context.Context, name string, arr *syntax.Array
 				cur, _ := v.Map.Get(key)
 				val = cur + val
 			}
-			m.Set(key, r.transform(v, val))
+			t, err := r.transform(v, val)
+			if err != nil {
+				return err
+			}
+			m.Set(key, t)
 		}
 		v.Map, v.Set = m, true
 		return nil
@@ -872,7 +884,11 @@ func (r *Runner) assignArray(ctx context.Context, name string, arr *syntax.Array
 			continue
 		}
 		for _, val := range el.vals {
-			v.List, v.Indexes = indexedSet(v.List, v.Indexes, next, r.transform(v, val))
+			t, err := r.transform(v, val)
+			if err != nil {
+				return err
+			}
+			v.List, v.Indexes = indexedSet(v.List, v.Indexes, next, t)
 			next++
 		}
 	}

@@ -2,6 +2,7 @@ package interp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -288,6 +289,15 @@ func (r *Runner) declClause(ctx context.Context, dc *syntax.DeclClause) {
 				r.builtinErr(variant, "%v", aerr)
 				failed = true
 				continue
+			}
+			if errors.As(aerr, new(*expand.ArithmError)) && r.s.fatalErr() == nil {
+				// declare -i x=1+: named after the builtin, and the
+				// rest of the line is abandoned.
+				r.builtinErr(variant, "%v", aerr)
+				if !r.intAttrFatal(aerr) {
+					r.lastStatus, r.abortLine = 1, true
+				}
+				return
 			}
 			r.assignError(aerr)
 			if r.exiting || r.abortLine {
@@ -748,7 +758,7 @@ func (r *Runner) letClause(ctx context.Context, lc *syntax.LetClause) {
 			return
 		}
 		for _, a := range args {
-			if n, err = r.arithString(a); err != nil {
+			if n, err = r.arithValue(ctx, a); err != nil {
 				r.letError(err)
 				return
 			}

@@ -260,10 +260,16 @@ func (r *Runner) regex(ctx context.Context, w *syntax.Word) (string, error) {
 
 // arith evaluates an arithmetic expression.
 func (r *Runner) arith(ctx context.Context, x syntax.ArithmExpr) (n int, err error) {
+	return r.arithSource(ctx, x, "")
+}
+
+// arithSource evaluates an arithmetic expression parsed from source, the
+// text its error messages quote ("" when unknown).
+func (r *Runner) arithSource(ctx context.Context, x syntax.ArithmExpr, source string) (n int, err error) {
 	defer guard(&err)
 	cfg := r.ecfg(ctx)
 	defer r.putCfg(cfg)
-	n, err = expand.Arithm(cfg, x)
+	n, err = expand.ArithmSource(cfg, x, source)
 	if err == nil && r.s.fatalErr() != nil {
 		err = r.s.fatalErr()
 	}
@@ -271,9 +277,12 @@ func (r *Runner) arith(ctx context.Context, x syntax.ArithmExpr) (n int, err err
 }
 
 // arithValue evaluates a value as an arithmetic expression, as the
-// expander reads a variable's value inside one ([[ $x -eq 0 ]]).
+// expander reads a variable's value inside one ([[ $x -eq 0 ]]), and as
+// bash evaluates a value given to an integer variable and let's
+// arguments: text it does not expand first, so an expansion or a quote
+// in it is an error and runs nothing.
 func (r *Runner) arithValue(ctx context.Context, s string) (n int, err error) {
-	if s = strings.TrimSpace(s); s == "" {
+	if strings.TrimSpace(s) == "" {
 		return 0, nil
 	}
 	defer guard(&err)
@@ -286,12 +295,17 @@ func (r *Runner) arithValue(ctx context.Context, s string) (n int, err error) {
 	return n, err
 }
 
-// arithString evaluates arithmetic given as text, as for declare -i and
-// array subscripts.
+// arithString evaluates arithmetic given as text whose expansions bash
+// does (the subscript in unset 'a[$i]' or test -v 'a[$i]'); text without
+// expansions is first checked as bash's parser would.
 func (r *Runner) arithString(s string) (int, error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
+	if strings.TrimSpace(s) == "" {
 		return 0, nil
+	}
+	if !strings.ContainsAny(s, "$`") {
+		if err := expand.CheckArithSyntax(s); err != nil {
+			return 0, &expand.ArithmError{Err: err}
+		}
 	}
 	x, err := syntax.NewParser().Arithmetic(parseguard.String(nil, s))
 	if errors.Is(err, parseguard.ErrTooDeep) {

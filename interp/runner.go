@@ -462,7 +462,7 @@ func (r *Runner) cmd(ctx context.Context, cmd syntax.Command) {
 		if r.opts.xtrace {
 			r.traceLine(ctx, "(( "+arithText(r.printNode(cmd))+" ))")
 		}
-		n, err := r.arith(ctx, cmd.X)
+		n, err := r.arithSource(ctx, cmd.X, cmd.Source)
 		if err != nil {
 			if errors.As(err, new(*expand.ArithmError)) && r.s.fatalErr() == nil {
 				// Unlike $(( )), a failed (( )) is a command that

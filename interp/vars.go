@@ -2,6 +2,7 @@ package interp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"math/rand/v2"
@@ -523,7 +524,9 @@ func (r *Runner) setVarFromExpand(name string, vr expand.Variable) error {
 		v.Kind, v.List, v.Indexes, v.Map, v.Set = vr.Kind, vr.List, vr.Indexes, vr.Map, true
 		if v.integer || v.lower || v.upper {
 			for i, s := range v.List {
-				v.List[i] = r.transform(v, s)
+				if v.List[i], err = r.transform(v, s); err != nil {
+					return err
+				}
 			}
 		}
 		return nil
@@ -558,15 +561,43 @@ func (r *Runner) varForWriteOf(name string, v *variable) (*variable, error) {
 	return v, nil
 }
 
+// intAttrError is an arithmetic error in a value given to an integer
+// variable. The main shell of -c text exits on it (status 1), as bash's
+// does; a script goes on with its next line.
+type intAttrError struct{ error }
+
+func (e intAttrError) Unwrap() error { return e.error }
+
+// intAttrFatal ends the main shell of -c text after err, an integer
+// variable's bad value, as bash does.
+func (r *Runner) intAttrFatal(err error) bool {
+	if !errors.As(err, new(intAttrError)) || !r.cmdString || r.subshellLevel > 0 || r.interactive {
+		return false
+	}
+	r.lastStatus, r.exiting, r.exitCode = 1, true, 1
+	return true
+}
+
+// intAppend is x+=val for an integer variable whose value is cur: val
+// is evaluated on its own (an error names its text alone, as bash's
+// does), then added.
+func (r *Runner) intAppend(cur, val string) (string, error) {
+	add, err := r.arithValue(context.Background(), val)
+	if err != nil {
+		return "", intAttrError{err}
+	}
+	n, _ := strconv.Atoi(cur) // an integer variable holds a number or ""
+	return strconv.Itoa(n + add), nil
+}
+
 // transform applies the integer and case attributes to a value.
-func (r *Runner) transform(v *variable, s string) string {
+func (r *Runner) transform(v *variable, s string) (string, error) {
 	if v.integer {
-		n, err := r.arithString(s)
-		if err == nil {
-			s = strconv.Itoa(n)
-		} else {
-			s = "0"
+		n, err := r.arithValue(context.Background(), s)
+		if err != nil {
+			return "", intAttrError{err}
 		}
+		s = strconv.Itoa(n)
 	}
 	switch {
 	case v.lower:
@@ -574,7 +605,7 @@ func (r *Runner) transform(v *variable, s string) string {
 	case v.upper:
 		s = strings.ToUpper(s)
 	}
-	return s
+	return s, nil
 }
 
 // checkSize enforces the per-variable size limit.
@@ -628,13 +659,14 @@ func (r *Runner) setString(name, val string, appendVal bool) error {
 		if v.Kind == expand.Indexed {
 			cur, _ = indexedGet(v.List, v.Indexes, 0)
 		}
-		if cur == "" {
-			cur = "0"
+		if val, err = r.intAppend(cur, val); err != nil {
+			return err
 		}
-		val = cur + "+(" + val + ")"
 		appendVal = false
 	}
-	val = r.transform(v, val)
+	if val, err = r.transform(v, val); err != nil {
+		return err
+	}
 	switch v.Kind {
 	case expand.Indexed:
 		cur, _ := indexedGet(v.List, v.Indexes, 0)
@@ -688,7 +720,11 @@ func (r *Runner) setElemString(name, idx, val string, appendVal bool) error {
 			cur, _ := v.Map.Get(idx)
 			val = cur + val
 		}
-		v.Map.Set(idx, r.transform(v, val))
+		t, err := r.transform(v, val)
+		if err != nil {
+			return err
+		}
+		v.Map.Set(idx, t)
 		v.Set = true
 		return nil
 	}
@@ -717,10 +753,10 @@ func (r *Runner) setIndexed(name string, v *variable, i int, val string, appendV
 	if appendVal {
 		cur, _ := indexedGet(v.List, v.Indexes, i)
 		if v.integer {
-			if cur == "" {
-				cur = "0"
+			var err error
+			if val, err = r.intAppend(cur, val); err != nil {
+				return err
 			}
-			val = cur + "+(" + val + ")"
 		} else {
 			val = cur + val
 		}
@@ -728,7 +764,11 @@ func (r *Runner) setIndexed(name string, v *variable, i int, val string, appendV
 	if err := r.checkSize(len(val)); err != nil {
 		return err
 	}
-	v.List, v.Indexes = indexedSet(v.List, v.Indexes, i, r.transform(v, val))
+	t, err := r.transform(v, val)
+	if err != nil {
+		return err
+	}
+	v.List, v.Indexes = indexedSet(v.List, v.Indexes, i, t)
 	v.Set = true
 	return nil
 }

@@ -23,6 +23,13 @@ import (
 // hold expansions or quotes ($x, "1 + 2", $(cmd)) is evaluated from its
 // expanded text: with x='1 + 2', $(( $x * 3 )) is 7, not 9.
 func Arithm(cfg *Config, expr syntax.ArithmExpr) (n int, err error) {
+	return ArithmSource(cfg, expr, "")
+}
+
+// ArithmSource is Arithm for an expression parsed from source, its text
+// as written (syntax.ArithmExp.Source), which bash's messages quote; ""
+// when unknown.
+func ArithmSource(cfg *Config, expr syntax.ArithmExpr, source string) (n int, err error) {
 	defer func() {
 		if err != nil {
 			// sandsh: declared here, as errors.As moves it to the heap
@@ -46,7 +53,31 @@ func Arithm(cfg *Config, expr syntax.ArithmExpr) (n int, err error) {
 		}
 		return cfg.arithText(s)
 	}
-	return arithm(cfg, expr)
+	n, err = arithm(cfg, expr)
+	if err != nil && errors.As(err, new(*arithLvalueError)) {
+		// As --x++: bash's parser stops there; so does its model.
+		text := source
+		if text == "" {
+			text, _ = cfg.arithSource(expr, false)
+		}
+		if serr := CheckArithSyntax(text); serr != nil {
+			err = serr
+		}
+	}
+	if err != nil {
+		var ee *arithEvalError
+		if errors.As(err, &ee) && ee.text == "" {
+			if source != "" {
+				lead := len(source) - len(strings.TrimLeft(source, arithBlanks))
+				ee.name(source, int(expr.Pos().Offset())-lead)
+			} else if text, err2 := cfg.arithSource(expr, false); err2 == nil {
+				// The words of an expression without expansions
+				// are literals: rebuilding its text runs nothing.
+				ee.name(text, int(expr.Pos().Offset()))
+			}
+		}
+	}
+	return n, err
 }
 
 // arithUnset is bash's set -u check for a variable an expression reads:
@@ -230,7 +261,7 @@ func arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
 	case *syntax.UnaryArithm:
 		switch expr.Op {
 		case syntax.Inc, syntax.Dec:
-			name, err := cfg.arithName(expr.X.(*syntax.Word))
+			name, err := cfg.arithName(expr.X, expr.Op.String())
 			if err != nil {
 				return 0, err
 			}
@@ -312,7 +343,11 @@ func arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		return binArit(expr.Op, left, right)
+		n, err := binArit(expr.Op, left, right)
+		if err != nil {
+			return 0, &arithEvalError{msg: err.Error(), at: expr.Y}
+		}
+		return n, nil
 	case *syntax.FlagsArithm: // e.g. zsh's ${a[(r)b]}
 		return 0, fmt.Errorf("unsupported")
 	default:
@@ -364,7 +399,7 @@ func (cfg *Config) binChain(expr *syntax.BinaryArithm) (int, error) {
 			return 0, err
 		}
 		if val, err = binArit(spine[i].Op, val, right); err != nil {
-			return 0, err
+			return 0, &arithEvalError{msg: err.Error(), at: spine[i].Y}
 		}
 	}
 	return val, nil
@@ -463,7 +498,7 @@ func atoiLargeBase(s string, base int64) int64 {
 }
 
 func (cfg *Config) assgnArit(b *syntax.BinaryArithm) (int, error) {
-	name, err := cfg.arithName(b.X.(*syntax.Word))
+	name, err := cfg.arithName(b.X, b.Op.String())
 	if err != nil {
 		return 0, err
 	}
@@ -484,12 +519,12 @@ func (cfg *Config) assgnArit(b *syntax.BinaryArithm) (int, error) {
 		val *= arg
 	case syntax.QuoAssgn:
 		if arg == 0 {
-			return 0, fmt.Errorf("division by zero")
+			return 0, &arithEvalError{msg: "division by 0", at: b.Y}
 		}
 		val /= arg
 	case syntax.RemAssgn:
 		if arg == 0 {
-			return 0, fmt.Errorf("division by zero")
+			return 0, &arithEvalError{msg: "division by 0", at: b.Y}
 		}
 		val %= arg
 	case syntax.AndAssgn:
@@ -531,17 +566,17 @@ func binArit(op syntax.BinAritOperator, x, y int) (int, error) {
 		return x * y, nil
 	case syntax.Quo:
 		if y == 0 {
-			return 0, fmt.Errorf("division by zero")
+			return 0, errDivZero
 		}
 		return x / y, nil
 	case syntax.Rem:
 		if y == 0 {
-			return 0, fmt.Errorf("division by zero")
+			return 0, errDivZero
 		}
 		return x % y, nil
 	case syntax.Pow:
 		if y < 0 {
-			return 0, fmt.Errorf("exponent less than 0")
+			return 0, errNegExponent
 		}
 		return intPow(x, y), nil
 	case syntax.Eql:
@@ -603,7 +638,12 @@ func plainDecimal(s string) (int64, bool) {
 // arithName is the variable an arithmetic assignment writes: a plain
 // name, or an element like a[i+1] or m[$key] with the subscript's
 // expansions done (sandsh: upstream only handled literal names).
-func (cfg *Config) arithName(w *syntax.Word) (name string, err error) {
+func (cfg *Config) arithName(x syntax.ArithmExpr, op string) (name string, err error) {
+	w, ok := x.(*syntax.Word)
+	if !ok {
+		// as in --x++, which the parser takes as --(x++)
+		return "", &arithLvalueError{op: op}
+	}
 	defer func() {
 		if err == nil && !syntax.ValidName(name) && !isElemRef(name) {
 			// as in (( 1[2] = 3 )), which parses but assigns nothing
@@ -760,6 +800,9 @@ func (cfg *Config) arithText(s string) (int, error) {
 	}
 	x := cfg.Arith.get(s)
 	if x == nil {
+		if err := CheckArithSyntax(s); err != nil {
+			return 0, err
+		}
 		var err error
 		x, err = syntax.NewParser().Arithmetic(parseguard.String(nil, s))
 		if errors.Is(err, parseguard.ErrTooDeep) {
@@ -775,7 +818,12 @@ func (cfg *Config) arithText(s string) (int, error) {
 	}
 	cfg.arithDepth++
 	defer func() { cfg.arithDepth-- }()
-	return arithm(cfg, x)
+	n, err := arithm(cfg, x)
+	var ee *arithEvalError
+	if err != nil && errors.As(err, &ee) && ee.text == "" {
+		ee.name(s, 0)
+	}
+	return n, err
 }
 
 // expandedTextErr refuses an expansion or a quote in arithmetic text that

@@ -260,7 +260,7 @@ func (cfg *Config) oneValue(w *syntax.Word) (s string, ok bool, err error) {
 		s, ok = cfg.simpleParamValue(part)
 		return s, ok, nil
 	case *syntax.ArithmExp:
-		n, err := Arithm(cfg, part.X)
+		n, err := ArithmSource(cfg, part.X, part.Source)
 		if err != nil {
 			return "", false, err
 		}
@@ -650,7 +650,7 @@ func (cfg *Config) oneValueField(w *syntax.Word) (s string, ok bool, err error) 
 		if !quoted && strings.ContainsAny(cfg.ifs, "-0123456789") {
 			return "", false, nil
 		}
-		n, err := Arithm(cfg, part.X)
+		n, err := ArithmSource(cfg, part.X, part.Source)
 		if err != nil {
 			return "", false, err
 		}

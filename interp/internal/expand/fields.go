@@ -159,7 +159,7 @@ func (cfg *Config) wordParts(wps []syntax.WordPart, pc partsCtx) ([]fieldPart, e
 			}
 			out = append(out, cfg.valuePart(val, pc))
 		case *syntax.ArithmExp:
-			n, err := Arithm(cfg, wp.X)
+			n, err := ArithmSource(cfg, wp.X, wp.Source)
 			if err != nil {
 				return nil, err
 			}

@@ -749,6 +749,10 @@ type ArithmExp struct {
 	Unsigned    bool // mksh's $((# expr))
 
 	X ArithmExpr
+
+	// Source is the text between $(( and )) as written, when the parser
+	// kept it (sandsh): bash's error messages quote it.
+	Source string
 }
 
 func (a *ArithmExp) Pos() Pos { return a.Left }
@@ -767,6 +771,10 @@ type ArithmCmd struct {
 	Unsigned    bool // mksh's ((# expr))
 
 	X ArithmExpr
+
+	// Source is the text between (( and )) as written, when the parser
+	// kept it (sandsh): bash's error messages quote it.
+	Source string
 }
 
 func (a *ArithmCmd) Pos() Pos { return a.Left }

@@ -1352,7 +1352,7 @@ func (p *Parser) wordPart() WordPart {
 		old := p.preNested(arithmExpr)
 		if rawOK { // sandsh
 			if x, ok := p.dparenBody(raw); ok {
-				ar.X = x
+				ar.X, ar.Source = x, string(raw)
 				ar.Right = p.arithmEnd(dollDblParen, ar.Left, old)
 				return ar
 			}
@@ -2709,7 +2709,7 @@ func (p *Parser) arithmExpCmd(s *Stmt) {
 	old := p.preNested(arithmExprCmd)
 	if rawOK { // sandsh
 		if x, ok := p.dparenBody(raw); ok {
-			ar.X = x
+			ar.X, ar.Source = x, string(raw)
 			ar.Right = p.arithmEnd(dblLeftParen, ar.Left, old)
 			s.Cmd = ar
 			return
