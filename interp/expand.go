@@ -17,8 +17,6 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-var errFailGlob = errors.New("no match")
-
 // ecfg builds the expansion config for the runner's current options.
 func (r *Runner) ecfg(ctx context.Context) *expand.Config {
 	f := r.ecfgFuncs(ctx)
@@ -158,50 +156,36 @@ func (r *Runner) tooBig(err error) error {
 // fields expands words into fields: brace, tilde, parameter, command and
 // arithmetic expansion, word splitting and globbing.
 func (r *Runner) fields(ctx context.Context, words ...*syntax.Word) (out []string, err error) {
-	return r.fieldsCfg(ctx, false, words...)
+	return r.fieldsCfg(ctx, false, 0, words...)
 }
 
 // argFields is fields for a command's arguments and a for loop's words,
 // where bash expands the tilde prefixes of words that look like
 // assignments (echo x=~), outside POSIX mode.
 func (r *Runner) argFields(ctx context.Context, words ...*syntax.Word) (out []string, err error) {
-	return r.fieldsCfg(ctx, !r.opts.posix, words...)
+	return r.fieldsCfg(ctx, !r.opts.posix, 0, words...)
 }
 
-func (r *Runner) fieldsCfg(ctx context.Context, assignTilde bool, words ...*syntax.Word) (out []string, err error) {
+// loopFields is argFields for the words of a for or select loop, in which
+// $LINENO is the line of the loop's keyword, as in bash, even when the
+// words go on over more lines.
+func (r *Runner) loopFields(ctx context.Context, line uint, words ...*syntax.Word) (out []string, err error) {
+	return r.fieldsCfg(ctx, !r.opts.posix, line, words...)
+}
+
+// fieldsCfg expands words; a line other than 0 is $LINENO's value in them.
+func (r *Runner) fieldsCfg(ctx context.Context, assignTilde bool, line uint, words ...*syntax.Word) (out []string, err error) {
 	defer guard(&err)
 	cfg := r.ecfg(ctx)
 	defer r.putCfg(cfg)
 	cfg.AssignTilde = assignTilde
-	if !r.opts.failglob {
-		out, err = expand.Fields(cfg, words...)
-	} else {
-		for _, w := range words {
-			cfg.NullGlob = true
-			fs, ferr := expand.Fields(cfg, w)
-			if ferr != nil {
-				return nil, ferr
-			}
-			if len(fs) == 0 && hasGlob(w) {
-				return nil, fmt.Errorf("%w: %s", errFailGlob, r.printNode(w))
-			}
-			out = append(out, fs...)
-		}
-	}
+	cfg.Line = line
+	cfg.FailGlob = r.opts.failglob
+	out, err = expand.Fields(cfg, words...)
 	if err == nil && r.s.fatalErr() != nil {
 		err = r.s.fatalErr()
 	}
 	return out, r.tooBig(err)
-}
-
-// hasGlob reports whether an unquoted part of w has glob characters.
-func hasGlob(w *syntax.Word) bool {
-	for _, p := range w.Parts {
-		if lit, ok := p.(*syntax.Lit); ok && pattern.HasMeta(lit.Value, 0) {
-			return true
-		}
-	}
-	return false
 }
 
 // literal expands a word to one string without splitting or globbing.

@@ -712,7 +712,7 @@ func (r *Runner) forClause(ctx context.Context, fc *syntax.ForClause) {
 		var items []string
 		if loop.InPos.IsValid() {
 			var err error
-			items, err = r.argFields(ctx, loop.Items...)
+			items, err = r.loopFields(ctx, fc.Pos().Line(), loop.Items...)
 			if err != nil {
 				r.expandError(err)
 				return
@@ -1009,7 +1009,7 @@ func (r *Runner) expandError(err error) {
 			fmt.Fprintf(r.fds.writer(2), "%s: %s\n", r.prefix(), msg)
 		}
 	case errors.As(err, new(*readonlyError)), errors.As(err, new(*expand.ArithmError)),
-		errors.Is(err, errFailGlob), errors.As(err, new(*expand.BadSubstError)):
+		errors.Is(err, expand.ErrNoMatch), errors.As(err, new(*expand.BadSubstError)):
 		// bash abandons the rest of the command line and goes on (with
 		// set -e, the script ends).
 		r.errf("%s", msg)

@@ -279,3 +279,31 @@ func shortName(s string) bool {
 func nameByte(c byte) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
+
+// unclosedBquote is the error bash gives a word whose brace expansion
+// made an unescaped backquote ({Z..a} goes through '`'): bash expands
+// braces in the word's text and reads the result again, where the
+// backquote starts a command substitution that never closes. (sandsh)
+func unclosedBquote(w *syntax.Word) error {
+	for i, wp := range w.Parts {
+		lit, ok := wp.(*syntax.Lit)
+		if !ok {
+			continue
+		}
+		for j := 0; j < len(lit.Value); j++ {
+			switch lit.Value[j] {
+			case '\\':
+				j++
+			case '`':
+				var sb strings.Builder
+				sb.WriteString(lit.Value[j:])
+				printer := syntax.NewPrinter()
+				for _, rest := range w.Parts[i+1:] {
+					printer.Print(&sb, rest)
+				}
+				return &BadSubstError{Text: `no closing "` + "`" + `" in ` + sb.String(), Prefix: true}
+			}
+		}
+	}
+	return nil
+}

@@ -89,6 +89,16 @@ type Config struct {
 	// patterns which match nothing to result in zero fields.
 	NullGlob bool
 
+	// FailGlob is shopt -s failglob (sandsh): a field that is a pattern
+	// and matches nothing fails the expansion with [ErrNoMatch], naming
+	// the field as bash does (after quote removal).
+	FailGlob bool
+
+	// Line, when not 0, is the value of $LINENO (sandsh): bash gives the
+	// words of a for loop the line of its keyword. Otherwise $LINENO is
+	// the line the expansion is written on.
+	Line uint
+
 	// AssignTilde expands the tilde prefixes of a command word that looks
 	// like an assignment (echo x=~), as bash does outside POSIX mode.
 	// (sandsh)
@@ -588,6 +598,9 @@ func Fields(cfg *Config, words ...*syntax.Word) ([]string, error) {
 			if berr != nil {
 				return nil, berr
 			}
+			if err := unclosedBquote(bw); err != nil {
+				return nil, err
+			}
 			if fields, err = cfg.appendWordFields(fields, joinLeadingLits(rejoinParams(bw))); err != nil {
 				return nil, err
 			}
@@ -619,6 +632,8 @@ func (cfg *Config) appendWordFields(fields []string, w *syntax.Word) ([]string, 
 			} else if len(matches) > 0 || cfg.NullGlob {
 				fields = append(fields, matches...)
 				continue
+			} else if cfg.FailGlob {
+				return nil, fmt.Errorf("%w: %s", ErrNoMatch, cfg.fieldJoin(field))
 			}
 		}
 		fields = append(fields, cfg.fieldJoin(field))
@@ -781,6 +796,9 @@ func FieldsSeq(cfg *Config, words ...*syntax.Word) iter.Seq2[string, error] {
 							}
 						}
 						continue
+					} else if cfg.FailGlob {
+						yield("", fmt.Errorf("%w: %s", ErrNoMatch, cfg.fieldJoin(field)))
+						return true
 					}
 				}
 				if !yield(cfg.fieldJoin(field), nil) {
@@ -799,6 +817,10 @@ func FieldsSeq(cfg *Config, words ...*syntax.Word) iter.Seq2[string, error] {
 			}
 			for w, err := range BracesSeq(cfg, &word) {
 				if err != nil {
+					yield("", err)
+					return
+				}
+				if err := unclosedBquote(w); err != nil {
 					yield("", err)
 					return
 				}
@@ -868,6 +890,10 @@ func (cfg *Config) cmdSubst(cs *syntax.CmdSubst) (string, error) {
 // ErrTooManyFields is returned when one expansion would produce more than
 // Config.MaxFields fields.
 var ErrTooManyFields = errors.New("expansion produces too many fields")
+
+// ErrNoMatch is the error of a pattern field that matched nothing under
+// [Config.FailGlob].
+var ErrNoMatch = errors.New("no match")
 
 // listElems returns the elements of a "*" or "@" expansion of a list, like
 // $@ or ${arr[*]}, with star set for the "*" forms which join into a single

@@ -185,8 +185,10 @@ func (cfg *Config) wordParts(wps []syntax.WordPart, pc partsCtx) ([]fieldPart, e
 			}
 			// The operator and parentheses stay pattern syntax; the
 			// pattern list is expanded like the rest of the word, so its
-			// quoted parts match literally. Globbing or pattern matching
-			// interprets it later.
+			// quoted parts match literally, and its unquoted expansions
+			// are split as bash splits them (IFS=c; ABC=c?d; ab+($ABC)
+			// is the fields "ab+(" and "?d)"). Globbing or pattern
+			// matching interprets it later.
 			if wp.Parts == nil {
 				out = append(out, fieldPart{val: wp.Op.String() + wp.Pattern.Value + ")"})
 				continue
@@ -198,10 +200,7 @@ func (cfg *Config) wordParts(wps []syntax.WordPart, pc partsCtx) ([]fieldPart, e
 				return nil, err
 			}
 			out = append(out, fieldPart{val: wp.Op.String()})
-			for _, p := range parts {
-				p.split = false // a pattern list is never split
-				out = append(out, p)
-			}
+			out = append(out, parts...)
 			out = append(out, fieldPart{val: ")"})
 		default:
 			panic(fmt.Sprintf("unhandled word part: %T", wp))

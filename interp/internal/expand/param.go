@@ -66,9 +66,19 @@ func EmptyIndex(x syntax.ArithmExpr) bool {
 
 // BadSubstError is an expansion bash parses but refuses when it expands
 // it, like ${%}: like an arithmetic error, it abandons the command line.
-type BadSubstError struct{ Text string }
+type BadSubstError struct {
+	Text string
+	// Prefix words it "bad substitution: Text", as bash does for a
+	// substitution it cannot read (no closing backquote).
+	Prefix bool
+}
 
-func (e *BadSubstError) Error() string { return e.Text + ": bad substitution" }
+func (e *BadSubstError) Error() string {
+	if e.Prefix {
+		return "bad substitution: " + e.Text
+	}
+	return e.Text + ": bad substitution"
+}
 
 // paramValue expands pe, also reporting whether the parameter (or
 // element) is set; operators like ${v:-word} see both.
@@ -76,10 +86,10 @@ func (cfg *Config) paramValue(pe *syntax.ParamExp) (_ string, set bool, _ error)
 	if pe.Bad != "" { // sandsh: bash refuses it only when it runs
 		var sb strings.Builder
 		syntax.NewPrinter().Print(&sb, pe)
-		return "", false, &BadSubstError{sb.String()}
+		return "", false, &BadSubstError{Text: sb.String()}
 	}
 	if EmptyIndex(pe.Index) {
-		return "", false, &BadSubstError{"${" + pe.Param.Value + "[]}"}
+		return "", false, &BadSubstError{Text: "${" + pe.Param.Value + "[]}"}
 	}
 	if target, err := cfg.indirect(pe); err != nil {
 		return "", false, err
@@ -115,6 +125,9 @@ func (cfg *Config) paramValue(pe *syntax.ParamExp) (_ string, set bool, _ error)
 		// This is the only parameter expansion that the environment
 		// interface cannot satisfy.
 		line := uint64(cfg.curParam.Pos().Line())
+		if cfg.Line != 0 {
+			line = uint64(cfg.Line)
+		}
 		vr = Variable{Set: true, Kind: String, Str: strconv.FormatUint(line, 10)}
 	default:
 		vr = cfg.Env.Get(name)

@@ -446,14 +446,18 @@ func (p *Parser) extendedGlob() bool {
 		return false
 	}
 	if p.peek() == '(' {
-		// NOTE: empty pattern list is a valid globbing syntax like `@()`,
-		// but we'll operate on the "likelihood" that it is a function;
-		// only tokenize if its a non-empty pattern list.
+		// sandsh: like bash with extglob on, an empty pattern list is an
+		// extended glob too (echo [+()] matches a file named +), not the
+		// start of a function; a parser without ExtGlobOption keeps
+		// upstream's guess that `foo@()` names a function.
 		// We do this after peeking for just one byte, so that the input `echo *`
 		// followed by a newline does not hang an interactive shell parser until
 		// another byte is input.
+		if p.extGlobSet || p.extPat {
+			return true
+		}
 		_, p2 := p.peekTwo()
-		return p2 != ')' || p.extPat // sandsh: [[ x == @() ]] is no function
+		return p2 != ')'
 
 	}
 	return false
@@ -1162,7 +1166,9 @@ loop:
 			}
 			break loop
 		case '`':
-			if p.quote != subCmdBckquo {
+			// sandsh: a backquote that closes the substitution ends the
+			// word, in a [[ ]] test too (`[[ x ]]`).
+			if p.quote != subCmdBckquo && !(p.openBquotes > 0 && p.backquoteEnd()) {
 				tok = _Lit
 			}
 			break loop

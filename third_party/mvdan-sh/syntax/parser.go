@@ -23,7 +23,7 @@ type ParserOption func(*Parser)
 // negation and a subshell. It may change between calls, such as between
 // the lines of a script. The default is on.
 func ExtGlobOption(enabled bool) ParserOption {
-	return func(p *Parser) { p.noExtGlob = !enabled }
+	return func(p *Parser) { p.noExtGlob, p.extGlobSet = !enabled, true }
 }
 
 // KeepComments makes the parser parse comments and attach them to
@@ -583,6 +583,8 @@ type Parser struct {
 	// makes @( and the like plain characters, as in bash; extPat turns
 	// them back on for the pattern of [[ == ]].
 	noExtGlob, extPat bool
+	// extGlobSet says that ExtGlobOption was given (sandsh).
+	extGlobSet bool
 
 	accComs []Comment
 	curComs *[]Comment

@@ -385,7 +385,7 @@ func (p *Parser) dparenBody(raw []byte) (ArithmExpr, bool) {
 	start := p.rOffs()
 	end := start + int64(len(raw))
 	sub := NewParser(Variant(p.lang))
-	sub.noExtGlob = p.noExtGlob
+	sub.noExtGlob, sub.extGlobSet = p.noExtGlob, p.extGlobSet
 	sub.startLine, sub.startCol, sub.baseOffs = p.line, p.col, start
 	x, err := sub.Arithmetic(&guardedSrc{r: bytes.NewReader(raw), parent: p.src})
 	if err != nil {
