@@ -90,7 +90,8 @@ func (r *Runner) callRedirected(ctx context.Context, ce *syntax.CallExpr, redirs
 			return
 		}
 	}
-	// POSIX mode: assignments before a special builtin stay, unexported.
+	// POSIX mode: assignments before a special builtin stay, exported
+	// (bash 5.2 merges the temporary environment, attributes and all).
 	keep := special
 	for _, as := range ce.Assigns {
 		as, ok := r.prefixAssign(as)
@@ -117,11 +118,11 @@ func (r *Runner) callRedirected(ctx context.Context, ce *syntax.CallExpr, redirs
 				}
 				continue
 			}
-			if keep {
-				continue
-			}
 			if v, _ := r.lookup(name); v != nil {
 				v.Exported = true
+			}
+			if keep {
+				continue
 			}
 			restore = append(restore, func() {
 				if saved == nil {

@@ -95,6 +95,24 @@ func (r *Runner) declClause(ctx context.Context, dc *syntax.DeclClause) {
 			lastAssign = as
 		}
 	}
+	// bash expands every word of a declaration before it assigns any:
+	// in `local x=1 y=$x` y gets the caller's x, and in
+	// `export A=1 v=$(printenv A)` A is not yet exported.
+	for i := range items {
+		it := &items[i]
+		if it.as == nil || it.as.Naked {
+			continue
+		}
+		pre, err := r.preExpandAssign(ctx, it.as, attrs.has('A'))
+		if err != nil {
+			r.assignError(expansionError{err})
+			return
+		}
+		if it.as == lastAssign {
+			lastAssign = pre
+		}
+		it.as = pre
+	}
 	if variant == "nameref" {
 		attrs.on += "n"
 	}
@@ -316,6 +334,73 @@ func (r *Runner) declClause(ctx context.Context, dc *syntax.DeclClause) {
 	if failed {
 		r.lastStatus = 1
 	}
+}
+
+// preExpandAssign expands the value of an assignment given to a
+// declaration and returns the assignment with the value as a quoted
+// literal, so that assigning it later expands nothing. An indexed
+// array literal gets its values expanded (their subscripts are
+// evaluated as they are assigned, seeing the elements before them).
+func (r *Runner) preExpandAssign(ctx context.Context, as *syntax.Assign, assoc bool) (*syntax.Assign, error) {
+	lit := func(s string) *syntax.Word {
+		return &syntax.Word{Parts: []syntax.WordPart{&syntax.SglQuoted{Value: s}}}
+	}
+	c := *as
+	if as.Array == nil {
+		val, err := r.assignValue(ctx, as.Value)
+		if err != nil {
+			return nil, err
+		}
+		c.Value = lit(val)
+		return &c, nil
+	}
+	arr := &syntax.ArrayExpr{Lparen: as.Array.Lparen, Rparen: as.Array.Rparen}
+	c.Array = arr
+	if v, _ := r.lookup(r.resolveRef(as.Name.Value)); assoc || v != nil && v.Kind == expand.Associative {
+		// Keys and values both: bash expands an associative literal
+		// whole, so [$k]=v takes k before this declaration sets it.
+		for _, el := range as.Array.Elems {
+			ne := &syntax.ArrayElem{Append: el.Append}
+			if el.Index != nil {
+				key, err := r.assocKey(ctx, el.Index)
+				if err != nil {
+					return nil, err
+				}
+				ne.Index = lit(key)
+			}
+			val, err := r.assocValue(ctx, el.Value)
+			if err != nil {
+				return nil, err
+			}
+			ne.Value = lit(val)
+			arr.Elems = append(arr.Elems, ne)
+		}
+		return &c, nil
+	}
+	nfields := 0
+	for _, el := range as.Array.Elems {
+		if el.Index != nil {
+			val, err := r.assignValue(ctx, el.Value)
+			if err != nil {
+				return nil, err
+			}
+			arr.Elems = append(arr.Elems, &syntax.ArrayElem{Index: el.Index, Value: lit(val), Append: el.Append})
+			nfields++
+			continue
+		}
+		vals, err := r.fields(ctx, el.Value)
+		if err != nil {
+			return nil, err
+		}
+		for _, val := range vals {
+			arr.Elems = append(arr.Elems, &syntax.ArrayElem{Value: lit(val)})
+		}
+		nfields += len(vals)
+		if r.tooManyFields(nfields) {
+			return nil, r.s.fatalErr()
+		}
+	}
+	return &c, nil
 }
 
 // indexText is a subscript as bash's word expansion leaves it in a

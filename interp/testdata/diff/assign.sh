@@ -126,3 +126,22 @@ f(){ : foo; local l=1; echo "36[$_]"; }; f
 : foo; declare -r ro=1; declare ro=2 2>/dev/null; echo "41[$_]"
 : foo; declare a[1]; echo "42[$_]"
 : foo; >/nonexistent/x 2>/dev/null; echo "[$_]"
+### a declaration expands all its words before it assigns any
+a=0; declare a=1 b=$a; echo $b; f(){ local x=1 y=$x; echo "[$y]"; }; f; x=5; f
+export FOO=foo v=$(printenv FOO); echo "v=$v"
+declare -i n=2 m=n+1; echo $m
+x=0; declare x=1 a=($x); echo $a; y=0; declare y=1 b[0]=$y; echo ${b[0]}; declare -a c=($x) x=2; echo $c; z=0; declare -i z=5 w=z; echo $w
+declare -A m; k=0; declare k=1 m=([$k]=v); declare -p m
+i=0; declare -A m3=([$((i++))]=$((i++)) [$((i++))]=$i); declare -p m3
+declare -a arr=([0]=5 [arr[0]]=x); declare -p arr
+declare q=1 r=${undefined?boom} s=3; echo "q=$q s=$s"
+### POSIX mode: prefix assignments before a special builtin stay, exported
+x0=1 readonly y0=2; declare -p x0
+set -o posix
+foo=bar readonly spam=eggs; echo "foo=$foo spam=$spam"
+printenv foo; printenv spam; echo "st=$?"
+x1=1 eval ':'; x2=1 set --; x3=1 unset nothing; x4=1 shift 0; x5=1 trap - USR1; x7=1 :
+f(){ x8=1 return 0; }; f
+for i in 1; do x9=1 break; done
+declare -p x1 x2 x3 x4 x5 x7 x8 x9
+env | grep '^x[0-9]=' | sort
