@@ -199,21 +199,21 @@ func (r *Runner) parseAndRun(ctx context.Context, src io.Reader, name string) er
 			return nil
 		}
 	}
-	perr := r.runByLine(ctx, data, name, 1, checkEach)
+	// bash's words: "script.sh: line 2: ...", "bash: -c: line 1: ...".
+	where := name
+	switch {
+	case r.cmdString:
+		where = r.prefix() + ": -c"
+	case !r.scriptFile && (name == r.prefix() || name == "-" || name == ""):
+		where = "" // standard input
+	}
+	perr := r.runByLine(ctx, data, name, 1, checkEach, where)
 	if perr != nil && ctx.Err() != nil {
 		return nil // cancelled or timed out: finish reports it
 	}
 	if perr != nil && !r.exiting {
 		if perr == parseguard.ErrTooDeep {
 			perr = fmt.Errorf("%s: %w", name, perr)
-		}
-		// bash's words: "script.sh: line 2: ...", "bash: -c: line 1: ...".
-		where := name
-		switch {
-		case r.cmdString:
-			where = r.prefix() + ": -c"
-		case !r.scriptFile && (name == r.prefix() || name == "-" || name == ""):
-			where = "" // standard input
 		}
 		r.reportSyntax(perr, data, 1, where)
 		return &SyntaxError{Err: perr}
@@ -228,7 +228,31 @@ func (r *Runner) parseAndRun(ctx context.Context, src io.Reader, name string) er
 // extglob as the lines before it left it. line numbers the first line.
 // checkEach applies the caller's ScriptCheck to each statement. It
 // returns the syntax error that stopped it, if any.
-func (r *Runner) runByLine(ctx context.Context, data []byte, name string, line uint, checkEach bool) error {
+// A syntax error that bash recovers from (an array literal's element that
+// is not a word) is reported after where, as reportSyntax does, and the
+// text goes on from the line after it with status 1.
+func (r *Runner) runByLine(ctx context.Context, data []byte, name string, line uint, checkEach bool, where string) error {
+	for {
+		err := r.runLines(ctx, data, name, line, checkEach)
+		var pe syntax.ParseError
+		if err == nil || !errors.As(err, &pe) || !pe.Discard || r.exiting || r.stop(ctx) {
+			return err
+		}
+		// bash's DISCARD: the rest of the line goes, compound commands
+		// begun on it included, and the reading goes on after it.
+		r.reportSyntax(err, data, line, where)
+		r.lastStatus = 1
+		for n := pe.TokenPos.Line(); line <= n && len(data) > 0; line++ {
+			_, data, _ = bytes.Cut(data, []byte("\n"))
+		}
+		if len(data) == 0 {
+			return nil
+		}
+	}
+}
+
+// runLines is runByLine up to the first syntax error.
+func (r *Runner) runLines(ctx context.Context, data []byte, name string, line uint, checkEach bool) error {
 	if len(data) > 0 && data[len(data)-1] != '\n' {
 		// The line-by-line parser runs a line when it sees its newline.
 		data = append(data[:len(data):len(data)], '\n')
@@ -321,18 +345,18 @@ func (r *Runner) evalStringAt(ctx context.Context, src, name string, line uint) 
 		// bash's parse_and_execute does: the lines before the error
 		// run, and a `shopt -s extglob` applies to the lines after it.
 		r.lastStatus = 0
-		err = r.runByLine(ctx, []byte(src), name, max(line, 1), r.s.scrCheck != nil)
+		// bash's words, after "script.sh: eval" or the sourced file's
+		// name.
+		where := name
+		if name == "eval" {
+			where = r.errSource() + ": eval"
+		}
+		err = r.runByLine(ctx, []byte(src), name, max(line, 1), r.s.scrCheck != nil, where)
 		if err == nil || r.exiting {
 			return
 		}
 		if !r.stop(ctx) && r.s.fatalErr() == nil {
 			if _, ok := bashSyntaxLines(err, nil, 0); ok {
-				// bash's words, after "script.sh: eval" or the sourced
-				// file's name.
-				where := name
-				if name == "eval" {
-					where = r.errSource() + ": eval"
-				}
 				r.reportSyntax(err, []byte(src), max(line, 1), where)
 				r.lastStatus = 2
 				return

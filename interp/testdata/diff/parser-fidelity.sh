@@ -45,3 +45,47 @@ for x in \
 done
 select y in \
   "$LINENO"; do echo $y; break; done <<<1 2>/dev/null
+### a subscript that is not arithmetic fails when the assignment runs
+a[5 + 3]= a[1 + 1]+=q
+declare -p a
+a=x b[0+]=y c=z
+### a subscript that is not arithmetic fails only its line [script]
+exec 2>/dev/null # sandsh words arithmetic errors its own way
+a[5 # 1]=; echo same
+a=x b[0+]=y c=z; echo same
+echo next $? $a $b $c
+### an associative array's key may hold spaces and #
+declare -A A; A[foo bar]=1; A[a-b]=2; A['q r']=3; A[$x y]=4; A[1+]=5
+for k in "foo bar" a-b "q r" " y" 1+; do echo "$k=${A[$k]}"; done
+i=2; b[i+1]=x; b[$i]=y; b[ 1 ]=z; declare -p b
+### name[...] without = is a command word, spaces and all
+a[5 + 3]; echo st=$?
+a[5 + 3]+; echo st=$?
+a[1]x=3; echo st=$?
+x=1 a[2 + 2] arg; echo st=$?
+f() { echo "f: $*"; }; alias 'a[1 + 1]=f'
+echo a[5 + 3]=4 end
+### an array literal's element that is not a word drops its line only [script]
+echo before
+a=( inside=() ); echo same
+echo status=$?
+echo len=${#a[@]}
+f() { a=( x=() ); echo in f; }
+declare a=( x=() ) ; echo same
+a=( x ; y)
+echo st=$?
+a=(x > y)
+echo after
+### a dropped line ends the compound commands begun on it [script]
+if true; then
+  a=( x=() )
+  echo in
+fi
+echo never
+### an array literal's bad element in -c text [stderr]
+a=( inside=() )
+echo len=${#a[@]} $?
+a=( x
+ y=() z
+ w )
+echo never

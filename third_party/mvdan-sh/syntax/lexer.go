@@ -1210,17 +1210,13 @@ loop:
 // dparenScanMax bounds how far dparenArith reads ahead (sandsh).
 const dparenScanMax = 1 << 16
 
-// dparenArith decides, with p.r the second "(" of "((" or "$((", whether
-// they start arithmetic (sandsh): like bash, only if the ")" closing that
-// second "(" is followed right away by another ")"; otherwise they are
-// nested parentheses, as in ((a) || b) or $((cmd) 2>/dev/null).
-// The bytes it reads ahead go back in front of the input.
-func (p *Parser) dparenArith() bool {
-	if p.lang.in(LangZsh) {
-		return true
-	}
+// lookAhead gives the bytes past p.r without taking them (sandsh): at(i)
+// is the i-th one, false past the end of the input, on a read error, or
+// after dparenScanMax bytes. restore puts the bytes at read from the
+// input back in front of it; call it before the lexer reads on.
+func (p *Parser) lookAhead() (at func(i int) (byte, bool), restore func()) {
 	var ahead []byte // read from p.src past p.bs
-	at := func(i int) (byte, bool) {
+	at = func(i int) (byte, bool) {
 		rest := p.bs[p.bsp:]
 		if i < len(rest) {
 			return rest[i], true
@@ -1245,11 +1241,26 @@ func (p *Parser) dparenArith() bool {
 		}
 		return ahead[i], true
 	}
-	defer func() {
+	restore = func() {
 		if len(ahead) > 0 {
 			p.src = io.MultiReader(bytes.NewReader(ahead), p.src)
+			ahead = nil
 		}
-	}()
+	}
+	return at, restore
+}
+
+// dparenArith decides, with p.r the second "(" of "((" or "$((", whether
+// they start arithmetic (sandsh): like bash, only if the ")" closing that
+// second "(" is followed right away by another ")"; otherwise they are
+// nested parentheses, as in ((a) || b) or $((cmd) 2>/dev/null).
+// The bytes it reads ahead go back in front of the input.
+func (p *Parser) dparenArith() bool {
+	if p.lang.in(LangZsh) {
+		return true
+	}
+	at, restore := p.lookAhead()
+	defer restore()
 	p.dparenRaw, p.dparenRawOK = nil, false
 	depth := 1
 	var quote byte

@@ -4,6 +4,7 @@
 package syntax
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"iter"
@@ -543,6 +544,7 @@ type Parser struct {
 	// parser looks for the ) of a subshell.
 	errMatch    string
 	errMatchEOF bool
+	errDiscard  bool // see [ParseError.Discard]
 	inSubshell  bool
 	aliasCount  int
 
@@ -1072,6 +1074,11 @@ type ParseError struct {
 	// MatchAtEOF says that bash names the line where the input ended,
 	// not the one where the construct started, with Match.
 	MatchAtEOF bool
+	// Discard says that bash drops the rest of the line the error is on
+	// (TokenPos's) and reads on after it, with status 1, rather than
+	// ending the script: an element of an array literal that is not a
+	// word, as in a=( x=() ) (bash's DISCARD).
+	Discard bool
 }
 
 func (e ParseError) Error() string {
@@ -1138,8 +1145,9 @@ func (p *Parser) posErr(pos Pos, format string, args ...any) {
 		TokenPos:   p.pos,
 		Match:      p.errMatch,
 		MatchAtEOF: p.errMatchEOF,
+		Discard:    p.errDiscard && p.tok != _EOF,
 	}
-	p.errMatch, p.errMatchEOF = "", false
+	p.errMatch, p.errMatchEOF, p.errDiscard = "", false, false
 	switch p.tok { // sandsh: ParseError.Token
 	case _EOF:
 	case _Newl:
@@ -2225,6 +2233,152 @@ func (p *Parser) hasValidIdent() bool {
 	return p.r == '[' // a[i]=x
 }
 
+// bracketWord is the word that a name and a bracketed subscript make at
+// the start of a command when no "=" or "+=" follows the "]" (sandsh):
+// like bash, which reads name[...] whole there, a[5 + 3] is a command
+// name with its spaces, not an assignment nor a syntax error. It is nil
+// when the tokens ahead are not such a word.
+func (p *Parser) bracketWord() *Word {
+	if !p.tok.isLit() || p.eqlOffs > 0 || p.r != '[' || !ValidName(p.val) {
+		return nil
+	}
+	end, assign, ok := p.subscriptScan()
+	if !ok || assign {
+		return nil
+	}
+	w := &Word{Parts: []WordPart{p.lit(p.pos, p.val)}}
+	old, oldEnd := p.quote, p.arithRawEnd
+	p.quote, p.arithRawEnd = arithmRaw, p.rOffs()+1+int64(end)
+	p.next() // the text from "[" on is literal but for expansions
+	if sub := p.getWord(); sub != nil {
+		w.Parts = append(w.Parts, sub.Parts...)
+	}
+	rbrack := p.pos
+	p.quote, p.arithRawEnd = old, oldEnd
+	w.Parts = append(w.Parts, p.lit(rbrack, "]"))
+	p.next()
+	if !p.spaced {
+		w.Parts = p.wordParts(w.Parts)
+	}
+	return w
+}
+
+// rawSubscript is the subscript of an assignment a[...]= that is not an
+// arithmetic expression (sandsh), with p.r its "[": kept as a word, like
+// dparenBody's, and expanded and evaluated at run time, as bash does:
+// b[0+]=y fails only its command line, and an associative array's key
+// may hold spaces (A[foo bar]=1). ok is false to leave the subscript to
+// the usual parse.
+func (p *Parser) rawSubscript() (x ArithmExpr, ok bool) {
+	end, assign, ok := p.subscriptScan()
+	if !ok || !assign || end == 0 {
+		return nil, false
+	}
+	at, restore := p.lookAhead()
+	raw := make([]byte, end)
+	for i := range raw {
+		raw[i], _ = at(i)
+	}
+	restore()
+	sub := NewParser(Variant(p.lang))
+	sub.noExtGlob, sub.extGlobSet = p.noExtGlob, p.extGlobSet
+	ax, err := sub.Arithmetic(&guardedSrc{r: bytes.NewReader(raw), parent: p.src})
+	if err != nil {
+		if _, ok := err.(ParseError); !ok {
+			p.err = err // the parent's input failed (too deep, cancelled)
+			p.tok = _EOF
+			return nil, false
+		}
+	}
+	if err == nil && ax != nil && (sub.tok == _EOF || sub.tok == _Newl && sub.r == runeEOF) {
+		return nil, false
+	}
+	old, oldEnd := p.quote, p.arithRawEnd
+	p.quote, p.arithRawEnd = arithmRaw, p.rOffs()+1+int64(end)
+	p.rune() // past "["
+	pos := p.nextPos()
+	p.next()
+	w := p.getWord()
+	if w == nil {
+		w = &Word{Parts: []WordPart{p.lit(pos, "")}}
+	}
+	p.quote, p.arithRawEnd = old, oldEnd
+	p.next() // past "]"
+	return w, true
+}
+
+// subscriptScan reads ahead, with p.r the "[" after a name, to the "]"
+// that matches it as bash's reader does (quotes, backslashes, $( ), ${ }
+// and nested brackets skipped), and reports where it is (its offset
+// from the byte after "[") and whether "=" or "+=" follows it, making an
+// assignment word (sandsh). ok is false if there is no such "]" within
+// reach, and inside backquotes, whose escapes the raw text does not
+// account for: then the subscript is left to the usual parse.
+func (p *Parser) subscriptScan() (end int, assign, ok bool) {
+	if p.openBquotes > 0 || !p.lang.in(langBashLike) {
+		return 0, false, false
+	}
+	at, restore := p.lookAhead()
+	defer restore()
+	var stack []byte // the closers awaited: ] ) } ' " `
+	stack = append(stack, ']')
+	for i := 0; ; i++ {
+		c, ok := at(i)
+		if !ok {
+			return 0, false, false
+		}
+		top := stack[len(stack)-1]
+		switch {
+		case top == '\'':
+			if c == '\'' {
+				stack = stack[:len(stack)-1]
+			}
+			continue
+		case c == '\\':
+			i++
+			continue
+		case top == '"' || top == '`':
+			if c == top {
+				stack = stack[:len(stack)-1]
+			} else if c == '$' {
+				if n, _ := at(i + 1); n == '(' || n == '{' {
+					stack = append(stack, map[byte]byte{'(': ')', '{': '}'}[n])
+					i++
+				}
+			}
+			continue
+		}
+		switch c {
+		case '\'', '"', '`':
+			stack = append(stack, c)
+		case '$':
+			if n, _ := at(i + 1); n == '(' || n == '{' || n == '[' {
+				stack = append(stack, map[byte]byte{'(': ')', '{': '}', '[': ']'}[n])
+				i++
+			}
+		case '(':
+			if top == ')' {
+				stack = append(stack, ')')
+			}
+		case '[':
+			if top == ']' {
+				stack = append(stack, ']')
+			}
+		case ')', '}', ']':
+			if c != top {
+				continue
+			}
+			stack = stack[:len(stack)-1]
+			if len(stack) > 0 {
+				continue
+			}
+			n1, _ := at(i + 1)
+			n2, _ := at(i + 2)
+			return i, n1 == '=' || n1 == '+' && n2 == '=', true
+		}
+	}
+}
+
 func (p *Parser) getAssign(needEqual bool) *Assign {
 	as := &Assign{}
 	if p.eqlOffs > 0 { // foo=bar
@@ -2246,9 +2400,13 @@ func (p *Parser) getAssign(needEqual bool) *Assign {
 	} else { // foo[x]=bar
 		as.Name = p.lit(p.pos, p.val)
 		// hasValidIdent already checks p.r is '['
-		p.rune()
-		p.pos = posAddCol(p.pos, 1)
-		as.Index = p.eitherIndex()
+		if x, ok := p.rawSubscript(); ok {
+			as.Index = x
+		} else {
+			p.rune()
+			p.pos = posAddCol(p.pos, 1)
+			as.Index = p.eitherIndex()
+		}
 		if p.spaced || p.stopToken() {
 			if needEqual {
 				p.followErr(as.Pos(), "a[b]", assgn)
@@ -2325,6 +2483,7 @@ func (p *Parser) getAssign(needEqual bool) *Assign {
 				case _Newl, rightParen, leftBrack:
 					// TODO: support [index]=[
 				default:
+					p.errDiscard = true
 					p.curErr("array element values must be words")
 					return nil
 				}
@@ -2581,6 +2740,10 @@ func (p *Parser) gotStmtPipe(s *Stmt, binCmd bool) *Stmt {
 		if s.Cmd != nil {
 			break
 		}
+		if w := p.bracketWord(); w != nil {
+			p.callExpr(s, w, false)
+			break
+		}
 		if p.hasValidIdent() {
 			p.callExpr(s, nil, true)
 			break
@@ -2611,6 +2774,10 @@ func (p *Parser) gotStmtPipe(s *Stmt, binCmd bool) *Stmt {
 	case _Lit, dollBrace, dollDblParen, dollParen, dollar, cmdIn, assgnParen, cmdOut,
 		sglQuote, dollSglQuote, dblQuote, dollDblQuote, dollBrack,
 		globQuest, globStar, globPlus, globAt, globExcl:
+		if w := p.bracketWord(); w != nil {
+			p.callExpr(s, w, false)
+			break
+		}
 		if p.hasValidIdent() {
 			p.callExpr(s, nil, true)
 			break
@@ -3371,6 +3538,12 @@ loop:
 			}
 			ce.Args = append(ce.Args, w)
 		case _Lit:
+			if len(ce.Args) == 0 {
+				if w := p.bracketWord(); w != nil {
+					ce.Args = append(ce.Args, w)
+					break
+				}
+			}
 			if len(ce.Args) == 0 && p.hasValidIdent() {
 				ce.Assigns = append(ce.Assigns, p.getAssign(true))
 				break
