@@ -826,7 +826,14 @@ func (r *Runner) assignArray(ctx context.Context, name string, arr *syntax.Array
 	elems := make([]elem, 0, len(arr.Elems))
 	nfields := 0
 	for _, el := range arr.Elems {
-		if el.Index != nil {
+		if w := bracedElem(el); w != nil {
+			vals, err := r.fields(ctx, w)
+			if err != nil {
+				return err
+			}
+			elems = append(elems, elem{vals: vals})
+			nfields += len(vals)
+		} else if el.Index != nil {
 			// [i]=word is expanded like an assignment's value (a ~
 			// after a : too).
 			val, err := r.assignValue(ctx, el.Value)
@@ -897,6 +904,57 @@ func (r *Runner) assignArray(ctx context.Context, name string, arr *syntax.Array
 		v.List = []string{}
 	}
 	return nil
+}
+
+// bracedElem is the word [i]=value of an indexed array's literal when
+// brace expansion changes it, else nil: bash brace-expands the element's
+// whole text, and the words that makes are plain values, as in
+// a=([k]=-{a,b}-), whose elements are "[k]=-a-" and "[k]=-b-".
+func bracedElem(el *syntax.ArrayElem) *syntax.Word {
+	if el.Index == nil {
+		return nil
+	}
+	op := "]="
+	if el.Append {
+		op = "]+="
+	}
+	parts := arithParts([]syntax.WordPart{&syntax.Lit{Value: "["}}, el.Index)
+	parts = append(parts, &syntax.Lit{Value: op})
+	if el.Value != nil {
+		parts = append(parts, el.Value.Parts...)
+	}
+	w := &syntax.Word{Parts: parts}
+	cp := *w
+	if !syntax.SplitBraces(&cp) || !slices.ContainsFunc(cp.Parts, func(p syntax.WordPart) bool {
+		_, ok := p.(*syntax.BraceExp)
+		return ok
+	}) {
+		return nil
+	}
+	return w
+}
+
+// arithParts appends the text of the parsed subscript x as word parts,
+// its operands' expansions kept (the spacing of the source is not).
+func arithParts(parts []syntax.WordPart, x syntax.ArithmExpr) []syntax.WordPart {
+	switch x := x.(type) {
+	case *syntax.Word:
+		return append(parts, x.Parts...)
+	case *syntax.BinaryArithm:
+		parts = arithParts(parts, x.X)
+		parts = append(parts, &syntax.Lit{Value: x.Op.String()})
+		parts = arithParts(parts, x.Y)
+		return parts
+	case *syntax.UnaryArithm:
+		if x.Post {
+			return append(arithParts(parts, x.X), &syntax.Lit{Value: x.Op.String()})
+		}
+		return arithParts(append(parts, &syntax.Lit{Value: x.Op.String()}), x.X)
+	case *syntax.ParenArithm:
+		parts = append(parts, &syntax.Lit{Value: "("})
+		return append(arithParts(parts, x.X), &syntax.Lit{Value: ")"})
+	}
+	return parts
 }
 
 // assocValue expands the value of [k]=v in an associative array literal:

@@ -50,7 +50,6 @@ a[5 + 3]= a[1 + 1]+=q
 declare -p a
 a=x b[0+]=y c=z
 ### a subscript that is not arithmetic fails only its line [script]
-exec 2>/dev/null # sandsh words arithmetic errors its own way
 a[5 # 1]=; echo same
 a=x b[0+]=y c=z; echo same
 echo next $? $a $b $c
@@ -89,3 +88,14 @@ a=( x
  y=() z
  w )
 echo never
+### an indexed array's [i]=value that brace expansion changes is plain values
+a=([k2]=-{a,b}- [1]=x{1,2} y{a,b} z[3]={q,r} [7]=plain [8]={x} [9]=a{1..1}c [10]=a{,}b)
+declare -p a
+x=k; c=([$x+1]+={p,q} [-(1)]=a{b,c} [x++]={1,2} [1?2:3]={y,z})
+declare -p c
+declare -A A=([1]=x [2]={p,q})
+declare -p A
+### in an array literal only [index]= with = after ] is an index
+a=("[6]"=x '[7]=y' [8]"=z" x=y [10]=p\ q [1"1"]=r [12]+=s [2 + 11]=t [ 14 ]=u
+ [15]=v [16])
+declare -p a

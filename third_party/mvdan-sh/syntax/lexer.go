@@ -355,7 +355,9 @@ skipSpace:
 		case '[':
 			// `[` only starts an `[idx]=val` element when it begins a new word;
 			// otherwise it continues a glob like `foo[0-9]`.
-			if p.quote == arrayElems && (p.spaced || p.tok == leftParen || p.tok == _Newl) {
+			// sandsh: and only when "=" or "+=" follows its "]", as bash
+			// reads it; [8]"=z" is a plain word.
+			if p.quote == arrayElems && (p.spaced || p.tok == leftParen || p.tok == _Newl) && p.arrayIndexAhead() {
 				p.rune()
 				p.tok = leftBrack
 			} else {
@@ -366,7 +368,8 @@ skipSpace:
 				p.rune()
 				p.rune()
 				p.tok = assgnParen
-			} else if p.quote == arrayElems {
+			} else if p.quote == arrayElems && p.tok == rightBrack && !p.spaced {
+				// sandsh: only after [index]; "[6]"=x is a plain word.
 				p.rune()
 				p.tok = assgn
 			} else {

@@ -2263,6 +2263,14 @@ func (p *Parser) bracketWord() *Word {
 	return w
 }
 
+// arrayIndexAhead reports whether the "[" at p.r starts an [index]= of
+// an array literal (sandsh): its "]" is followed by "=" or "+=", or it
+// cannot be told, which leaves it to the usual parse.
+func (p *Parser) arrayIndexAhead() bool {
+	_, assign, ok := p.subscriptScan()
+	return !ok || assign
+}
+
 // rawSubscript is the subscript of an assignment a[...]= that is not an
 // arithmetic expression (sandsh), with p.r its "[": kept as a word, like
 // dparenBody's, and expanded and evaluated at run time, as bash does:
