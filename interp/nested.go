@@ -14,6 +14,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/sandsh/sandsh/builtins"
+	"github.com/sandsh/sandsh/interp/internal/expand"
 	"github.com/sandsh/sandsh/interp/internal/parseguard"
 )
 
@@ -69,7 +70,7 @@ func ParseScript(ctx context.Context, src []byte, name string, opts ...syntax.Pa
 	if err := checkNesting(src); err != nil {
 		return nil, &SyntaxError{Err: err}
 	}
-	opts = append([]syntax.ParserOption{syntax.Variant(syntax.LangBash)}, opts...)
+	opts = append([]syntax.ParserOption{syntax.Variant(syntax.LangBash), syntax.ArithCheck(arithParses)}, opts...)
 	f, err := syntax.NewParser(opts...).Parse(parseguard.New(ctx, bytes.NewReader(src)), name)
 	if err == nil {
 		err = parseguard.Check(f, len(src))
@@ -138,7 +139,16 @@ func (r *Runner) parseAt(ctx context.Context, src, name string, line uint) (*syn
 // the next).
 func (r *Runner) newParser(line uint) *syntax.Parser {
 	return syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.StartLine(max(line, 1)),
-		syntax.ExtGlobOption(r.opts.extglob), syntax.Aliases(r.aliasText, guardAlias))
+		syntax.ExtGlobOption(r.opts.extglob), syntax.Aliases(r.aliasText, guardAlias), syntax.ArithCheck(arithParses))
+}
+
+// arithParses is the parser's check of the text of a $(( )) or (( )):
+// false when bash's own parser would stop on it (a[1]]) though Go's
+// does not, so the text is evaluated as a word, and the error is bash's.
+// Text with expansions or quotes is left to Go's parser: bash checks it
+// only after expanding it.
+func arithParses(src string) bool {
+	return strings.ContainsAny(src, "$`'\"\\") || expand.CheckArithSyntax(src) == nil
 }
 
 // guardAlias bounds the parser's depth in an alias's text as in the

@@ -237,6 +237,11 @@ func arithm(cfg *Config, expr syntax.ArithmExpr) (int, error) {
 			if err := cfg.arithUnset(str); err != nil {
 				return 0, err
 			}
+			if isElemRef(str) {
+				if str, err = cfg.elemIndexText(str); err != nil {
+					return 0, err
+				}
+			}
 			val := cfg.envGet(str)
 			if val == "" {
 				break
@@ -614,7 +619,27 @@ func binArit(op syntax.BinAritOperator, x, y int) (int, error) {
 // isElemRef reports whether s names an array element, like a[1] or m[k].
 func isElemRef(s string) bool {
 	i := strings.IndexByte(s, '[')
-	return i > 0 && strings.HasSuffix(s, "]") && syntax.ValidName(s[:i])
+	return i > 0 && subscriptEnd(s, i) == len(s)-1 && syntax.ValidName(s[:i])
+}
+
+// elemIndexText evaluates the subscript of str, an element reference,
+// when it is plain text (bash expands one with expansions or quotes
+// first), and gives the reference back with a number for a subscript:
+// an error in the subscript is then bash's ("1/0: division by 0"),
+// where the environment would read element 0. An associative array's
+// key, @ and * stay as they are.
+func (cfg *Config) elemIndexText(str string) (string, error) {
+	i := strings.IndexByte(str, '[')
+	name, sub := str[:i], str[i+1:len(str)-1]
+	if _, ok := plainDecimal(sub); ok || sub == "@" || sub == "*" ||
+		strings.ContainsAny(sub, "$`'\"\\") || cfg.Env.Get(name).Kind == Associative {
+		return str, nil
+	}
+	n, err := cfg.arithText(sub)
+	if err != nil {
+		return "", err
+	}
+	return name + "[" + strconv.Itoa(n) + "]", nil
 }
 
 // plainDecimal reads the commonest value by far, a decimal number of at

@@ -693,6 +693,16 @@ func (cfg *Config) varInd(name string, vr Variable, idx syntax.ArithmExpr) (stri
 		}
 		str, ok := vr.Map.Get(val)
 		return str, ok, nil
+	case Unknown:
+		// An unset variable: bash still evaluates the subscript, so
+		// ${a[1/0]} is an error (sandsh: it read as empty).
+		switch nodeLit(idx) {
+		case "*", "@":
+		default:
+			if _, err := Arithm(cfg, idx); err != nil {
+				return "", false, err
+			}
+		}
 	}
 	return "", false, nil
 }

@@ -68,3 +68,10 @@ v='$(echo ran >&2; echo 1)'; y=$v; echo y=$y
 let 'z=$x'; echo z=$z
 let "$v"; echo st=$?
 a=(1 2 3); i=1; unset -v 'a[$i]'; declare -p a
+### arith errors in subscripts of unset arrays [script]
+echo $((a[1/0])); echo same
+echo ${a[1/0]}; echo same
+x='a[1/0]'; echo $((x))
+i=0; echo ${a[i++]} i=$i
+echo $((a[1]]))
+x='a[1]]'; echo $((x))

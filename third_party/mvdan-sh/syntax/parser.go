@@ -27,6 +27,14 @@ func ExtGlobOption(enabled bool) ParserOption {
 	return func(p *Parser) { p.noExtGlob, p.extGlobSet = !enabled, true }
 }
 
+// ArithCheck sets a check of the text of each $(( )) and (( )) that
+// parses (sandsh). Text it refuses is kept as a word, as text that does
+// not parse is: bash parses that text only when it evaluates it, so its
+// error comes then, worded by whatever evaluates the word.
+func ArithCheck(ok func(src string) bool) ParserOption {
+	return func(p *Parser) { p.arithCheck = ok }
+}
+
 // KeepComments makes the parser parse comments and attach them to
 // nodes, as opposed to discarding them.
 func KeepComments(enabled bool) ParserOption {
@@ -587,6 +595,10 @@ type Parser struct {
 	noExtGlob, extPat bool
 	// extGlobSet says that ExtGlobOption was given (sandsh).
 	extGlobSet bool
+
+	// arithCheck, when set, vets the text of $(( )) and (( )) (sandsh:
+	// see ArithCheck).
+	arithCheck func(src string) bool
 
 	accComs []Comment
 	curComs *[]Comment

@@ -396,7 +396,8 @@ func (p *Parser) dparenBody(raw []byte) (ArithmExpr, bool) {
 			return nil, true
 		}
 	}
-	if err == nil && x != nil && (sub.tok == _EOF || sub.tok == _Newl && sub.r == runeEOF) {
+	if err == nil && x != nil && (sub.tok == _EOF || sub.tok == _Newl && sub.r == runeEOF) &&
+		(p.arithCheck == nil || p.arithCheck(string(raw))) {
 		for p.r != runeEOF && p.rOffs() < end {
 			p.rune()
 		}
