@@ -1101,14 +1101,16 @@ func (r *Runner) biUnset(_ context.Context, args []string) int {
 				if idx == "@" || idx == "*" {
 					v.Map = expand.NewAssoc(v.Map.Buckets())
 				} else {
-					v.Map.Delete(idx)
+					// The subscript is expanded as an assignment's is
+					// (unset 'a[$k]', unset -v 'a["$k"]'), as in bash 5.2.
+					v.Map.Delete(r.elemKey(idx))
 				}
 			case expand.Indexed:
 				if idx == "@" || idx == "*" {
 					r.unsetVar(target)
 					continue
 				}
-				i, err := r.arithString(idx)
+				i, err := r.arithString(r.elemKey(idx))
 				if err != nil {
 					r.builtinErr("unset", "%s: bad array subscript", name)
 					status = 1
@@ -1123,9 +1125,16 @@ func (r *Runner) biUnset(_ context.Context, args []string) int {
 				}
 				v.List, v.Indexes = indexedUnset(v.List, v.Indexes, i)
 			default:
-				if idx == "0" || idx == "@" || idx == "*" {
-					r.unsetVar(target)
+				// A scalar is element 0 of itself; any other subscript
+				// names nothing, and bash says so.
+				if idx != "@" && idx != "*" {
+					if i, err := r.arithString(r.elemKey(idx)); err == nil && i == 0 {
+						r.unsetVar(target)
+						continue
+					}
 				}
+				r.builtinErr("unset", "%s: not an array variable", base)
+				status = 1
 			}
 			continue
 		}

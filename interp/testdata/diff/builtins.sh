@@ -222,3 +222,11 @@ help -m cd | head -5
 help -s nosuchtopic; echo st=$?
 help -x; echo st=$?
 help -s '(( ... ))' if; echo st=$?
+### unset expands an element's subscript; a scalar has only element 0 [stderr]
+declare -A dict=(); key=1],a[1; dict["$key"]=foo
+unset -v 'dict["$key"]'; echo ${#dict[@]}
+declare -A d2=([a]=1 [b]=2 ['$k']=3); k=a
+unset 'd2[$k]'; declare -p d2; unset "d2[b]"; declare -p d2
+a=(1 2 3); i=1; unset "a[\$i]" 'a["2"]'; echo $?; declare -p a
+x=5; unset "x[1]"; echo $?; unset "x[@]"; echo $?; unset "x[1-1]"; echo $?; declare -p x
+declare u; unset 'u[1]'; echo $?; unset 'nope[1]'; echo $?
