@@ -115,6 +115,10 @@ sandsh's in-process commands unless --fs disk is chosen without -r.`,
 		SilenceErrors: true,
 		Args:          cobra.ArbitraryArgs,
 		RunE: func(c *cobra.Command, args []string) error {
+			args, err := plusOptions(c, args)
+			if err != nil {
+				return err
+			}
 			if opts.Command != nil || c.Flags().Changed("command") {
 				s, _ := c.Flags().GetString("command")
 				opts.Command = &s
@@ -161,6 +165,24 @@ func unknownCommand(root *cobra.Command, name string) error {
 		msg += fmt.Sprintf(" (did you mean %q?)", s[0])
 	}
 	return worker.Usagef("%s", msg)
+}
+
+// plusOptions reads bash's +O NAME (turn a shopt option off, recorded
+// as -O +NAME) where the flag parser stopped, and the flags after it.
+func plusOptions(c *cobra.Command, args []string) ([]string, error) {
+	for len(args) > 0 && args[0] == "+O" {
+		if len(args) < 2 {
+			return nil, &flagError{worker.Usagef("+O: option requires an argument")}
+		}
+		if err := c.Flags().Set("shopt", "+"+args[1]); err != nil {
+			return nil, &flagError{worker.Usagef("%v", err)}
+		}
+		if err := c.Flags().Parse(args[2:]); err != nil {
+			return nil, &flagError{worker.Usagef("%v", err)}
+		}
+		args = c.Flags().Args()
+	}
+	return args, nil
 }
 
 func statusErr(status int) error {

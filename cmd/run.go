@@ -31,6 +31,12 @@ func addRunFlags(fl *pflag.FlagSet, o *Options) {
 	fl.BoolVarP(&o.Errexit, "errexit", "e", false, "exit on the first failing command (set -e)")
 	fl.BoolVarP(&o.Xtrace, "xtrace", "x", false, "trace commands (set -x)")
 	fl.BoolVarP(&o.Nounset, "nounset", "u", false, "treat unset variables as an error (set -u)")
+	fl.BoolVarP(&o.Interactive, "interactive", "i", false, "run the script as an interactive shell, as bash -i does ($- has i, an error ends only its line; reads ~/.bashrc)")
+	fl.BoolVarP(&o.Login, "login", "l", false, "act as a login shell, as bash -l (shopt login_shell; reads /etc/profile and ~/.profile)")
+	fl.StringArrayVarP(&o.Shopts, "shopt", "O", nil, "turn on a shopt option (bash -O `NAME`); +O NAME turns one off")
+	fl.BoolVar(&o.NoRC, "norc", false, "with -i, read no ~/.bashrc (as bash)")
+	fl.BoolVar(&o.NoProfile, "noprofile", false, "with -l, read no profile files (as bash)")
+	fl.StringVar(&o.RCFile, "rcfile", "", "with -i, read `FILE` (in the sandbox) instead of ~/.bashrc (as bash)")
 	fl.StringVar(&o.Clock, "clock", "", "fixed clock for date and $EPOCHSECONDS (RFC 3339 or @epoch)")
 	fl.BoolVar(&o.Verbose, "verbose", false, "print the sandbox set-up on stderr")
 	fl.StringVar(&o.History, "history-file", "", "keep the interactive history in this host file (default: memory only)")
@@ -107,6 +113,10 @@ func newRunCmd(opts *Options) *cobra.Command {
 			return nil
 		},
 		RunE: func(c *cobra.Command, args []string) error {
+			args, err := plusOptions(c, args)
+			if err != nil {
+				return err
+			}
 			opts.Args = args
 			markChanged(c, opts)
 			return statusErr(runMain(opts))

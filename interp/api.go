@@ -61,6 +61,7 @@ type config struct {
 	params     []string
 	arg0       string
 	interact   bool
+	inv        Invocation
 	keepJobs   bool
 	shellOpt   []string
 	scriptFile bool
@@ -302,7 +303,8 @@ func New(opts ...Option) (*Runner, error) {
 	s.keepJobs = c.keepJobs
 	s.bgCtx, s.bgCancel = context.WithCancelCause(s.jobCtx)
 	r := newRunner(s)
-	r.interactive = c.interact
+	r.interactive, r.prompt = c.interact, c.interact
+	r.startAs(c.inv)
 	r.scriptFile = c.scriptFile
 	r.cmdString = c.cmdString
 	r.dir = c.dir
@@ -319,6 +321,9 @@ func New(opts ...Option) (*Runner, error) {
 		if !r.setOptByName(name, true) {
 			return nil, fmt.Errorf("interp: unknown shell option %q", name)
 		}
+	}
+	if err := r.applyShopts(c.inv.Shopts); err != nil {
+		return nil, fmt.Errorf("interp: %w", err)
 	}
 	return r, nil
 }

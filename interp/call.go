@@ -135,6 +135,16 @@ func (r *Runner) callRedirected(ctx context.Context, ce *syntax.CallExpr, redirs
 			})
 			continue
 		}
+		if old, _ := r.lookup(r.resolveRef(as.Name.Value)); old != nil && old.ReadOnly {
+			// bash reports a readonly prefix assignment, leaves it out
+			// of the environment and runs the command anyway.
+			err := &readonlyError{as.Name.Value}
+			r.errf("%v", err)
+			if r.posixAssignFatal(err, true) {
+				return
+			}
+			continue
+		}
 		val, err := r.assignValue(ctx, as.Value)
 		if err != nil {
 			r.expandError(err)

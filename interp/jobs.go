@@ -172,7 +172,7 @@ func (r *Runner) background(ctx context.Context, st *syntax.Stmt) {
 			jctx, cancel = context.WithCancel(parent)
 		}
 		c.live = &r.s.bgLive
-	case r.interactive:
+	case r.prompt:
 		// A job started at the prompt outlives its line.
 		parent = r.s.jobCtx
 		fallthrough

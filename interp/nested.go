@@ -181,6 +181,12 @@ func (r *Runner) parseAndRun(ctx context.Context, src io.Reader, name string) er
 	if err := r.checkScriptSize(len(data)); err != nil {
 		return err
 	}
+	// The startup files run once the script is read: a command of
+	// theirs that reads standard input must not take the script's text.
+	r.readStartupFiles(ctx)
+	if r.exiting || r.stop(ctx) {
+		return nil
+	}
 	if r.scriptFile && binaryScript(data) {
 		fmt.Fprintf(r.fds.writer(2), "%s: %s: cannot execute binary file\n", r.prefix(), name)
 		r.exiting, r.exitCode = true, 126
@@ -516,12 +522,6 @@ func (r *Runner) nestedShell(ctx context.Context, env *builtins.Env, args []stri
 		}
 	}
 	defer c.fds.closeAll()
-	c.initVars(env.Environ)
-	if v, _ := c.lookup("SHLVL"); v != nil {
-		var n int
-		fmt.Sscan(v.Str, &n)
-		v.Str = fmt.Sprint(n + 1)
-	}
 	name := args[0]
 	c.arg0 = name
 	if !c.enterCall("shell") {
@@ -531,6 +531,7 @@ func (r *Runner) nestedShell(ctx context.Context, env *builtins.Env, args []stri
 	// Parse bash's own options.
 	rest := args[1:]
 	var command *string
+	var inv Invocation
 	readStdin := false
 	for len(rest) > 0 {
 		a := rest[0]
@@ -543,7 +544,23 @@ func (r *Runner) nestedShell(ctx context.Context, env *builtins.Env, args []stri
 		}
 		rest = rest[1:]
 		switch a {
-		case "--norc", "--noprofile", "--posix", "--login", "-l", "-i", "--noediting", "-r", "--restricted":
+		case "--norc":
+			inv.NoRC = true
+			continue
+		case "--noprofile":
+			inv.NoProfile = true
+			continue
+		case "--login":
+			inv.Login = true
+			continue
+		case "--rcfile", "--init-file":
+			if len(rest) == 0 {
+				fmt.Fprintf(env.Stderr, "%s: %s: option requires an argument\n", name, a[2:])
+				return 2
+			}
+			inv.RCFile, rest = rest[0], rest[1:]
+			continue
+		case "--posix", "--noediting", "-r", "--restricted":
 			continue
 		case "--version":
 			fmt.Fprintf(env.Stdout, "GNU bash, version %s (x86_64-pc-linux-gnu) [sandsh]\n", bashVersion)
@@ -573,12 +590,18 @@ func (r *Runner) nestedShell(ctx context.Context, env *builtins.Env, args []stri
 				rest = rest[1:]
 			case 'O':
 				if len(rest) > 0 {
-					if f := shoptOptions[rest[0]]; f != nil {
-						*f(&c.opts) = on
+					if !ValidShopt(rest[0]) {
+						fmt.Fprintf(env.Stderr, "%s: line 0: %s: invalid shell option name\n", name, rest[0])
+						return 2
 					}
+					inv.Shopts = append(inv.Shopts, Shopt{rest[0], on})
 					rest = rest[1:]
 				}
-			case 'r', 'i', 'l':
+			case 'i':
+				inv.Interactive = on
+			case 'l':
+				inv.Login = on
+			case 'r':
 			default:
 				if !c.setOptByLetter(ch, on) {
 					fmt.Fprintf(env.Stderr, "%s: -%c: invalid option\n", name, ch)
@@ -587,6 +610,14 @@ func (r *Runner) nestedShell(ctx context.Context, env *builtins.Env, args []stri
 			}
 		}
 	}
+	c.startAs(inv)
+	c.initVars(env.Environ)
+	if v, _ := c.lookup("SHLVL"); v != nil {
+		var n int
+		fmt.Sscan(v.Str, &n)
+		v.Str = fmt.Sprint(n + 1)
+	}
+	c.applyShopts(inv.Shopts) // checked above
 	var src io.Reader
 	srcName := name
 	c.cmdString = false // a script file or stdin, unless -c below
@@ -672,12 +703,5 @@ func (r *Runner) startupFiles(ctx context.Context, env *builtins.Env, name strin
 	if err != nil || p == "" {
 		return
 	}
-	data, err := r.readScript(r.abs(p))
-	if err != nil {
-		return
-	}
-	saved := r.source
-	r.source = p
-	r.evalString(ctx, string(data), p)
-	r.source = saved
+	r.runStartupFile(ctx, p)
 }

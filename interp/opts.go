@@ -19,6 +19,10 @@ type shellOpts struct {
 	patsubstReplacement, assocExpandOnce bool
 	globskipdots bool
 	extdebug     bool
+	// emacs and vi are the line-editing modes (at most one is on; an
+	// interactive shell starts in emacs mode). loginShell is `bash -l`
+	// (shopt login_shell, which shopt -s/-u cannot change).
+	emacs, vi, loginShell bool
 }
 
 func defaultOpts() shellOpts {
@@ -37,7 +41,7 @@ type setOpt struct {
 var setOptions = []setOpt{
 	{"allexport", 'a', func(o *shellOpts) *bool { return &o.allexport }},
 	{"braceexpand", 'B', func(o *shellOpts) *bool { return &o.braceexpand }},
-	{"emacs", 0, nil},
+	{"emacs", 0, func(o *shellOpts) *bool { return &o.emacs }},
 	{"errexit", 'e', func(o *shellOpts) *bool { return &o.errexit }},
 	{"errtrace", 'E', func(o *shellOpts) *bool { return &o.errtrace }},
 	{"functrace", 'T', func(o *shellOpts) *bool { return &o.functrace }},
@@ -60,7 +64,7 @@ var setOptions = []setOpt{
 	{"posix", 0, func(o *shellOpts) *bool { return &o.posix }},
 	{"privileged", 'p', nil},
 	{"verbose", 'v', func(o *shellOpts) *bool { return &o.verbose }},
-	{"vi", 0, nil},
+	{"vi", 0, func(o *shellOpts) *bool { return &o.vi }},
 	{"xtrace", 'x', func(o *shellOpts) *bool { return &o.xtrace }},
 }
 
@@ -133,6 +137,14 @@ func (r *Runner) setOptByName(name string, on bool) bool {
 			if o.field != nil {
 				*o.field(&r.opts) = on
 			}
+			// One editing mode at a time: turning one on turns the other
+			// off, as in bash.
+			switch {
+			case on && name == "emacs":
+				r.opts.vi = false
+			case on && name == "vi":
+				r.opts.emacs = false
+			}
 			return true
 		}
 	}
@@ -155,7 +167,10 @@ func (r *Runner) setOptByLetter(c byte, on bool) bool {
 // optFlags is $-.
 func (r *Runner) optFlags() string {
 	var sb strings.Builder
-	for _, c := range "abefhkmnptuvxBCEHPT" {
+	for _, c := range "abefhikmnptuvxBCEHPT" {
+		if c == 'i' && r.interactive {
+			sb.WriteByte('i')
+		}
 		for _, o := range setOptions {
 			if o.letter == byte(c) && o.field != nil && *o.field(&r.opts) {
 				sb.WriteRune(c)
@@ -163,10 +178,8 @@ func (r *Runner) optFlags() string {
 		}
 	}
 	// bash: 'c' for -c text, 's' for commands read from stdin (and
-	// interactively), neither for a script file.
+	// at a prompt), neither for a script file.
 	switch {
-	case r.interactive:
-		sb.WriteString("is")
 	case r.cmdString:
 		sb.WriteByte('c')
 	case !r.scriptFile:
@@ -190,8 +203,11 @@ func (r *Runner) shoptValue(name string) (bool, bool) {
 	if !ok {
 		return false, false
 	}
-	if name == "restricted_shell" {
+	switch name {
+	case "restricted_shell":
 		return r.s.gw.Restricted(), true
+	case "login_shell":
+		return r.opts.loginShell, true
 	}
 	if f == nil {
 		return false, true

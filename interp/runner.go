@@ -78,7 +78,12 @@ type Runner struct {
 	ppid       int
 	dirStack   []string
 
-	interactive bool
+	// interactive is bash's interactive mode (the REPL, a session's
+	// lines, bash -i): an error ends the current line, not the shell.
+	// prompt marks lines read at a prompt (the REPL and sessions, not
+	// bash -i -c): Ctrl-C ends the line and jobs outlive it.
+	interactive, prompt bool
+	startup             *Invocation // startup files still to read (readStartupFiles)
 	// live counts this shell's goroutines: the session's, or its kept
 	// jobs' (session.bgLive) inside a kept job.
 	live       *atomic.Int64
@@ -211,7 +216,7 @@ func (r *Runner) stop(ctx context.Context) bool {
 		return true
 	}
 	if ctx.Err() != nil {
-		if r.interactive && r.s.fatalErr() == nil {
+		if r.prompt && r.s.fatalErr() == nil {
 			// Ctrl-C in the REPL ends the line, not the session.
 			r.abortLine, r.lastStatus = true, 130
 			return true
@@ -907,7 +912,7 @@ func (r *Runner) recoverPanic() {
 
 // Prefix is what error messages start with: $0, like bash.
 func (r *Runner) prefix() string {
-	if r.interactive {
+	if r.prompt {
 		return "sandsh"
 	}
 	return r.arg0
@@ -960,7 +965,7 @@ func (r *Runner) errSource() string {
 // the file a function was defined in; "-c" for command text, "-" for a
 // script read from standard input; "" on the interactive shell.
 func (r *Runner) position() (string, int) {
-	if r.interactive {
+	if r.prompt {
 		return "", int(r.line)
 	}
 	src := ""
@@ -1000,7 +1005,7 @@ func (r *Runner) expandError(err error) {
 	case errors.As(err, &ue):
 		// bash exits 127 from the main shell of -c text (its
 		// FORCE_EOF), otherwise 1; under set -e it is an ERREXIT: 1.
-		if r.subshellLevel == 0 && r.cmdString && !r.opts.errexit {
+		if r.subshellLevel == 0 && r.cmdString && !r.opts.errexit && !r.interactive {
 			status = 127
 		}
 		if p := r.cmdErrPrefix(); p != "" {

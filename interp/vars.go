@@ -351,6 +351,10 @@ func (r *Runner) getVar(name string) expand.Variable {
 		// ~user: only the sandbox user has a home; others stay literal,
 		// as bash leaves ~nosuchuser alone. Never the host's user db.
 		user := name[5:]
+		if user == "" {
+			home, _ := r.passwdEntry() // ~ with HOME unset
+			return strVar(home)
+		}
 		if user == r.s.sys.User {
 			return r.getVar("HOME")
 		}
@@ -947,8 +951,14 @@ func (r *Runner) initVars(env []string) {
 	// bash's default when the environment has no PATH (not exported).
 	def("PATH", "/usr/local/bin:/usr/local/sbin:/usr/bin:/usr/sbin:/bin:/sbin:.")
 	def("IFS", " \t\n")
-	def("PS1", `\s-\v\$ `)
-	def("PS2", "> ")
+	if r.interactive {
+		r.interactiveVars(def)
+	}
+	if v, _ := r.lookup("SHELL"); v == nil {
+		// bash takes the login shell from the user database.
+		_, sh := r.passwdEntry()
+		def("SHELL", sh)
+	}
 	def("PS4", "+ ")
 	def("OPTIND", "1")
 	def("BASH_VERSION", bashVersion)

@@ -125,7 +125,17 @@ type Config struct {
 	// every other sandbox is always restricted.
 	Restricted bool
 	// Home is $HOME for an unconfined disk sandbox (default /home/sandbox).
-	Home string
+	// NoHome leaves HOME unset there instead, as bash does when its
+	// environment has none (the host's has none).
+	Home   string
+	NoHome bool
+	// Hostname is $HOSTNAME for an unrestricted disk sandbox, whose host
+	// programs (hostname, uname -n) see the host's name; every other
+	// sandbox is host "sandbox".
+	Hostname string
+	// Invocation is bash's own command line (-i, -l, -O/+O, --rcfile):
+	// see interp.Invocation.
+	Invocation interp.Invocation
 	// Env adds NAME=VALUE pairs to the clean environment (HOME HOSTNAME
 	// LANG LOGNAME PATH PWD SHELL SHLVL TERM TMPDIR USER).
 	Env []string
@@ -320,8 +330,14 @@ func New(cfg Config) (*Sandbox, error) {
 				return nil, configErr("--fs disk without --root needs an absolute working directory")
 			}
 			cwd = filepath.Clean(cwd)
-			if cfg.Home != "" {
+			switch {
+			case cfg.NoHome:
+				home = ""
+			case cfg.Home != "":
 				home = cfg.Home
+			}
+			if !restricted && cfg.Hostname != "" {
+				sys.Hostname = cfg.Hostname
 			}
 		}
 		d, err := vfs.NewDisk(cfg.Root)
@@ -358,7 +374,7 @@ func New(cfg Config) (*Sandbox, error) {
 			cwd = cfg.State.Shell.Dir
 		}
 	}
-	env, err := environ(cfg.Env, home, cwd)
+	env, err := environ(cfg.Env, home, sys.Hostname, cwd)
 	if err != nil {
 		return nil, err
 	}
@@ -502,6 +518,7 @@ func New(cfg Config) (*Sandbox, error) {
 		interp.WithLimits(lim.Limits),
 		interp.WithShellOptions(cfg.ShellOptions...),
 		interp.Interactive(cfg.Interactive),
+		interp.WithInvocation(cfg.Invocation),
 	}, append(policyOpts, cfg.RunnerOptions...)...)...)
 	if err != nil {
 		return nil, &ConfigError{strings.TrimPrefix(err.Error(), "interp: ")}
@@ -571,14 +588,14 @@ func (s *Sandbox) restoreFiles(st *statefile.File) error {
 
 // environ builds the starting environment: a clean, documented set plus
 // extra. Nothing of the host leaks in.
-func environ(extra []string, home, cwd string) ([]string, error) {
+func environ(extra []string, home, hostname, cwd string) ([]string, error) {
 	env := map[string]string{
 		"HOME":     home,
 		"PATH":     "/usr/local/bin:/usr/bin:/bin",
 		"PWD":      cwd,
 		"USER":     vfs.DefaultUser,
 		"LOGNAME":  vfs.DefaultUser,
-		"HOSTNAME": "sandbox",
+		"HOSTNAME": hostname,
 		"SHELL":    "/bin/bash",
 		"LANG":     "C.UTF-8",
 		"TERM":     "dumb",
@@ -586,18 +603,24 @@ func environ(extra []string, home, cwd string) ([]string, error) {
 		"SHLVL":    "1",
 	}
 	order := []string{"HOME", "HOSTNAME", "LANG", "LOGNAME", "PATH", "PWD", "SHELL", "SHLVL", "TERM", "TMPDIR", "USER"}
+	if home == "" {
+		delete(env, "HOME") // Config.NoHome
+	}
 	for _, e := range extra {
 		name, val, ok := strings.Cut(e, "=")
 		if !ok || name == "" || strings.ContainsAny(name, " \t\n$") {
 			return nil, configErr("--env %q: want NAME=VALUE", e)
 		}
-		if _, seen := env[name]; !seen {
+		if !slices.Contains(order, name) {
 			order = append(order, name)
 		}
 		env[name] = val
 	}
 	out := make([]string, 0, len(order))
 	for _, n := range order {
+		if _, ok := env[n]; !ok {
+			continue
+		}
 		out = append(out, n+"="+env[n])
 	}
 	return out, nil

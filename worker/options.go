@@ -33,9 +33,18 @@ type Options struct {
 	Errexit    bool
 	Xtrace     bool
 	Nounset    bool
-	Clock      string
-	Verbose    bool
-	History    string
+	// bash's own command line (interp.Invocation): -i, -l, -O NAME
+	// (Shopts holds NAME; +O NAME is "+NAME": off), --norc,
+	// --noprofile, --rcfile.
+	Interactive bool
+	Login       bool
+	Shopts      []string
+	NoRC        bool
+	NoProfile   bool
+	RCFile      string
+	Clock       string
+	Verbose     bool
+	History     string
 
 	Timeout      time.Duration
 	MaxCommands  int64
@@ -293,7 +302,13 @@ func (o *Options) SandboxConfig() (sandbox.Config, error) {
 			}
 			cfg.Cwd = abs
 			if o.IO.Getenv != nil {
-				cfg.Home = o.IO.Getenv("HOME")
+				// As bash: no HOME when the host's environment has none.
+				home, ok := o.IO.lookupEnv("HOME")
+				cfg.Home, cfg.NoHome = home, !ok
+			}
+			if !o.Restricted {
+				// Host programs run here and see the host's name.
+				cfg.Hostname, _ = os.Hostname()
 			}
 		}
 	}
@@ -301,6 +316,9 @@ func (o *Options) SandboxConfig() (sandbox.Config, error) {
 		return cfg, err
 	}
 	cfg.ShellOptions = append(cfg.ShellOptions, o.ShellOpts...)
+	if cfg.Invocation, err = o.invocation(); err != nil {
+		return cfg, err
+	}
 	if o.Errexit {
 		cfg.ShellOptions = append(cfg.ShellOptions, "errexit")
 	}
@@ -370,3 +388,16 @@ func parseClock(s string) (time.Time, error) {
 }
 
 // runMain decides what to run: -c text, a script file, stdin, or the REPL.
+
+// invocation is bash's own command line of the run.
+func (o *Options) invocation() (interp.Invocation, error) {
+	inv := interp.Invocation{Interactive: o.Interactive, Login: o.Login, NoRC: o.NoRC, NoProfile: o.NoProfile, RCFile: o.RCFile}
+	for _, s := range o.Shopts {
+		name, off := strings.CutPrefix(s, "+")
+		if !interp.ValidShopt(name) {
+			return inv, usagef("-O %s: invalid shell option name", name)
+		}
+		inv.Shopts = append(inv.Shopts, interp.Shopt{Name: name, On: !off})
+	}
+	return inv, nil
+}

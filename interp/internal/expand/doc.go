@@ -5,7 +5,9 @@
 // shell word expansion, with changes for bash fidelity and the sandbox.
 //
 // Changes from upstream (each marked "sandsh:" in the code):
-//   - ~user never consults the host user database (os/user);
+//   - ~user never consults the host user database (os/user); ~ with HOME
+//     unset asks the caller for "HOME " (the user's home, as bash falls
+//     back to the user database);
 //   - ${v/#pat/r} and ${v/%pat/r} anchor the pattern;
 //   - ${v@Q} quotes like bash (single quotes, $'..' for control characters)
 //     instead of panicking on a NUL byte;

@@ -1038,6 +1038,11 @@ func (cfg *Config) expandUser(field string, moreFields bool) (prefix, rest strin
 				return vr.String(), rest
 			}
 		}
+		// sandsh: with HOME unset, bash takes the user's home from the
+		// user database: the caller's, through "HOME " (no user name).
+		if vr := cfg.Env.Get("HOME "); vr.IsSet() {
+			return vr.String(), rest
+		}
 		return "", field
 	}
 
