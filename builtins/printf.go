@@ -13,6 +13,7 @@ import (
 
 	"github.com/sandsh/sandsh/builtins/internal/cfloat"
 	"github.com/sandsh/sandsh/builtins/internal/gdate"
+	"github.com/sandsh/sandsh/internal/bashutf8"
 )
 
 // shellPrintfMaxWidth bounds field widths and precisions: a script must not
@@ -339,8 +340,10 @@ func shellAppendUnicode(out *[]byte, v uint32, utf8Locale bool) {
 	switch {
 	case v <= 0x7f:
 		*out = append(*out, byte(v))
-	case utf8Locale && v <= utf8.MaxRune:
-		*out = utf8.AppendRune(*out, rune(v))
+	case utf8Locale:
+		// bash's encoder: no check for surrogates or values past
+		// U+10FFFF.
+		*out = bashutf8.AppendRune(*out, v)
 	case v < 0x10000:
 		*out = fmt.Appendf(*out, "\\u%04X", v)
 	default:
@@ -696,7 +699,7 @@ func (p *shellPrinter) charConst(a string) (int64, bool) {
 	v, size := int64(a[1]), 1
 	if a[1] >= 0x80 && shellUTF8Locale(p.env) {
 		// In a UTF-8 locale the code is the character's, as mbtowc reads it.
-		if r, n := utf8.DecodeRuneInString(a[1:]); r != utf8.RuneError {
+		if r, n := bashutf8.DecodeRune(a[1:]); n > 0 {
 			v, size = int64(r), n
 		}
 	}

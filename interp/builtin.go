@@ -14,6 +14,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/sandsh/sandsh/builtins"
+	"github.com/sandsh/sandsh/internal/bashutf8"
 	"github.com/sandsh/sandsh/vfs"
 )
 
@@ -267,7 +268,7 @@ func echoEscapes(s string) (string, bool) {
 				sb.WriteByte('\\')
 				sb.WriteByte(s[i])
 			} else {
-				sb.WriteRune(rune(n))
+				sb.Write(bashutf8.AppendRune(nil, uint32(n)))
 			}
 		default:
 			sb.WriteByte('\\')

@@ -13,8 +13,8 @@ import (
 // and each `source` is one entry; a script file adds a bottom entry
 // ("main", the script, line 0), while -c text and standard input do not.
 // BASH_SOURCE of a function is the file it was defined in ("environment"
-// for -c text and imported functions); FUNCNAME is visible only while a
-// function runs.
+// for -c text and imported functions, "main" for standard input);
+// FUNCNAME is visible only while a function runs.
 
 // setFuncSource records where a function was defined.
 func (r *Runner) setFuncSource(name, source string, line uint) {
@@ -23,8 +23,13 @@ func (r *Runner) setFuncSource(name, source string, line uint) {
 	}
 	r.funcLine[name] = line
 	if source == "" || !r.scriptFile && source == r.mainSource {
-		// Defined in -c text or standard input.
-		source = "environment"
+		// Defined in -c text ("environment") or in a script read from
+		// standard input or at a prompt ("main"), as bash names them.
+		if source == "" || r.cmdString {
+			source = "environment"
+		} else {
+			source = "main"
+		}
 	}
 	if r.funcSource == nil {
 		r.funcSource = map[string]string{}

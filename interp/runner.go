@@ -972,7 +972,7 @@ func (r *Runner) position() (string, int) {
 	if n := len(r.frames); n > 0 {
 		src = r.frames[n-1].source
 	}
-	if src == "" || src == "environment" || !r.scriptFile && src == r.mainSource {
+	if src == "" || src == "environment" || !r.scriptFile && (src == r.mainSource || src == "main") {
 		switch {
 		case r.scriptFile:
 			src = r.mainSource

@@ -17,7 +17,9 @@
 //     that is not a number is evaluated as an expression, as in bash;
 //   - ${v?} and ${v:?} with no word say bash's "parameter not set" and
 //     "parameter null or not set";
-//   - Config.MaxBytes bounds the string one replacement may build.
+//   - Config.MaxBytes bounds the string one replacement may build;
+//   - \u and \U in $'...' encode as bash does (package bashutf8):
+//     surrogates and values past U+10FFFF get bytes, not U+FFFD.
 //
 // The parser (mvdan.cc/sh/v3/syntax) and pattern package are used
 // unmodified from upstream.

@@ -24,6 +24,8 @@ import (
 
 	"mvdan.cc/sh/v3/pattern"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/sandsh/sandsh/internal/bashutf8"
 )
 
 // A Config specifies details about how shell expansion should be performed. The
@@ -419,7 +421,9 @@ func formatInto(sb *strings.Builder, format string, args []string) (int, error) 
 						// always as a single byte
 						sb.WriteByte(byte(n))
 					} else {
-						sb.WriteRune(rune(n))
+						// sandsh: bash's encoder, which does not check
+						// for surrogates or values past U+10FFFF.
+						sb.Write(bashutf8.AppendRune(nil, uint32(n)))
 					}
 					break
 				}

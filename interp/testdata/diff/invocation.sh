@@ -46,3 +46,9 @@ n=3 env | grep '^R='; echo st=$?
 UID=xx bash -c '[[ $UID == xx ]] && echo BAD; echo ok'
 (set -o posix; R=4 env >/dev/null; echo not reached)
 echo "posix st=$?"
+### declare -F under extdebug and errors in functions name where the function came from
+printf 'shopt -s extdebug\nadd () { :; }\ndeclare -F add\nf() {\n nosuch_cmd_x\n}\nf\n' > s.sh
+bash < s.sh 2>&1 | sed 's/ (restricted.*//'
+bash s.sh 2>&1 | sed 's/ (restricted.*//'
+bash -c "$(cat s.sh)" 2>&1 | sed 's/ (restricted.*//'
+echo 'g() { echo "${BASH_SOURCE[*]}"; }; g' | bash
