@@ -62,7 +62,8 @@ func (r *Runner) startAs(inv Invocation) {
 		r.interactive = true
 	}
 	r.opts.loginShell = inv.Login
-	if inv.Login && !inv.NoProfile || inv.Interactive && !inv.NoRC {
+	// Lines typed at a prompt (the REPL, sessions) read no startup files.
+	if !r.prompt && (inv.Login && !inv.NoProfile || inv.Interactive && !inv.NoRC) {
 		r.startup = &inv
 	}
 }
