@@ -386,6 +386,9 @@ func (r *Runner) cmdSubst(ctx context.Context, w io.Writer, cs *syntax.CmdSubst)
 			c.lastStatus = 1
 		}
 		restore()
+	} else if cs.Deferred != "" {
+		c.runDeferred(ctx, cs)
+		c.runExitTrap(ctx)
 	} else {
 		c.stmts(ctx, cs.Stmts)
 		c.runExitTrap(ctx)
@@ -396,6 +399,22 @@ func (r *Runner) cmdSubst(ctx context.Context, w io.Writer, cs *syntax.CmdSubst)
 		return err
 	}
 	return nil
+}
+
+// runDeferred runs the text of a backquoted substitution that did not
+// parse with the script, line by line as bash parses it then: the lines
+// before the error run, and the error is the substitution's
+// ("script.sh: command substitution: line 2: ..."), status 2.
+func (r *Runner) runDeferred(ctx context.Context, cs *syntax.CmdSubst) {
+	where := r.errSource() + ": command substitution"
+	line := cs.Pos().Line()
+	err := r.runByLine(ctx, []byte(cs.Deferred), "command substitution", line, r.s.scrCheck != nil, where)
+	if err == nil || r.exiting || r.stop(ctx) {
+		return
+	}
+	r.reportSyntax(err, []byte(cs.Deferred), line, where)
+	r.lastStatus = 2
+	r.exiting, r.exitCode = true, 2
 }
 
 func isCatRedirect(st *syntax.Stmt) bool {

@@ -99,3 +99,19 @@ declare -p A
 a=("[6]"=x '[7]=y' [8]"=z" x=y [10]=p\ q [1"1"]=r [12]+=s [2 + 11]=t [ 14 ]=u
  [15]=v [16])
 declare -p a
+### a syntax error in backquotes is the substitution's, when it runs [stderr]
+echo `echo "`
+echo status=$?
+echo `echo \\\\"`
+echo status=$?
+x=`echo hi; echo "`; echo "[$x] $?"
+y="a`echo \"`b"; echo "$y" st=$?
+echo `for`; echo st=$?
+echo "1 `echo \\" > f` 2"; cat f
+echo `echo a; echo \`echo b\``
+### a syntax error in backquotes in a script file [script]
+echo `echo "`
+echo status=$?
+x=`echo hi; echo "`; echo "[$x] $?"
+f() { echo "in f: `case`"; }
+f; echo st=$?

@@ -616,6 +616,12 @@ type CmdSubst struct {
 	Backquotes bool // deprecated `foo`
 	TempFile   bool // mksh's ${ foo;}
 	ReplyVar   bool // mksh's ${|foo;}
+
+	// Deferred is the text of a backquoted substitution that does not
+	// parse, its backslashes for the backquotes removed (sandsh): bash
+	// parses that text only when the substitution runs, so the syntax
+	// error is the substitution's, and Stmts is nil.
+	Deferred string
 }
 
 func (c *CmdSubst) Pos() Pos { return c.Left }

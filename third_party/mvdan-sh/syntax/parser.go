@@ -553,8 +553,11 @@ type Parser struct {
 	errMatch    string
 	errMatchEOF bool
 	errDiscard  bool // see [ParseError.Discard]
-	inSubshell  bool
-	aliasCount  int
+	// noBquoteCheck: the text is a backquoted substitution's being
+	// checked by deferredBquote (sandsh).
+	noBquoteCheck bool
+	inSubshell    bool
+	aliasCount    int
 
 	// sandsh: dparenRaw is the text inside the "((" the lexer just read,
 	// when dparenOK; arithRawEnd is the offset of the "))" that ends an
@@ -1463,6 +1466,9 @@ func (p *Parser) wordPart() WordPart {
 			return nil
 		}
 		p.ensureNoNested(p.pos)
+		if cs := p.deferredBquote(); cs != nil {
+			return cs
+		}
 		cs := &CmdSubst{Left: p.pos, Backquotes: true}
 		old := p.preNested(subCmdBckquo)
 		p.openBquotes++
@@ -2281,6 +2287,67 @@ func (p *Parser) bracketWord() *Word {
 func (p *Parser) arrayIndexAhead() bool {
 	_, assign, ok := p.subscriptScan()
 	return !ok || assign
+}
+
+// deferredBquote is the backquoted substitution at p.r when its text
+// does not parse (sandsh), as [CmdSubst.Deferred]: like bash, which
+// finds the closing backquote first and parses the text when the
+// substitution runs, the error is not the script's. It is nil when the
+// text parses, or cannot be read ahead, or in a text that is itself
+// checked so (noBquoteCheck): the usual parse follows.
+func (p *Parser) deferredBquote() *CmdSubst {
+	if p.openBquotes > 0 || p.noBquoteCheck || !p.lang.in(langBashLike) {
+		return nil
+	}
+	inDbl := p.quote == dblQuotes
+	at, restore := p.lookAhead()
+	var text []byte
+	end := -1
+	for i := 0; end < 0; i++ {
+		c, ok := at(i)
+		if !ok {
+			break
+		}
+		switch c {
+		case '`':
+			end = i
+		case '\\':
+			n, ok := at(i + 1)
+			if !ok {
+				break
+			}
+			if n == '$' || n == '`' || n == '\\' || inDbl && n == '"' {
+				text = append(text, n)
+			} else {
+				text = append(text, c, n)
+			}
+			i++
+		default:
+			text = append(text, c)
+		}
+	}
+	restore()
+	if end < 0 {
+		return nil
+	}
+	sub := NewParser(Variant(p.lang))
+	sub.noExtGlob, sub.extGlobSet, sub.noBquoteCheck = p.noExtGlob, p.extGlobSet, true
+	_, err := sub.Parse(&guardedSrc{r: bytes.NewReader(text), parent: p.src}, "")
+	if err == nil {
+		return nil
+	}
+	if _, ok := err.(ParseError); !ok {
+		return nil // the parent's input failed: the usual parse meets it
+	}
+	cs := &CmdSubst{Left: p.pos, Backquotes: true, Deferred: string(text)}
+	stop := p.rOffs() + 1 + int64(end)
+	for p.r != runeEOF && p.rOffs() < stop {
+		p.rune()
+	}
+	cs.Right = p.nextPos()
+	p.rune() // past the closing backquote
+	p.next()
+	return cs
 }
 
 // rawSubscript is the subscript of an assignment a[...]= that is not an

@@ -871,6 +871,10 @@ func (p *Printer) cmdSubst(cs *CmdSubst) {
 		p.nestedStmts(cs.Stmts, cs.Last, cs.Right)
 		p.wantSpace = spaceNotRequired
 		p.semiRsrv("}", cs.Right)
+	case cs.Deferred != "": // sandsh
+		p.w.WriteString("`")
+		p.w.WriteString(cs.Deferred)
+		p.w.WriteString("`")
 	// Special case: `# inline comment`
 	case cs.Backquotes && len(cs.Stmts) == 0 &&
 		len(cs.Last) == 1 && cs.Right.Line() == p.line:
