@@ -251,6 +251,12 @@ func (c *checker) walk(f *syntax.File, fr frame) {
 		if ce, ok := n.(*syntax.CallExpr); ok && len(ce.Args) > 0 {
 			c.call(ce.Args, fr)
 		}
+		if cs, ok := n.(*syntax.CmdSubst); ok && cs.Deferred != "" {
+			// Backquoted text that does not parse runs line by line
+			// when the substitution runs, as in bash: what precedes
+			// the error runs, unseen by this review.
+			c.nested(cs.Deferred, cs, nil, fr, "backquoted text")
+		}
 		return true
 	})
 }

@@ -58,6 +58,7 @@ func TestDispatch(t *testing.T) {
 		{`bash script.sh`, []string{"info:source-file"}},
 		{`xargs "$c"`, []string{"error:wrapper-computed"}},
 		{`xargs -n 1 rm`, nil},
+		{"echo `rm -rf x\necho \"`", []string{"error:nested-syntax"}},
 		{`find . -name x -exec "$c" {} \;`, []string{"error:wrapper-computed"}},
 		{`find . -exec sh -c "$s" {} +`, []string{"error:shell-computed"}},
 		{`find . -exec grep -l x {} +`, nil},

@@ -144,7 +144,7 @@ const HelpURI = "https://github.com/sandsh/sandsh/blob/main/README.md#sandsh-che
 // rules describe each finding code (SARIF's rule descriptions, README).
 var rules = map[string]string{
 	"syntax":                 "the script does not parse",
-	"nested-syntax":          "text handed to a shell (bash -c, eval, trap, alias) does not parse",
+	"nested-syntax":          "text handed to a shell (bash -c, eval, trap, alias, backquotes) does not parse",
 	"too-deep":               "text nested too deep to check",
 	"dynamic-command":        "a command name computed at run time",
 	"eval":                   "eval of literal text (checked)",
