@@ -255,6 +255,13 @@ func (r *Runner) declClause(ctx context.Context, dc *syntax.DeclClause) {
 		}
 		var aerr error
 		switch {
+		case it.as != nil && it.as.Array != nil && it.as.Index != nil:
+			// declare a[1]=(x): bash reports it and abandons the rest
+			// of the command line, as for a plain assignment.
+			text := r.printNode(&syntax.Assign{Name: it.as.Name, Index: it.as.Index})
+			r.assignError(&listToMemberError{strings.TrimSuffix(text, "=")})
+			r.abortLine = !r.exiting
+			return
 		case it.as != nil && it.as.Array != nil:
 			var kind *expand.ValueKind
 			if attrs.has('A') {

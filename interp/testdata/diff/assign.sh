@@ -145,3 +145,8 @@ f(){ x8=1 return 0; }; f
 for i in 1; do x9=1 break; done
 declare -p x1 x2 x3 x4 x5 x7 x8 x9
 env | grep '^x[0-9]=' | sort
+### declare a[i]=(list) is an error that abandons the line [stderr]
+a=(1 2); declare a[3]=(3); echo "st=$?"; declare -p a
+f(){ local b[1]=(x y); echo "st=$?"; declare -p b; }; f
+echo end
+declare -p a
