@@ -324,6 +324,13 @@ var walls = []wall{
 		edits: []edit{{"\t\tif len(p) >= maxPathLen {", "\t\tif false {"}},
 		pkg:   "./vfs/", tests: "^TestReadHostTreeDeep$",
 	},
+	{
+		name:  "arith-expanded-text",
+		claim: "data run as code by arithmetic on text already expanded: [[ -v a[...] ]]'s subscript is read as a value",
+		file:  "interp/test.go",
+		edits: []edit{{"\t\t\ti, err = r.arithValue(context.Background(), idx)", "\t\t\ti, err = r.arithString(idx)"}},
+		pkg:   "./interp/", tests: "^TestHostileCrashes$",
+	},
 }
 
 // killedRe is how a mutant's test run shows the wall missing: a named

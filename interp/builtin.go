@@ -334,7 +334,10 @@ func (r *Runner) biTest(_ context.Context, args []string) int {
 	if len(args) == 3 || bracket && len(args) == 4 && args[3] == "]" {
 		switch args[1] {
 		case "-v":
-			return oneIfFalse(r.varIsSet(args[2]))
+			// test's word, unlike [[ -v ]]'s, has its subscript
+			// expanded once more (test -v 'A[$k]').
+			ok, _ := r.varIsSet(args[2], true)
+			return oneIfFalse(ok)
 		case "-o":
 			return oneIfFalse(r.unaryTest(syntax.TsOptSet, args[2]))
 		}
@@ -1085,7 +1088,7 @@ func (r *Runner) biUnset(_ context.Context, args []string) int {
 			continue
 		}
 		base, idx, hasIdx := strings.Cut(name, "[")
-		if hasIdx && strings.HasSuffix(idx, "]") {
+		if hasIdx && expand.SubscriptCloses(idx) {
 			idx = idx[:len(idx)-1]
 			target := r.resolveRef(base)
 			v, _ := r.lookup(target)

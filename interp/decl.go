@@ -231,7 +231,11 @@ func (r *Runner) declClause(ctx context.Context, dc *syntax.DeclClause) {
 			continue
 		}
 		if i := strings.IndexByte(name, '['); i > 0 {
-			name = name[:i]
+			if !strings.HasSuffix(name, "]") {
+				name = "" // a[ or a[1, from declare a[ 1 ]=x
+			} else {
+				name = name[:i]
+			}
 		}
 		if !syntax.ValidName(name) {
 			r.builtinErr(variant, "`%s': not a valid identifier", it.name)

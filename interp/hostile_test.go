@@ -96,6 +96,10 @@ func TestHostileCrashes(t *testing.T) {
 		// data read as arithmetic must not run commands: bash runs the
 		// substitution in a subscript of a value; sandsh expands it to
 		// nothing, and the script goes on with no error.
+		// text let and [[ -v a[...] ]] evaluate is already expanded: bash
+		// reports "$(cmd)" there as no operand, and sandsh ran it.
+		{name: "command in expanded let and -v text", script: "x='$(touch ran)'; let \"z=$x\"; builtin let \"z=$x\"\na=(1); [[ -v a[$x] ]]; echo same-line\necho \"next $z\"; [ -e ran ] || echo none",
+			stdout: "next \nnone\n", stderr: "operand expected"},
 		{name: "command in a subscript of a value", script: "a=(5 6); x='a[$(touch ran)1]'; [[ $x -eq 6 ]]; echo \"st $?\"; echo $((x)); (( x )); echo \"st $?\"; y='a[`touch ran`]'; echo $((y)); b=(x); b[0]='a[$(touch ran)1]'; echo $(( b[0] + 1 )); [ -e ran ] || echo none",
 			stdout: "st 0\n6\nst 0\n5\n7\nnone\n"},
 		// a pattern with a byte that is not UTF-8 made regexp.MustCompile

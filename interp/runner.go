@@ -1023,10 +1023,10 @@ func (r *Runner) expandError(err error) {
 			return
 		}
 	default:
-		fmt.Fprintf(r.fds.writer(2), "%s: %s\n", r.prefix(), msg)
-		if !r.interactive && !r.cmdString && r.subshellLevel == 0 && !r.opts.errexit {
+		r.errf("%s", msg)
+		if !r.interactive && r.subshellLevel == 0 && !r.opts.errexit {
 			// bash's DISCARD: the rest of the line is abandoned, functions
-			// and loops included, and the script goes on.
+			// and loops included, and the script (or -c text) goes on.
 			r.lastStatus, r.abortLine = status, true
 			return
 		}

@@ -47,9 +47,16 @@ func (r *Runner) testExpr(ctx context.Context, x syntax.TestExpr) (bool, error) 
 			ok, err := r.testExpr(ctx, x.X)
 			return !ok, err
 		}
-		s, err := r.literal(ctx, x.X.(*syntax.Word))
+		w := x.X.(*syntax.Word)
+		s, err := r.literal(ctx, w)
 		if err != nil {
 			return false, err
+		}
+		if x.Op == syntax.TsVarSet {
+			// bash expands the subscript again unless the word was
+			// written as an element (-v A[$k]): -v $ref and -v
+			// 'A[$k]' look the expanded key up.
+			return r.varIsSet(s, !writtenElem(w))
 		}
 		return r.unaryTest(x.Op, s), nil
 	case *syntax.BinaryTest:
@@ -233,7 +240,8 @@ func (r *Runner) unaryTest(op syntax.UnTestOperator, s string) bool {
 		}
 		return false
 	case syntax.TsVarSet:
-		return r.varIsSet(s)
+		ok, _ := r.varIsSet(s, false)
+		return ok
 	case syntax.TsRefVar:
 		v, _ := r.lookup(s)
 		return v != nil && v.Kind == expand.NameRef
@@ -311,32 +319,65 @@ func (r *Runner) access(fi fs.FileInfo, bit fs.FileMode) bool {
 	return mode&bit != 0
 }
 
-func (r *Runner) varIsSet(s string) bool {
+// writtenElem reports whether w is written as an array element, a name
+// and "[" unquoted at its start.
+func writtenElem(w *syntax.Word) bool {
+	var lead strings.Builder // the parser may split A[ into A and [
+	for _, p := range w.Parts {
+		lit, ok := p.(*syntax.Lit)
+		if !ok {
+			break
+		}
+		lead.WriteString(lit.Value)
+	}
+	name, _, found := strings.Cut(lead.String(), "[")
+	return found && syntax.ValidName(name)
+}
+
+// varIsSet is -v: whether the variable or element s names is set.
+// expandKey expands the subscript once more, as bash does for test -v
+// 'A["$k"]' but not for [[ -v A[$k] ]], whose indexed subscript is
+// evaluated as text already expanded (an error is returned then).
+func (r *Runner) varIsSet(s string, expandKey bool) (bool, error) {
 	name, idx, hasIdx := strings.Cut(s, "[")
 	if !hasIdx {
-		return r.getVar(name).IsSet()
+		return r.getVar(name).IsSet(), nil
 	}
 	idx = strings.TrimSuffix(idx, "]")
 	v := r.getVar(name)
 	switch v.Kind {
 	case expand.Associative:
+		if expandKey {
+			idx = r.elemKey(idx)
+		}
 		_, ok := v.Map.Get(idx)
-		return ok
+		return ok, nil
 	case expand.Indexed:
 		if idx == "@" || idx == "*" {
-			return len(v.List) > 0
+			return len(v.List) > 0, nil
 		}
-		i, err := r.arithString(idx)
+		var i int
+		var err error
+		if expandKey {
+			i, err = r.arithString(idx)
+		} else {
+			i, err = r.arithValue(context.Background(), idx)
+		}
 		if err != nil {
-			return false
+			if expandKey {
+				return false, nil
+			}
+			// Not an *expand.ArithmError: bash abandons the line,
+			// where a bad operand of [[ -eq ]] only fails the test.
+			return false, errors.New(err.Error())
 		}
 		if i < 0 {
 			i += indexedMax(v.List, v.Indexes) + 1
 		}
 		_, ok := indexedGet(v.List, v.Indexes, i)
-		return ok
+		return ok, nil
 	}
-	return v.IsSet() && (idx == "0" || idx == "@" || idx == "*")
+	return v.IsSet() && (idx == "0" || idx == "@" || idx == "*"), nil
 }
 
 func (r *Runner) binaryTest(ctx context.Context, op syntax.BinTestOperator, x, y string) (bool, error) {

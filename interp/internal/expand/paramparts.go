@@ -14,16 +14,27 @@ import (
 // ${v:-word} and ${v:+word} keeps its own quoting, so "${v:-"a b" c}"
 // and ${v:-"$@"} split as in bash.
 func (cfg *Config) paramParts(pe *syntax.ParamExp, pc partsCtx) ([]fieldPart, error) {
+	return cfg.paramPartsVia(pe, pc, false)
+}
+
+// paramPartsVia is paramParts; viaIndirect says pe is the target of
+// ${!ref...}.
+func (cfg *Config) paramPartsVia(pe *syntax.ParamExp, pc partsCtx, viaIndirect bool) ([]fieldPart, error) {
 	if target, err := cfg.indirect(pe); err != nil {
 		return nil, err
 	} else if target != nil {
-		return cfg.paramParts(target, pc)
+		return cfg.paramPartsVia(target, pc, true)
 	}
 	if pe.Param != nil && pe.Exp != nil && pe.Exp.Word != nil {
 		switch pe.Exp.Op {
 		case syntax.DefaultUnset, syntax.DefaultUnsetOrNull,
 			syntax.AlternateUnset, syntax.AlternateUnsetOrNull:
-			useWord, err := cfg.paramUsesWord(pe, pc.quoted())
+			// bash tests ${!ref:-w} on the value it got through
+			// ref: quoted (or an assignment's value), the elements of
+			// a set list (ref=a[@] with a=("")) come back as a quoted
+			// empty string, which is not null there.
+			setNotNull := viaIndirect && (pc.quoted() || pc.assign)
+			useWord, err := cfg.paramUsesWord(pe, pc.quoted(), setNotNull)
 			if err != nil {
 				return nil, err
 			}
@@ -67,7 +78,7 @@ func (cfg *Config) paramParts(pe *syntax.ParamExp, pc partsCtx) ([]fieldPart, er
 
 // paramUsesWord reports whether ${v-word}, ${v:-word}, ${v+word} or
 // ${v:+word} expands to its word.
-func (cfg *Config) paramUsesWord(pe *syntax.ParamExp, quoted bool) (bool, error) {
+func (cfg *Config) paramUsesWord(pe *syntax.ParamExp, quoted, setNotNull bool) (bool, error) {
 	bare := *pe
 	bare.Exp = nil
 	var set, null bool
@@ -84,6 +95,7 @@ func (cfg *Config) paramUsesWord(pe *syntax.ParamExp, quoted bool) (bool, error)
 		} else {
 			null = strings.Join(elems, " ") == ""
 		}
+		null = null && !(set && setNotNull)
 	} else {
 		noUnset := cfg.NoUnset
 		cfg.NoUnset = false
@@ -483,9 +495,16 @@ func (cfg *Config) indirect(pe *syntax.ParamExp) (*syntax.ParamExp, error) {
 		if !set {
 			if _, vr := cfg.Env.Get(pe.Param.Value).Resolve(cfg.Env); vr.IsSet() && (vr.Kind == Indexed || vr.Kind == Associative) {
 				// An array whose element is missing names nothing:
-				// the expansion is empty, not an error.
+				// the expansion is of an unset parameter, named as
+				// bash names it in messages (!a[5]: unbound variable),
+				// whose attributes are none (${!A@a} is empty).
+				if pe.Exp != nil && (pe.Exp.Op == syntax.AssignUnset || pe.Exp.Op == syntax.AssignUnsetOrNull) {
+					return nil, fmt.Errorf("%s: invalid indirect expansion", excl(pe))
+				}
 				target := *pe
 				target.Excl = false
+				target.Param = &syntax.Lit{ValuePos: pe.Param.ValuePos, ValueEnd: pe.Param.ValueEnd, Value: excl(pe)}
+				target.Index = nil
 				return &target, nil
 			}
 			return nil, fmt.Errorf("%s: invalid indirect expansion", pe.Param.Value)
@@ -494,7 +513,7 @@ func (cfg *Config) indirect(pe *syntax.ParamExp) (*syntax.ParamExp, error) {
 	}
 	name, sub, hasSub := strings.Cut(ref, "[")
 	if hasSub {
-		if !strings.HasSuffix(sub, "]") || len(sub) < 2 {
+		if !SubscriptCloses(sub) || len(sub) < 2 {
 			return nil, fmt.Errorf("%s: invalid variable name", ref)
 		}
 		sub = sub[:len(sub)-1]
@@ -510,6 +529,17 @@ func (cfg *Config) indirect(pe *syntax.ParamExp) (*syntax.ParamExp, error) {
 		target.Index = parseSubscript(sub)
 	}
 	return &target, nil
+}
+
+// excl is the text of ${!ref...}'s reference as bash names it in
+// messages: !ref, or !a[sub].
+func excl(pe *syntax.ParamExp) string {
+	if pe.Index == nil {
+		return "!" + pe.Param.Value
+	}
+	var sb strings.Builder
+	syntax.NewPrinter().Print(&sb, &syntax.ParamExp{Param: pe.Param, Index: pe.Index})
+	return "!" + strings.TrimSuffix(strings.TrimPrefix(sb.String(), "${"), "}")
 }
 
 // refElem rewrites $ref, where the nameref ref points at an array
@@ -541,6 +571,38 @@ func (cfg *Config) refElem(pe *syntax.ParamExp) *syntax.ParamExp {
 	target.Param = &syntax.Lit{ValuePos: pe.Param.ValuePos, ValueEnd: pe.Param.ValueEnd, Value: name}
 	target.Index = parseSubscript(sub[:len(sub)-1])
 	return &target
+}
+
+// SubscriptCloses reports whether sub, the text after a name's "[",
+// ends with the "]" that closes it, as bash matches brackets: nested
+// ones and quoted text skipped (unset 'a[1],a[1]' and ${!ref} with
+// ref='a[1"]' name no element).
+func SubscriptCloses(sub string) bool {
+	depth := 0
+	var quote byte
+	for i := 0; i < len(sub); i++ {
+		c := sub[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			} else if c == '\\' && quote == '"' {
+				i++
+			}
+		case c == '\\':
+			i++
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '[':
+			depth++
+		case c == ']':
+			if depth == 0 {
+				return i == len(sub)-1
+			}
+			depth--
+		}
+	}
+	return false
 }
 
 // parseSubscript reads the subscript text of a reference like A["k"] or

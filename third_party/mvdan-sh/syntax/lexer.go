@@ -1253,6 +1253,80 @@ func (p *Parser) lookAhead() (at func(i int) (byte, bool), restore func()) {
 	return at, restore
 }
 
+// subscriptBreaks reports, with p.r the "[" after a name, whether the
+// subscript holds a blank or an operator character outside quotes and
+// expansions before its "]" (sandsh). bash reads [...] as one piece
+// only where an assignment may start a command; a declaration builtin's
+// argument like a[ 1 ]=x is three words there.
+func (p *Parser) subscriptBreaks() bool {
+	at, restore := p.lookAhead()
+	defer restore()
+	closers := []byte{']'} // what closes each open bracket or expansion
+	inExp := 0             // how many of closers belong to $( or ${
+	var quote byte
+	for i := 0; ; i++ {
+		c, ok := at(i)
+		if !ok {
+			return false
+		}
+		if quote != 0 {
+			switch {
+			case c == quote:
+				quote = 0
+			case c == '\\' && quote != '\'':
+				i++
+			}
+			continue
+		}
+		top := closers[len(closers)-1]
+		switch c {
+		case '\\':
+			i++
+		case '\'', '"', '`':
+			quote = c
+		case '$':
+			switch next, _ := at(i + 1); next {
+			case '(':
+				closers = append(closers, ')')
+			case '{':
+				closers = append(closers, '}')
+			default:
+				continue
+			}
+			inExp++
+			i++
+		case '(':
+			if inExp > 0 {
+				closers = append(closers, ')')
+				inExp++
+			} else {
+				return true
+			}
+		case '[':
+			if inExp == 0 {
+				closers = append(closers, ']')
+			}
+		case ' ', '\t', '\n', ';', '&', '|', '<', '>', ')':
+			if inExp == 0 {
+				return true
+			}
+			if c == top {
+				closers = closers[:len(closers)-1]
+				inExp--
+			}
+		default:
+			if c == top {
+				if top != ']' {
+					inExp--
+				}
+				if closers = closers[:len(closers)-1]; len(closers) == 0 {
+					return false
+				}
+			}
+		}
+	}
+}
+
 // dparenArith decides, with p.r the second "(" of "((" or "$((", whether
 // they start arithmetic (sandsh): like bash, only if the ")" closing that
 // second "(" is followed right away by another ")"; otherwise they are

@@ -3382,7 +3382,7 @@ func (p *Parser) declClause(s *Stmt) {
 	ds := &DeclClause{Variant: p.lit(p.pos, p.val)}
 	p.next()
 	for !p.stopToken() && !p.peekRedir() {
-		if p.hasValidIdent() {
+		if p.hasValidIdent() && !(p.eqlOffs <= 0 && p.lang.in(langBashLike) && p.subscriptBreaks()) {
 			ds.Args = append(ds.Args, p.getAssign(false))
 		} else if p.tok.isLit() && p.eqlOffs > 0 && !strings.Contains(p.val[:p.eqlOffs], "{") && !p.lang.in(langBashLike) {
 			// sandsh: bash refuses the name when the command runs
