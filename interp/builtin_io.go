@@ -547,6 +547,9 @@ func (r *Runner) biTrap(_ context.Context, args []string) int {
 			status = 1
 			continue
 		}
+		if r.ignoredOnEntry&sigBit(n) != 0 {
+			continue // bash leaves a signal ignored on entry alone, silently
+		}
 		key := trapKey(s, n)
 		if reset {
 			delete(r.traps, key)
@@ -554,6 +557,7 @@ func (r *Runner) biTrap(_ context.Context, args []string) int {
 			r.traps[key] = first
 		}
 	}
+	r.publishTraps()
 	return status
 }
 
@@ -665,10 +669,6 @@ func (r *Runner) biKill(ctx context.Context, args []string) int {
 	}
 	status := 0
 	for _, target := range args {
-		if target == strconv.Itoa(r.shellPID) || target == strconv.Itoa(r.pid) {
-			r.deliverSignal(ctx, sig)
-			continue
-		}
 		if g, ok := strings.CutPrefix(target, "-"); ok {
 			// -PGID: every process of the group.
 			if n, err := strconv.Atoi(g); err == nil && n > 0 {
@@ -679,30 +679,37 @@ func (r *Runner) biKill(ctx context.Context, args []string) int {
 				continue
 			}
 		}
-		j := r.jobs.find(target)
-		if j == nil {
-			if strings.HasPrefix(target, "%") {
+		pid, err := strconv.Atoi(target)
+		if strings.HasPrefix(target, "%") {
+			j := r.jobs.find(target)
+			switch {
+			case j == nil:
 				r.builtinErr("kill", "%s: no such job", target)
-			} else if _, err := strconv.Atoi(target); err != nil {
-				r.builtinErr("kill", "%s: arguments must be process or job IDs", target)
-			} else {
-				r.builtinErr("kill", "(%s) - No such process", target)
+				status = 1
+				continue
+			case j.finished():
+				if sig == 0 {
+					status = 1
+				}
+				continue
+			case sig != 0 && r.opts.monitor && j.pgid == j.pid:
+				// A job spec names the job's whole process group.
+				r.signalGroup(ctx, j.pgid, sig)
+				continue
 			}
+			pid, err = j.pid, nil
+		}
+		if err != nil {
+			r.builtinErr("kill", "%s: arguments must be process or job IDs", target)
 			status = 1
 			continue
 		}
-		if sig == 0 {
-			if j.finished() {
-				status = 1
-			}
-			continue
+		// A pid names any process of the run: this shell, a job, or
+		// another shell (`sh -c "kill -USR1 $$"` signals its parent).
+		if err := r.signalPID(ctx, pid, sig); err != nil {
+			r.builtinErr("kill", "(%s) - No such process", target)
+			status = 1
 		}
-		if r.opts.monitor && j.pgid == j.pid && strings.HasPrefix(target, "%") {
-			// A job spec names the job's whole process group.
-			r.signalGroup(ctx, j.pgid, sig)
-			continue
-		}
-		j.kill(sig)
 	}
 	return status
 }
@@ -728,16 +735,24 @@ func (r *Runner) biWait(ctx context.Context, args []string) int {
 				j := j
 				go func() { <-j.done; cases <- j }()
 			}
-			select {
-			case j := <-cases:
-				r.reap(j)
-				return j.status
-			case <-ctx.Done():
-				return 130
+			for {
+				select {
+				case j := <-cases:
+					r.reap(j)
+					return j.status
+				case <-ctx.Done():
+					return 130
+				case <-r.sigWake():
+					if sig := r.sigs.trappedPending(); sig != 0 {
+						return 128 + sig
+					}
+				}
 			}
 		}
 		for _, j := range jobs {
-			r.waitJob(ctx, j)
+			if st, intr := r.waitJob(ctx, j); intr {
+				return st
+			}
 		}
 		return 0
 	}
@@ -753,7 +768,10 @@ func (r *Runner) biWait(ctx context.Context, args []string) int {
 			status = 127
 			continue
 		}
-		status = r.waitJob(ctx, j)
+		var intr bool
+		if status, intr = r.waitJob(ctx, j); intr {
+			return status
+		}
 	}
 	return status
 }
@@ -802,7 +820,8 @@ func (r *Runner) biFg(ctx context.Context, args []string) int {
 		return 0
 	}
 	fmt.Fprintln(r.out(), j.text)
-	return r.waitJob(ctx, j)
+	st, _ := r.waitJobFor(ctx, j, nil)
+	return st
 }
 
 func (r *Runner) biDisown(_ context.Context, args []string) int {

@@ -26,9 +26,10 @@ func (r *Runner) call(ctx context.Context, ce *syntax.CallExpr) {
 // once its words are expanded and its assignments done. It returns what undoes them and whether they worked.
 func (r *Runner) callRedirected(ctx context.Context, ce *syntax.CallExpr, redirs []*syntax.Redirect) (undo func(), redirOK bool) {
 	undo, redirOK = func() {}, true
+	mode := redirShell // bash forks only for a host program
 	redirect := func() bool {
 		if len(redirs) > 0 {
-			undo, redirOK = r.redirects(ctx, redirs, false)
+			undo, redirOK = r.redirects(ctx, redirs, mode)
 			if !redirOK {
 				r.lastStatus = 1
 			}
@@ -57,6 +58,7 @@ func (r *Runner) callRedirected(ctx context.Context, ce *syntax.CallExpr, redirs
 		r.execProc = false
 		if len(fields) > 0 && r.funcs[fields[0]] == nil && !slices.Contains(builtinNames, fields[0]) {
 			r.proc.setArgv(slices.Clone(fields))
+			r.execing = true
 		}
 	}
 	if len(fields) == 0 {
@@ -188,6 +190,9 @@ func (r *Runner) callRedirected(ctx context.Context, ce *syntax.CallExpr, redirs
 		r.traceAssigns(ctx, ce.Assigns)
 	}
 	r.trace(ctx, fields...)
+	if !isFunc && !isBuiltin {
+		mode = redirChild
+	}
 	if !redirect() {
 		return
 	}
@@ -489,6 +494,7 @@ func (r *Runner) external(ctx context.Context, fields, extraEnv []string, route 
 	} else {
 		r.lastStatus = r.s.gw.Run(ctx, env, fields)
 	}
+	r.execing = false
 	if ctx.Err() != nil && r.s.fatalErr() != nil {
 		r.exiting, r.exitCode = true, 1
 	}

@@ -191,7 +191,9 @@ func (r *Runner) background(ctx context.Context, st *syntax.Stmt) {
 	c.ppid = r.pid
 	// Forked, the job shows its shell's command line until it runs a
 	// simple command, which bash execs in place.
-	p := &procEntry{pid: j.pid, ppid: r.pid, pgid: j.pgid, start: r.s.sys.Now(), job: j, argv: r.procArgv()}
+	c.sigs = newSignalBox()
+	c.publishTraps()
+	p := &procEntry{pid: j.pid, ppid: r.pid, pgid: j.pgid, start: r.s.sys.Now(), job: j, argv: r.procArgv(), sigs: c.sigs}
 	c.proc = p
 	if !r.opts.monitor {
 		// Without job control a background job reads from /dev/null.
@@ -239,15 +241,38 @@ func (r *Runner) background(ctx context.Context, st *syntax.Stmt) {
 	r.lastStatus = 0
 }
 
-// waitJob waits for one job and returns its status.
-func (r *Runner) waitJob(ctx context.Context, j *job) int {
-	select {
-	case <-j.done:
-	case <-ctx.Done():
-		return 130
+// waitJob waits for one job and returns its status, or 128+n and
+// interrupted when a trapped signal n arrived first (the wait builtin;
+// fg waits like for a foreground command, whose end takes the signal).
+func (r *Runner) waitJob(ctx context.Context, j *job) (status int, interrupted bool) {
+	return r.waitJobFor(ctx, j, r.sigWake())
+}
+
+func (r *Runner) waitJobFor(ctx context.Context, j *job, wake <-chan struct{}) (status int, interrupted bool) {
+	for {
+		select {
+		case <-j.done:
+			r.reap(j)
+			return j.status, false
+		case <-ctx.Done():
+			return 130, false
+		case <-wake:
+			// A trapped signal ends the wait at once, as in bash: its
+			// trap runs when wait returns 128+n.
+			if sig := r.sigs.trappedPending(); sig != 0 {
+				return 128 + sig, true
+			}
+		}
 	}
-	r.reap(j)
-	return j.status
+}
+
+// sigWake is what a `wait` selects on to return when a trapped signal
+// arrives: nil (never ready) in a shell no one can signal.
+func (r *Runner) sigWake() <-chan struct{} {
+	if r.sigs == nil {
+		return nil
+	}
+	return r.sigs.wake
 }
 
 // reap takes a finished job out of the table. With job control on, bash

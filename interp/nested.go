@@ -503,11 +503,24 @@ func (r *Runner) nestedShell(ctx context.Context, env *builtins.Env, args []stri
 	c.live = r.live // inside a kept job, the nested shell is the job's
 	c.via = append(append(make([]string, 0, len(env.Via)+1), env.Via...), path.Base(args[0]))
 	c.dir = env.Dir
-	c.pid = r.s.newPID()
-	c.shellPID = c.pid
-	c.ppid = r.pid
 	c.pgid = r.pgid
-	defer c.registerShell(slices.Clone(args))()
+	if r.execing && r.proc != nil && r.proc.job != nil {
+		// The whole command of a job: bash execs it, so the shell is
+		// the job's process ($!), signals to it reach this shell's
+		// traps, and what the job ignored it ignores for good.
+		r.execing = false
+		c.pid, c.ppid, c.proc, c.sigs = r.pid, r.ppid, r.proc, r.sigs
+	} else {
+		c.pid = r.s.newPID()
+		c.ppid = r.pid
+		defer c.registerShell(slices.Clone(args))()
+	}
+	ignored := r.ignoredSignals()
+	if c.proc.job != nil && c.proc.job.ignoreInt {
+		ignored |= sigBit(2) | sigBit(3)
+	}
+	c.ignoreOnEntry(ignored)
+	c.shellPID = c.pid
 	c.callDepth = r.callDepth
 	c.substDepth = r.substDepth
 	c.nest = r.nest

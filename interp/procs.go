@@ -6,7 +6,6 @@ import (
 	"slices"
 	"sort"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/sandsh/sandsh/builtins"
@@ -20,6 +19,9 @@ type procEntry struct {
 	pid, ppid, pgid int
 	start           time.Time
 	job             *job // nil for a shell
+	// sigs receives the signals other processes send it; nil when they
+	// can only end it (a job that is not a subshell of the run).
+	sigs *signalBox
 
 	mu   sync.Mutex
 	argv []string
@@ -47,6 +49,12 @@ func (t *procTable) add(p *procEntry) {
 	t.mu.Unlock()
 }
 
+func (t *procTable) get(pid int) *procEntry {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.m[pid]
+}
+
 func (t *procTable) remove(pid int) {
 	t.mu.Lock()
 	delete(t.m, pid)
@@ -67,7 +75,9 @@ func (t *procTable) list() []*procEntry {
 // registerShell lists a shell in the process table; the returned func
 // takes it out when the shell ends.
 func (r *Runner) registerShell(argv []string) func() {
-	p := &procEntry{pid: r.pid, ppid: r.ppid, pgid: r.pgid, start: r.s.sys.Now(), argv: argv}
+	r.sigs = newSignalBox()
+	r.publishTraps()
+	p := &procEntry{pid: r.pid, ppid: r.ppid, pgid: r.pgid, start: r.s.sys.Now(), argv: argv, sigs: r.sigs}
 	r.s.procs.add(p)
 	r.proc = p
 	return func() { r.s.procs.remove(p.pid) }
@@ -103,7 +113,7 @@ func (r *Runner) signalGroup(ctx context.Context, pgid, sig int) bool {
 			continue
 		}
 		found = true
-		p.job.kill(sig)
+		p.signal(sig)
 	}
 	if pgid == r.pgid {
 		found = true
@@ -133,29 +143,9 @@ func (ps processes) List() []builtins.Process {
 	return out
 }
 
-// Signal sends sig to one process: a job, or the calling shell itself.
-// Another shell of the run runs on its own and cannot be interrupted
-// from here.
-func (ps processes) Signal(pid, sig int) error {
-	r := ps.r
-	if pid == r.pid || pid == r.shellPID {
-		r.deliverSignal(ps.ctx, sig)
-		return nil
-	}
-	for _, p := range r.s.procs.list() {
-		if p.pid != pid {
-			continue
-		}
-		if p.job == nil {
-			return syscall.EPERM
-		}
-		if !p.job.finished() {
-			p.job.kill(sig)
-		}
-		return nil
-	}
-	return syscall.ESRCH
-}
+// Signal sends sig to one process of the run: a job, a shell, or the
+// calling shell itself.
+func (ps processes) Signal(pid, sig int) error { return ps.r.signalPID(ps.ctx, pid, sig) }
 
 // procComm is a process's name: its program's base name, cut to the
 // kernel's 15 bytes.

@@ -45,17 +45,35 @@ func cleanPath(p string) string {
 	return "/" + strings.Join(out, "/")
 }
 
+// redirMode says how long redirections last.
+type redirMode int
+
+const (
+	// redirChild: for one command bash runs in a child process (a host
+	// program, ( )): undone entirely.
+	redirChild redirMode = iota
+	// redirShell: for one command the shell runs itself (a builtin, a
+	// function, { }, a loop): undone as bash undoes them, which leaves
+	// the source of a move (N>&M-) closed when N was closed before.
+	redirShell
+	// redirPermanent: exec with no command.
+	redirPermanent
+)
+
 // redirects applies redirections to the runner's descriptors. Unless
-// permanent (exec with no command), the returned func restores them.
-func (r *Runner) redirects(ctx context.Context, rds []*syntax.Redirect, permanent bool) (func(), bool) {
+// permanent, the returned func restores them.
+func (r *Runner) redirects(ctx context.Context, rds []*syntax.Redirect, mode redirMode) (func(), bool) {
 	if len(rds) == 0 {
 		return func() {}, true
 	}
+	permanent := mode == redirPermanent
 	// The descriptors replaced and what they held, in a list: a command
 	// has a redirection or two, which maps would cost allocations for.
+	// lost: bash does not restore it.
 	type savedFD struct {
-		n  int
-		of *openFile
+		n    int
+		of   *openFile
+		lost bool
 	}
 	var saved []savedFD
 	save := func(n int) {
@@ -68,10 +86,20 @@ func (r *Runner) redirects(ctx context.Context, rds []*syntax.Redirect, permanen
 				return
 			}
 		}
-		saved = append(saved, savedFD{n, r.fds.fds[n]})
+		saved = append(saved, savedFD{n: n, of: r.fds.fds[n]})
 		delete(r.fds.fds, n)
 		if !permanent {
 			r.ownFDs = append(r.ownFDs, n)
+		}
+	}
+	// lose marks the source of a move into a descriptor that was closed:
+	// bash records no undo for it (its "fail to restore closed fd" bug),
+	// so after a command the shell runs itself it stays closed.
+	lose := func(n int) {
+		for i := range saved {
+			if saved[i].n == n && mode == redirShell {
+				saved[i].lost = true
+			}
 		}
 	}
 	restore := func() {
@@ -86,6 +114,13 @@ func (r *Runner) redirects(ctx context.Context, rds []*syntax.Redirect, permanen
 			if cur := r.fds.fds[n]; cur != nil {
 				cur.release()
 			}
+			if sv.lost {
+				if old != nil {
+					old.release()
+				}
+				delete(r.fds.fds, n)
+				continue
+			}
 			if old != nil {
 				r.fds.fds[n] = old
 			} else {
@@ -94,7 +129,7 @@ func (r *Runner) redirects(ctx context.Context, rds []*syntax.Redirect, permanen
 		}
 	}
 	for _, rd := range rds {
-		if err := r.redirect(ctx, rd, save); err != nil {
+		if err := r.redirect(ctx, rd, save, lose); err != nil {
 			if r.s.fatalErr() == nil {
 				r.errf("%v", err)
 			}
@@ -120,7 +155,7 @@ type redirError struct {
 
 func (e *redirError) Error() string { return e.target + ": " + builtins.ErrText(e.err) }
 
-func (r *Runner) redirect(ctx context.Context, rd *syntax.Redirect, save func(int)) error {
+func (r *Runner) redirect(ctx context.Context, rd *syntax.Redirect, save, lose func(int)) error {
 	// The descriptor: explicit N, {var} allocation, or the default.
 	fd := 1
 	switch rd.Op {
@@ -234,12 +269,16 @@ func (r *Runner) redirect(ctx context.Context, rd *syntax.Redirect, save func(in
 		if fd == src {
 			return nil
 		}
+		wasOpen := fd == -1 || r.fds.get(fd) != nil
 		of.retain()
 		if err := install(of); err != nil {
 			return err
 		}
 		if move {
 			save(src)
+			if !wasOpen {
+				lose(src)
+			}
 		}
 		return nil
 	}
@@ -375,7 +414,7 @@ func (r *Runner) cmdSubst(ctx context.Context, w io.Writer, cs *syntax.CmdSubst)
 	// $(< file) reads the file without running a command.
 	if len(cs.Stmts) == 1 && isCatRedirect(cs.Stmts[0]) {
 		st := cs.Stmts[0]
-		restore, ok := c.redirects(ctx, st.Redirs, false)
+		restore, ok := c.redirects(ctx, st.Redirs, redirChild)
 		if ok {
 			// A directory reads as nothing, silently, as in bash.
 			if _, err := io.Copy(capture, c.fds.reader(0)); err != nil && !errors.Is(err, syscall.EISDIR) && r.s.fatalErr() == nil {

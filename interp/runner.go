@@ -124,11 +124,20 @@ type Runner struct {
 	// proc is this shell's or job's entry in the process table (nil in
 	// other subshells); execProc: the next simple command is the job's
 	// whole command, which bash would exec, so ps shows its words.
-	proc      *procEntry
-	execProc  bool
-	pgid      int // the process group: ps, and kill -- -PGID
-	umaskBits uint32
-	abortLine bool // an error ends the current command line only (bash's DISCARD)
+	proc     *procEntry
+	execProc bool
+	// execing: the command running is the job's whole command, which a
+	// nested shell runs as the job's own process (bash execs it).
+	execing bool
+	// sigs receives what other processes of the run send this shell or
+	// job (nil in a subshell that is not a process of its own);
+	// ignoredOnEntry are the signals ignored when the shell started,
+	// which it can neither trap nor reset.
+	sigs           *signalBox
+	ignoredOnEntry uint64
+	pgid           int // the process group: ps, and kill -- -PGID
+	umaskBits      uint32
+	abortLine      bool // an error ends the current command line only (bash's DISCARD)
 }
 
 // frame is one function call or sourced file on the call stack.
@@ -197,7 +206,7 @@ func (r *Runner) subshell() *Runner {
 	c.subshellLevel++
 	c.procWaits, c.ownFDs = nil, nil
 	c.cfgFree = nil
-	c.proc, c.execProc = nil, false
+	c.proc, c.execProc, c.execing, c.sigs = nil, false, false, nil
 	c.pipeStatus = slices.Clone(r.pipeStatus)
 	return &c
 }
@@ -250,7 +259,14 @@ func (r *Runner) stmt(ctx context.Context, st *syntax.Stmt) {
 		r.exiting, r.exitCode = true, 1
 		return
 	}
-	defer func() { r.nest-- }()
+	defer func() {
+		r.nest--
+		if r.sigs != nil && r.sigs.pending.Load() != 0 {
+			// Signals other processes sent are taken as each command
+			// ends, like bash's pending traps.
+			r.takeSignals(ctx)
+		}
+	}()
 	if r.opts.noexec && !r.interactive {
 		return // set -n: read commands, run none (interactive shells ignore it)
 	}
@@ -261,7 +277,7 @@ func (r *Runner) stmt(ctx context.Context, st *syntax.Stmt) {
 	r.line = st.Pos().Line()
 	if isBareExec(st) {
 		// `exec >file` changes the shell's own descriptors for good.
-		if _, ok := r.redirects(ctx, st.Redirs, true); ok {
+		if _, ok := r.redirects(ctx, st.Redirs, redirPermanent); ok {
 			r.lastStatus = 0
 		} else {
 			r.lastStatus = 1
@@ -283,7 +299,11 @@ func (r *Runner) stmt(ctx context.Context, st *syntax.Stmt) {
 		// bash: set -x traces it, and a failed expansion creates no file.
 		restore, ok = r.callRedirected(ctx, ce, st.Redirs)
 	} else {
-		restore, ok = r.redirects(ctx, st.Redirs, false)
+		mode := redirShell
+		if _, sub := st.Cmd.(*syntax.Subshell); sub {
+			mode = redirChild // bash redirects in the child it forks
+		}
+		restore, ok = r.redirects(ctx, st.Redirs, mode)
 		if ok {
 			r.cmd(ctx, st.Cmd)
 		} else {

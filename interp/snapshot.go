@@ -301,6 +301,7 @@ func (r *Runner) ImportState(st *State) error {
 		r.aliases = map[string]string{}
 	}
 	r.traps = traps
+	r.publishTraps()
 	r.opts = opts
 	r.dir = st.Dir
 	r.dirStack = slices.Clone(st.DirStack)

@@ -110,3 +110,27 @@ joined
 E
 ### < opens a directory; reading it fails
 mkdir -p dir; mapfile -t arr < ./dir; echo "st=$? ${#arr[@]}"; read x < ./dir 2>/dev/null; echo st=$?; x=$(< ./dir); echo "st=$? [$x]"; echo hi 2>/dev/null > ./dir; echo st=$?
+### N>&M- into a closed N leaves M closed after a command the shell runs itself (bash's undo) [stderr]
+exec 6>&- 7>&-
+exec 7>f.txt
+: 6>&7 7>&-
+echo hello >&7
+: 6>&7-
+echo world >&7; echo rc=$?
+exec 7>f.txt
+{ :; } 6>&7-; echo a >&7; echo rc=$?
+exec 7>f.txt
+f() { :; }; f 6<&7-; echo b >&7; echo rc=$?
+exec 7>f.txt
+x=1 6>&7-; echo c >&7; echo rc=$?
+exec 7>f.txt
+6>&7-; echo d >&7; echo rc=$?
+exec 7>f.txt
+exec 6>&1
+: 6>&7-; echo e >&7; echo rc=$?
+exec 7>f.txt
+(:) 6>&7-; echo f >&7; echo rc=$?
+: 6>&7- | cat; echo g >&7; echo rc=$?
+cat /dev/null 6>&7-; echo h >&7; echo rc=$?
+exec 7>&-
+cat f.txt
