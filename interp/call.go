@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/sandsh/sandsh/internal/termsafe"
 	"github.com/sandsh/sandsh/interp/internal/expand"
@@ -448,10 +450,91 @@ func (r *Runner) runBuiltin(ctx context.Context, fn builtinFunc, args []string, 
 	if !ok {
 		return
 	}
+	report, fail := writeChecked(args)
+	var finish func()
+	if report {
+		finish = r.watchOutput(args[0], fail)
+	}
 	r.lastStatus = fn(r, ctx, args)
+	if finish != nil {
+		finish()
+	}
 	if done != nil {
 		done(r.lastStatus)
 	}
+}
+
+// watchOutput puts a recorder of write errors in front of standard output;
+// the func it returns takes it away and reports an error as bash does:
+// "NAME: write error: ...", and status 1 if fail.
+func (r *Runner) watchOutput(name string, fail bool) func() {
+	out := r.fds.get(1)
+	if out == nil || out.w == nil {
+		return func() {}
+	}
+	rec := &errRecorder{w: out.w}
+	watched := newOpenFile(out.r, rec, nil, out.name)
+	watched.file = out.file
+	r.fds.fds[1] = watched
+	return func() {
+		if r.fds.fds[1] == watched {
+			r.fds.fds[1] = out
+		}
+		if err := rec.first(); err != nil && r.s.fatalErr() == nil && !builtins.IsBrokenPipe(err) {
+			r.builtinErr(name, "write error: %s", builtins.ErrText(err))
+			if fail && r.lastStatus == 0 {
+				r.lastStatus = 1
+			}
+		}
+	}
+}
+
+// errRecorder passes writes on and keeps the first error.
+type errRecorder struct {
+	w   io.Writer
+	mu  sync.Mutex
+	err error
+}
+
+func (e *errRecorder) Write(b []byte) (int, error) {
+	n, err := e.w.Write(b)
+	if err != nil {
+		e.mu.Lock()
+		if e.err == nil {
+			e.err = err
+		}
+		e.mu.Unlock()
+	}
+	return n, err
+}
+
+func (e *errRecorder) first() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.err
+}
+
+// writeChecked says what bash does when a builtin cannot write its output
+// (> /dev/full): report "NAME: write error: ..." and, for most, fail with
+// status 1 (its sh_chkwrite); a few only report it (the flush as they
+// end); the rest say nothing. echo and printf check their own writes,
+// declare and its kin theirs (declClause).
+func writeChecked(args []string) (report, fail bool) {
+	rest := args[1:]
+	switch args[0] {
+	case "bind", "cd", "dirs", "enable", "hash", "pwd", "set", "shopt", "times", "trap", "type", "umask":
+		return true, true
+	case "pushd", "popd":
+		return true, false
+	case "alias":
+		// Named aliases are printed without a check.
+		return len(rest) == 0, len(rest) == 0
+	case "help":
+		return len(rest) > 0, len(rest) > 0
+	case "ulimit":
+		return slices.Contains(rest, "-a"), slices.Contains(rest, "-a")
+	}
+	return false, false
 }
 
 // builtinAllowed asks the caller's builtin check (a policy) whether the

@@ -124,6 +124,10 @@ func (r *Runner) declClause(ctx context.Context, dc *syntax.DeclClause) {
 	if variant == "export" && !attrs.unexport {
 		attrs.on += "x"
 	}
+	// bash checks what it prints (> /dev/full fails with 1), except a
+	// list of every function or of local's variables, which it only
+	// reports.
+	defer r.watchOutput(variant, variant != "local" && (!attrs.funcs && !attrs.fnames || len(items) > 0))()
 	w := r.fds.writer(1)
 	if variant == "local" && len(r.frames) == 0 || variant == "local" && r.scopes[r.funcTop()].funcName == "" {
 		r.builtinErr("local", "can only be used in a function")

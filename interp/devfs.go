@@ -21,7 +21,7 @@ import (
 )
 
 // devFS puts the runner's devices in front of the sandbox filesystem:
-// /dev/null, /dev/zero, /dev/urandom, and /dev/stdin, /dev/stdout,
+// /dev/null, /dev/zero, /dev/full, /dev/urandom, and /dev/stdin, /dev/stdout,
 // /dev/stderr and /dev/fd/N, which name the shell's own descriptors (so
 // process substitution and `cat /dev/stdin` work with no host file).
 type devFS struct {
@@ -55,6 +55,10 @@ func (d *devFS) device(name string, flag int) (afero.File, bool, error) {
 		return &devFile{name: name, r: eofReader{}, w: io.Discard, mode: fs.ModeDevice | fs.ModeCharDevice | 0o666}, true, nil
 	case "/dev/zero":
 		return &devFile{name: name, r: zeroReader{}, w: io.Discard, mode: fs.ModeDevice | fs.ModeCharDevice | 0o666}, true, nil
+	case "/dev/full":
+		// Linux's full device: reads give zeros, every write fails as
+		// on a full disk (what scripts test their write checks with).
+		return &devFile{name: name, r: zeroReader{}, w: fullWriter{}, mode: fs.ModeDevice | fs.ModeCharDevice | 0o666}, true, nil
 	case "/dev/random", "/dev/urandom":
 		return &devFile{name: name, r: randReader{d.r.s}, w: io.Discard, mode: fs.ModeDevice | fs.ModeCharDevice | 0o666}, true, nil
 	case "/dev/tty":
@@ -211,6 +215,11 @@ func (i devInfo) Sys() any {
 type eofReader struct{}
 
 func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
+
+// fullWriter is /dev/full's writing end.
+type fullWriter struct{}
+
+func (fullWriter) Write([]byte) (int, error) { return 0, syscall.ENOSPC }
 
 type zeroReader struct{}
 

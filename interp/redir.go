@@ -616,7 +616,13 @@ func (r *Runner) pipeline(ctx context.Context, bc *syntax.BinaryCmd) {
 		if !r.goSafe(func() {
 			defer close(ch)
 			defer c.fds.closeAll()
-			c.stmt(ctx, st)
+			if sub, ok := st.Cmd.(*syntax.Subshell); ok && len(st.Redirs) == 0 && !st.Negated {
+				// A stage's process is the ( ) itself, as in bash: one
+				// level of $BASH_SUBSHELL, no ERR trap for the ( ) in it.
+				c.stmts(ctx, sub.Stmts)
+			} else {
+				c.stmt(ctx, st)
+			}
 			c.runExitTrap(ctx)
 			statuses[idx] = c.exitStatus()
 		}) {
@@ -635,6 +641,15 @@ func (r *Runner) pipeline(ctx context.Context, bc *syntax.BinaryCmd) {
 		if ch != nil {
 			<-ch
 		}
+	}
+	if _, sub := stages[n-1].Cmd.(*syntax.Subshell); sub && statuses[n-1] != 0 && r.noErrExit == 0 &&
+		!(r.negErrExit && r.opts.errexit) && !r.exiting {
+		// bash waits for a ( ) at the end of a pipeline as for a subshell
+		// command of its own, and runs the ERR trap (and set -e) when it
+		// fails, before the pipeline's own: the trap runs twice. Under
+		// `! pipeline` only set -e turns this off.
+		r.lastStatus = statuses[n-1]
+		r.onFailure(ctx)
 	}
 	r.pipeStatus = statuses
 	r.lastStatus = statuses[n-1]

@@ -230,3 +230,26 @@ unset 'd2[$k]'; declare -p d2; unset "d2[b]"; declare -p d2
 a=(1 2 3); i=1; unset "a[\$i]" 'a["2"]'; echo $?; declare -p a
 x=5; unset "x[1]"; echo $?; unset "x[@]"; echo $?; unset "x[1-1]"; echo $?; declare -p x
 declare u; unset 'u[1]'; echo $?; unset 'nope[1]'; echo $?
+### builtins writing to a full disk report it, and most fail (/dev/full) [stderr]
+type echo > /dev/full; echo status=$?
+ulimit -a > /dev/full; echo status=$?
+ulimit -n > /dev/full; echo status=$?
+alias a=b; alias > /dev/full; echo status=$?
+alias a > /dev/full; echo status=$?
+declare -p PATH > /dev/full; echo status=$?
+f() { :; }; declare -f > /dev/full; echo status=$?
+declare -fp f > /dev/full; echo status=$?
+export -p > /dev/full; echo status=$?
+g() { local x=1; local > /dev/full; echo local=$?; }; g
+pwd > /dev/full; echo status=$?
+cd / > /dev/full; echo status=$?
+set -o > /dev/full; echo status=$?
+shopt > /dev/full; echo status=$?
+trap -p > /dev/full; echo status=$?
+trap '' INT; trap > /dev/full; echo status=$?
+umask > /dev/full; echo status=$?
+help cd > /dev/full; echo status=$?
+pushd / > /dev/full; echo status=$?
+command -v ls > /dev/full; echo status=$?
+echo hi > /dev/full; echo status=$?
+head -c 4 /dev/full | od -An -tx1

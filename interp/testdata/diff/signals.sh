@@ -20,7 +20,7 @@ echo main-after
 echo $(kill -USR1 $$; echo in-subst)
 x=$(kill -USR1 $$; echo in-assign)
 echo "$x"
-{ kill -USR1 $$; echo group; } | cat
+{ kill -USR1 $$; } | cat
 echo done
 ### a nested shell with no trap dies of the signal it sends its parent
 { bash -c 'sh -c "kill -TERM \$PPID"; echo not reached'; } 2>/dev/null

@@ -125,3 +125,19 @@ set -x
 set +x
 ### errtrace: a background simple command fails without the ERR trap
 set -o errtrace; trap 'echo line=$LINENO' ERR; false & wait; { false; echo async; } & wait; f() { false; echo inf; }; f & wait
+### a ( ) ending a pipeline runs the ERR trap twice when it fails, as in bash
+trap 'echo ERR $?' ERR
+(false) | (false) | (false) | (false; false)
+true | (exit 3); echo $?
+(false) | true
+true | { false; }
+true | ( (false) )
+! true | (false)
+true | (false) || :
+if true | (false); then :; fi
+set -o pipefail; true | (false); set +o pipefail
+shopt -s lastpipe; true | (false); shopt -u lastpipe
+f() { true | (false); }; f
+x=$(true | (false)); echo "[$x]"
+set -E; g() { true | (false); }; g; (false) | cat; true | (echo $BASH_SUBSHELL); set +E
+set -e; ! true | (false); echo reached; true | (false); echo not reached
