@@ -139,7 +139,12 @@ if [ "$mode" = host ]; then
 			done
 			shift
 			mount --rbind "$bin/tmp" /tmp
-			exec "$@"' _ "$py2dir" "$bin" "${keep[@]}" -- "${drop[@]}" "${run[@]}"
+			exec "$@"' _ "$py2dir" "$bin" "${keep[@]}" -- "${drop[@]}" "${run[@]}" || st=$?
+		# A --json file right in /tmp was written to the run's own /tmp.
+		if [ -n "$json" ] && [ "$(dirname "$json")" = /tmp ] && [ -f "$bin/tmp/${json##*/}" ]; then
+			cp "$bin/tmp/${json##*/}" "$json"
+		fi
+		exit "${st:-0}"
 	else
 		# The harness finds a python2 in this user's PATH or ~/.pyenv.
 		py2=none
