@@ -70,7 +70,7 @@ type arithChecker struct {
 	lastTP    int
 	cur, last arithTok
 	op        byte // cur's character when cur is atOp
-	failed    *ArithSyntaxError
+	failed    error
 	depth     int
 }
 
@@ -168,8 +168,12 @@ func (c *arithChecker) next() {
 		for c.cp < len(s) && (isAlnum(s[c.cp]) || strings.IndexByte("#@_", s[c.cp]) >= 0) {
 			c.cp++
 		}
-		if msg := checkArithNumber(s[c.tp:c.cp]); msg != "" {
-			c.failAt(s[c.tp:c.cp], msg, s[c.tp:c.cp])
+		// A number's base and digits are checked as it is read, and
+		// its error names the number alone (09: value too great for
+		// base (error token is "09")).
+		if _, _, err := parseConst(s[c.tp:c.cp]); err != nil {
+			c.failed = err
+			panic(errStop{})
 		}
 		c.cur = atNum
 		return
@@ -253,62 +257,6 @@ func subscriptEnd(s string, open int) int {
 		}
 	}
 	return -1
-}
-
-// checkArithNumber checks a number token as bash reads it: base#digits
-// (base 2 to 64), 0x hex, 0 octal or decimal; digits are 0-9, a-z, A-Z
-// (the same as a-z up to base 36), @ and _. It returns bash's message
-// for a bad one, or "".
-func checkArithNumber(t string) string {
-	base, foundBase := 10, false
-	i := 0
-	if t[0] == '0' && len(t) > 1 {
-		i = 1
-		base, foundBase = 8, true
-		if t[1] == 'x' || t[1] == 'X' {
-			base, i = 16, 2
-		}
-	}
-	val := 0
-	for ; i < len(t); i++ {
-		b := t[i]
-		if b == '#' {
-			if foundBase {
-				return "invalid number"
-			}
-			if val < 2 || val > 64 {
-				return "invalid arithmetic base"
-			}
-			base, val, foundBase = val, 0, true
-			if i+1 >= len(t) || !(isAlnum(t[i+1]) || t[i+1] == '_' || t[i+1] == '@') {
-				return "invalid integer constant"
-			}
-			continue
-		}
-		var d int
-		switch {
-		case b >= '0' && b <= '9':
-			d = int(b - '0')
-		case b >= 'a' && b <= 'z':
-			d = int(b-'a') + 10
-		case b >= 'A' && b <= 'Z':
-			d = int(b-'A') + 36
-			if base <= 36 {
-				d -= 26
-			}
-		case b == '@':
-			d = 62
-		default: // '_'
-			d = 63
-		}
-		if d >= base {
-			return "value too great for base"
-		}
-		if val < 1<<20 { // only small values matter: the base
-			val = val*base + d
-		}
-	}
-	return ""
 }
 
 // The recursive descent, one function per precedence level, lowest
