@@ -34,13 +34,7 @@ func sigBit(n int) uint64 {
 
 // post leaves sig for the shell and wakes a `wait` it is in.
 func (b *signalBox) post(sig int) {
-	bit := sigBit(sig)
-	for {
-		old := b.pending.Load()
-		if b.pending.CompareAndSwap(old, old|bit) {
-			break
-		}
-	}
+	b.pending.Or(sigBit(sig))
 	select {
 	case b.wake <- struct{}{}:
 	default:
